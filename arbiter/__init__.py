@@ -1,0 +1,1 @@
+"""Arbiter: the Django project (settings, URLs). The game engine is the ``solver`` package."""

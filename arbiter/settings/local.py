@@ -1,0 +1,3 @@
+from arbiter.settings.base import *  # noqa: F403
+
+DEBUG = True

@@ -1,0 +1,159 @@
+"""Solver benchmark: ``python -m bench.solver [--quick] [--json FILE]``.
+
+Prints, over the reference corpus (tests/data/corpus), the median, p95 and maximum time
+of the top-move search (count + every top, what the arbitrator needs) and of the
+all-moves generation (every move built as a Move object), split by the number of blanks
+in the rack; then whole-game simulation time and lexicon load time (cached and first
+build). A script, not a timed test: the figures go into the README by hand.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from solver import lexicon as lexmod
+from solver import movegen
+from solver.boards import layout
+from solver.formats.cgp import parse_board
+from solver.game import GameConfig, simulate
+from solver.tiles import rack_codes, tile_set
+
+CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "corpus"
+FILES = ("enable-15.jsonl", "french-15.jsonl", "bigboards.jsonl")
+LEXICONS = {"ENABLE": "enable.txt.gz", "FRLP": "fr-lp.txt.gz"}
+
+
+def _percentile(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    index = min(len(ordered) - 1, max(0, round(q * (len(ordered) - 1))))
+    return ordered[index]
+
+
+def _summary(times: list[float]) -> dict[str, float]:
+    return {
+        "n": len(times),
+        "median_ms": round(statistics.median(times) * 1000, 1),
+        "p95_ms": round(_percentile(times, 0.95) * 1000, 1),
+        "max_ms": round(max(times) * 1000, 1),
+    }
+
+
+def _timed(fn: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    fn()
+    return time.perf_counter() - start
+
+
+def bench_positions(lexicons: dict[str, lexmod.Lexicon], quick: bool) -> dict[str, Any]:
+    rows: list[dict[str, Any]] = []
+    for name in FILES:
+        with open(CORPUS / name, encoding="utf-8") as fh:
+            rows.extend(json.loads(line) for line in fh if line.strip())
+    if quick:
+        rows = rows[::10]
+    top: dict[str, list[float]] = {}
+    every: dict[str, list[float]] = {}
+    slowest: list[tuple[float, str]] = []
+    for row in rows:
+        board_name, language = (
+            row["layout"].split("_") if "_" in row["layout"] else ("standard", row["layout"])
+        )
+        lay = layout(board_name)
+        board = parse_board(row["board"], lay, tile_set(language, lay.size))
+        rack = rack_codes(row["rack"])
+        lex = lexicons[row["lexicon"]]
+        key = f"{row['rack'].count('?')} blank(s)"
+        gen = movegen.Generator(board, lex)
+        t_top = _timed(partial(gen.generate, rack, movegen.TopMoves()))
+        t_all = _timed(partial(gen.generate, rack, movegen.AllMoves()))
+        top.setdefault(key, []).append(t_top)
+        every.setdefault(key, []).append(t_all)
+        slowest.append(
+            (max(t_top, t_all), f"{row['game']} turn {row['turn']} {row['rack']} ({row['moves']} moves)")
+        )
+    slowest.sort(reverse=True)
+    return {
+        "positions": len(rows),
+        "top_moves": {k: _summary(v) for k, v in sorted(top.items())},
+        "all_moves": {k: _summary(v) for k, v in sorted(every.items())},
+        "slowest": [f"{t * 1000:.0f} ms {what}" for t, what in slowest[:5]],
+    }
+
+
+def bench_games(lex: lexmod.Lexicon, seeds: range) -> dict[str, Any]:
+    times, rounds = [], []
+    for seed in seeds:
+        start = time.perf_counter()
+        record = simulate(GameConfig(seed=seed, lexicon="ENABLE"), lexicon=lex)
+        times.append(time.perf_counter() - start)
+        rounds.append(len(record.rounds))
+    return {"games": len(times), "rounds_mean": round(statistics.mean(rounds), 1), **_summary(times)}
+
+
+def bench_lexicon_load(quick: bool) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, file in LEXICONS.items():
+        path = CORPUS / file
+        lexmod.load(path)  # make sure the cache exists
+        loads = [_timed(partial(lexmod.load, path)) for _ in range(5)]
+        out[f"{name} cached load"] = _summary(loads)
+        if not quick:
+            with tempfile.TemporaryDirectory() as tmp:
+                old = os.environ.get("ARBITER_CACHE_DIR")
+                os.environ["ARBITER_CACHE_DIR"] = tmp
+                try:
+                    out[f"{name} first build"] = _summary([_timed(partial(lexmod.load, path))])
+                finally:
+                    if old is None:
+                        del os.environ["ARBITER_CACHE_DIR"]
+                    else:
+                        os.environ["ARBITER_CACHE_DIR"] = old
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m bench.solver", description=__doc__.split("\n")[0])
+    parser.add_argument("--quick", action="store_true", help="every 10th position, 3 games, no rebuild")
+    parser.add_argument("--json", help="also write the figures to this file")
+    args = parser.parse_args(argv)
+    lexicons = {name: lexmod.load(CORPUS / file, name=name) for name, file in LEXICONS.items()}
+    result: dict[str, Any] = {
+        "machine": f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}",
+        "positions": bench_positions(lexicons, args.quick),
+        "games": bench_games(lexicons["ENABLE"], range(1, 4 if args.quick else 21)),
+        "lexicon": bench_lexicon_load(args.quick),
+    }
+    pos = result["positions"]
+    print(f"{result['machine']}; {pos['positions']} corpus positions")
+    for kind in ("top_moves", "all_moves"):
+        for key, s in pos[kind].items():
+            print(
+                f"  {kind:<9} {key:<11} n={s['n']:<5} median {s['median_ms']:>7} ms"
+                f"  p95 {s['p95_ms']:>7} ms  max {s['max_ms']:>7} ms"
+            )
+    print("  slowest: " + "; ".join(pos["slowest"]))
+    g = result["games"]
+    print(
+        f"  whole game ({g['games']} seeds, {g['rounds_mean']} rounds on average):"
+        f" median {g['median_ms']} ms, p95 {g['p95_ms']} ms, max {g['max_ms']} ms"
+    )
+    for key, s in result["lexicon"].items():
+        print(f"  lexicon {key}: median {s['median_ms']} ms")
+    if args.json:
+        Path(args.json).write_text(json.dumps(result, indent=1), "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Slip adjudication, standings and printed sheets: arrives with the event issue."""

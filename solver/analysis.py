@@ -1,0 +1,76 @@
+"""Analyse a rack on a board: how many moves, the top score, every top, the chosen top.
+
+When several moves share the top score the arbitrator chooses; the automatic choice
+(the simulator, a default the arbitrator may change) orders equal tops by:
+
+1. fewest blanks placed: a blank kept is worth more to the rest of the game;
+2. most tiles placed: the game moves on and the bag empties faster;
+3. board order: row, then column, across before down, then the word alphabetically,
+   so that the choice never depends on the generator's internal order.
+
+Every equal top is always listed, in that order, the chosen one first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.boards import Board
+from solver.lexicon import Lexicon
+from solver.move import Move
+from solver.movegen import AllMoves, Generator, TopMoves, TopN
+from solver.rules import Rules
+
+
+@dataclass(frozen=True)
+class Analysis:
+    moves: int
+    top_score: int | None
+    tops: tuple[Move, ...]
+    ranked: tuple[Move, ...] = ()
+
+    @property
+    def chosen(self) -> Move | None:
+        return self.tops[0] if self.tops else None
+
+
+def order_tops(board: Board, tops: list[Move]) -> list[Move]:
+    def key(m: Move) -> tuple[int, int, int, int, int, str]:
+        placed = m.placements(board)
+        blanks = sum(1 for _, code in placed if code & 0x40)
+        return (blanks, -len(placed), m.row, m.col, 0 if m.across else 1, m.word.upper())
+
+    return sorted(tops, key=key)
+
+
+def analyse(
+    board: Board, lexicon: Lexicon, rack: list[int], rules: Rules | None = None, *, keep: int | str = 0
+) -> Analysis:
+    """Count the moves and find the tops. ``keep``: also return the ``keep`` best moves
+    ranked by score (an int), or ``"all"`` of them (virtual players need the full list)."""
+    rules = rules or Rules()
+    gen = Generator(board, lexicon, rules.gen_settings())
+    ranked: tuple[Move, ...] = ()
+    if keep == "all":
+        rec_all = AllMoves()
+        count = gen.generate(rack, rec_all)
+        moves = sorted(rec_all.moves, key=lambda m: -(m.score or 0))
+        ranked = tuple(moves)
+        best = moves[0].score if moves else None
+        tops = [m for m in moves if m.score == best]
+    elif isinstance(keep, int) and keep > 0:
+        rec_n = TopN(keep)
+        count = gen.generate(rack, rec_n)
+        ranked = tuple(rec_n.moves)
+        best = ranked[0].score if ranked else None
+        tops = [m for m in ranked if m.score == best]
+        if len(tops) == keep:
+            # The cut may fall inside a tie for the top: list every top with a second pass.
+            rec_top = TopMoves()
+            gen.generate(rack, rec_top)
+            tops = rec_top.moves
+    else:
+        rec_top = TopMoves()
+        count = gen.generate(rack, rec_top)
+        best, tops = rec_top.best, rec_top.moves
+    return Analysis(count, best, tuple(order_tops(board, tops)), ranked)

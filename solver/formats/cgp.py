@@ -1,0 +1,116 @@
+"""CGP positions (Crossword Game Position, after chess's EPD): ``BOARD RACK[/RACK2] ...``.
+
+The board field lists the rows top to bottom separated by ``/``: a number is that many
+empty squares, an uppercase letter a tile, a lowercase letter a blank. The rack uses
+``?`` for a blank. Further fields (scores, consecutive zeros, ``op value;`` opcodes) are
+kept but not interpreted, except ``lex NAME;``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from solver.boards import Board, Layout, layout
+from solver.errors import InvalidMoveError
+from solver.tiles import BLANK_CHAR, TileSet, code_char, rack_codes, rack_string, tile_code, tile_set
+
+_TOKEN = re.compile(r"(\d+)|([A-Za-z])|(.)")
+#: Board names for a size when the caller does not say (21x21 defaults to broad).
+DEFAULT_BOARD = {15: "standard", 19: "large", 21: "broad"}
+
+
+class CGPError(InvalidMoveError):
+    """A CGP position that cannot be read."""
+
+
+@dataclass
+class Position:
+    board: Board
+    rack: list[int]
+    opcodes: dict[str, str] = field(default_factory=dict)
+    extra: list[str] = field(default_factory=list)
+
+
+def parse_board(text: str, lay: Layout | None = None, tiles: TileSet | None = None) -> Board:
+    """Read the board field. Without a layout, the size decides (see ``DEFAULT_BOARD``)."""
+    rows = text.strip().split("/")
+    size = len(rows)
+    if lay is None:
+        if size not in DEFAULT_BOARD:
+            raise CGPError(f"a CGP board has 15, 19 or 21 rows, not {size}")
+        lay = layout(DEFAULT_BOARD[size])
+    if size != lay.size:
+        raise CGPError(f"the {lay.name} board has {lay.size} rows, the position has {size}")
+    squares: list[int] = []
+    for r, row in enumerate(rows, start=1):
+        cells: list[int] = []
+        for num, letter, other in _TOKEN.findall(row):
+            if num:
+                cells.extend([0] * int(num))
+            elif letter:
+                cells.append(tile_code(letter))
+            else:
+                raise CGPError(f"row {r} of the CGP board holds {other!r}")
+        if len(cells) != size:
+            raise CGPError(f"row {r} of the CGP board has {len(cells)} squares, not {size}")
+        squares.extend(cells)
+    return Board(lay, tiles or tile_set("english", lay.size), squares)
+
+
+def format_board(board: Board) -> str:
+    out = []
+    n = board.size
+    for r in range(n):
+        row, run = [], 0
+        for code in board.squares[r * n : (r + 1) * n]:
+            if not code:
+                run += 1
+                continue
+            if run:
+                row.append(str(run))
+                run = 0
+            row.append(code_char(code))
+        if run:
+            row.append(str(run))
+        out.append("".join(row))
+    return "/".join(out)
+
+
+def parse_position(text: str, lay: Layout | None = None, tiles: TileSet | None = None) -> Position:
+    """Read ``BOARD RACK[/RACK2] [fields...] [op value; ...]``; the rack may be absent."""
+    fields = text.split()
+    if not fields:
+        raise CGPError("empty CGP position")
+    board = parse_board(fields[0], lay, tiles)
+    rack: list[int] = []
+    if len(fields) > 1:
+        rack_text = fields[1].split("/")[0]
+        try:
+            rack = rack_codes(rack_text)
+        except ValueError:
+            raise CGPError(
+                f"cannot read the rack {rack_text!r}: use letters and {BLANK_CHAR} for a blank"
+            ) from None
+        if len(rack) > board.layout.rack_size:
+            raise CGPError(f"a rack holds at most {board.layout.rack_size} tiles, not {len(rack)}")
+    opcodes: dict[str, str] = {}
+    extra: list[str] = []
+    rest = " ".join(fields[2:])
+    for chunk in rest.split(";"):
+        words = chunk.split()
+        if not words:
+            continue
+        if words[0].isdigit() or words[0].lstrip("-").isdigit():
+            extra.extend(words)
+        else:
+            opcodes[words[0]] = " ".join(words[1:])
+    return Position(board, rack, opcodes, extra)
+
+
+def format_position(board: Board, rack: list[int] | None = None, lexicon: str | None = None) -> str:
+    """``BOARD RACK/ 0 0 0[ lex NAME;]``."""
+    text = f"{format_board(board)} {rack_string(rack or [])}/ 0 0 0"
+    if lexicon:
+        text += f" lex {lexicon};"
+    return text

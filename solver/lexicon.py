@@ -1,0 +1,255 @@
+"""Lexicons: read a plain word list, fold it to A-Z, compile it to a GADDAG, cache it.
+
+A word list is one word a line, any case, UTF-8 (Latin-1 accepted), optionally gzipped.
+French accents are folded (``é`` -> ``E``) and ligatures expanded (``œ`` -> ``OE``), as on
+French tiles. Entries that still hold anything but letters (hyphen, apostrophe, digit,
+space), or are shorter than 2 or longer than ``max_length`` letters, are skipped and
+reported in a :class:`LexiconReport`.
+
+The compiled automaton is cached on disk, keyed by the SHA-256 of the source file and the
+build settings, so a changed source is rebuilt and an unchanged one loads in milliseconds.
+The cache folder is ``$ARBITER_CACHE_DIR`` or ``$XDG_CACHE_HOME/arbiter`` (default
+``~/.cache/arbiter``).
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+import json
+import os
+import tempfile
+import unicodedata
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+
+from solver import gaddag
+from solver.gaddag import Gaddag
+from solver.tiles import ALPHABET
+
+#: Longest word kept by default: the side of the biggest board.
+MAX_LENGTH = 21
+_BUILD_VERSION = 1
+_LIGATURES = {"Œ": "OE", "Æ": "AE", "ß": "SS"}
+#: Report at most this many examples of each kind of skipped entry.
+_EXAMPLES = 20
+
+BUNDLED = {
+    "enable": ("enable.txt.gz", "en"),
+    "french": ("french.txt.gz", "fr"),
+}
+
+
+class LexiconError(ValueError):
+    """A word list that cannot be read or compiled (missing, empty, not text)."""
+
+
+def fold(entry: str) -> str:
+    """Uppercase and fold accents and ligatures: ``"Cœur"`` -> ``"COEUR"``."""
+    up = entry.strip().upper()
+    for lig, rep in _LIGATURES.items():
+        up = up.replace(lig, rep)
+    decomposed = unicodedata.normalize("NFD", up)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+@dataclass
+class LexiconReport:
+    """What a compile kept and skipped, with examples of each skipped kind."""
+
+    source: str
+    lines: int = 0
+    kept: int = 0
+    duplicates: int = 0
+    blank_lines: int = 0
+    skipped: dict[str, int] = field(default_factory=dict)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def skip(self, reason: str, entry: str) -> None:
+        self.skipped[reason] = self.skipped.get(reason, 0) + 1
+        ex = self.examples.setdefault(reason, [])
+        if len(ex) < _EXAMPLES:
+            ex.append(entry)
+
+    def summary(self) -> str:
+        lines = [
+            f"{self.source}: {self.lines} lines, {self.kept} words kept,"
+            f" {self.duplicates} duplicates after folding, {self.blank_lines} blank lines"
+        ]
+        for reason, n in sorted(self.skipped.items()):
+            lines.append(f"  skipped {n} {reason}: {', '.join(self.examples[reason][:8])}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict[str, object]:
+        return {
+            "source": self.source,
+            "lines": self.lines,
+            "kept": self.kept,
+            "duplicates": self.duplicates,
+            "blank_lines": self.blank_lines,
+            "skipped": self.skipped,
+            "examples": self.examples,
+        }
+
+
+def normalize(
+    entries: Iterable[str], *, source: str = "<words>", max_length: int = MAX_LENGTH
+) -> tuple[list[str], LexiconReport]:
+    """Fold and filter raw entries; returns the sorted unique words and the report."""
+    report = LexiconReport(source=source)
+    words: set[str] = set()
+    letters = set(ALPHABET)
+    for raw in entries:
+        report.lines += 1
+        entry = raw.strip().lstrip("\ufeff")
+        if not entry:
+            report.blank_lines += 1
+            continue
+        word = fold(entry)
+        if not set(word) <= letters:
+            report.skip("with characters other than letters", entry)
+        elif len(word) < 2:
+            report.skip("shorter than 2 letters", entry)
+        elif len(word) > max_length:
+            report.skip(f"longer than {max_length} letters", entry)
+        elif word in words:
+            report.duplicates += 1
+        else:
+            words.add(word)
+    report.kept = len(words)
+    return sorted(words), report
+
+
+def read_lines(path: Path) -> list[str]:
+    """Lines of a word list, gzipped or not, UTF-8 or else Latin-1."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise LexiconError(f"cannot read word list {path}: {exc.strerror or exc}") from exc
+    if raw[:2] == b"\x1f\x8b":
+        try:
+            raw = gzip.decompress(raw)
+        except (OSError, EOFError) as exc:
+            raise LexiconError(f"{path}: damaged gzip file ({exc})") from exc
+    if b"\x00" in raw[:4096]:
+        raise LexiconError(f"{path} is not a text word list (binary content)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        text = raw.decode("latin-1")
+    return text.splitlines()
+
+
+class Lexicon:
+    """A compiled word list: ``"WORD" in lexicon`` and the GADDAG for the generator."""
+
+    def __init__(
+        self, name: str, graph: Gaddag, word_count: int, checksum: str, report: LexiconReport | None = None
+    ):
+        self.name = name
+        self.gaddag = graph
+        self.word_count = word_count
+        self.checksum = checksum
+        self.report = report
+
+    def __contains__(self, word: object) -> bool:
+        if not isinstance(word, str):
+            return False
+        folded = fold(word)
+        if not folded.isascii() or not folded.isalpha():
+            return False
+        return self.gaddag.contains([ord(c) - 64 for c in folded])
+
+    def contains_codes(self, codes: Sequence[int]) -> bool:
+        return self.gaddag.contains(codes)
+
+    def __repr__(self) -> str:
+        return f"<Lexicon {self.name} words={self.word_count}>"
+
+    @classmethod
+    def from_words(
+        cls, words: Iterable[str], *, name: str = "words", max_length: int = MAX_LENGTH
+    ) -> Lexicon:
+        kept, report = normalize(words, source=name, max_length=max_length)
+        if not kept:
+            raise LexiconError(f"{name}: no usable word (see the report)\n{report.summary()}")
+        digest = hashlib.sha256("\n".join(kept).encode()).hexdigest()
+        return cls(name, gaddag.build(kept), len(kept), digest, report)
+
+
+def cache_dir() -> Path:
+    explicit = os.environ.get("ARBITER_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "arbiter"
+
+
+def _cache_paths(checksum: str, max_length: int) -> tuple[Path, Path]:
+    key = f"{checksum[:32]}-v{_BUILD_VERSION}-m{max_length}"
+    folder = cache_dir() / "lexicons"
+    return folder / f"{key}.gdg", folder / f"{key}.json"
+
+
+def _atomic_write(path: Path, data: bytes) -> None:
+    """Write via a temporary file and rename, so a crash never leaves half a cache file."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def load(
+    path: str | os.PathLike[str],
+    *,
+    name: str | None = None,
+    max_length: int = MAX_LENGTH,
+    use_cache: bool = True,
+) -> Lexicon:
+    """Compile a word list file, or load its cached compilation if the file is unchanged."""
+    src = Path(path)
+    try:
+        raw = src.read_bytes()
+    except OSError as exc:
+        raise LexiconError(f"cannot read word list {src}: {exc.strerror or exc}") from exc
+    checksum = hashlib.sha256(raw).hexdigest()
+    label = name or src.name
+    gdg_path, meta_path = _cache_paths(checksum, max_length)
+    if use_cache and gdg_path.exists() and meta_path.exists():
+        try:
+            meta = json.loads(meta_path.read_text("utf-8"))
+            graph = Gaddag.from_bytes(gdg_path.read_bytes())
+            report = LexiconReport(**meta["report"])
+            return Lexicon(label, graph, meta["word_count"], checksum, report)
+        except (ValueError, KeyError, TypeError, OSError):
+            pass  # a damaged cache is rebuilt below, never trusted
+    words, report = normalize(read_lines(src), source=str(src), max_length=max_length)
+    if not words:
+        raise LexiconError(f"{src}: no usable word in the list\n{report.summary()}")
+    graph = gaddag.build(words)
+    if use_cache:
+        try:
+            _atomic_write(gdg_path, graph.to_bytes())
+            meta = {"word_count": len(words), "report": report.to_dict(), "source": str(src)}
+            _atomic_write(meta_path, json.dumps(meta).encode())
+        except OSError:
+            pass  # a read-only cache folder only costs a rebuild next time
+    return Lexicon(label, graph, len(words), checksum, report)
+
+
+def bundled_path(name: str) -> Path:
+    """Path of a word list shipped in the package (``enable`` or ``french``)."""
+    if name not in BUNDLED:
+        raise LexiconError(f"unknown bundled lexicon {name!r}: choose {', '.join(BUNDLED)}")
+    return Path(str(resources.files("solver.data.lexicons").joinpath(BUNDLED[name][0])))
+
+
+def load_bundled(name: str) -> Lexicon:
+    return load(bundled_path(name), name=name)

@@ -1,0 +1,466 @@
+"""The exact move generator: every legal placement of a rack on a board, each once.
+
+Both directions are reduced to one 1-D problem (wolges' "strip"): for the across pass
+each row is a strip, for the down pass each column, with per-square arrays of tiles,
+cross-sets (bitmask of letters allowed by the perpendicular word), cross-scores and
+premiums. Moves are walked through the GADDAG from anchor squares (Gordon 1994); a move
+is generated from the leftmost anchor it covers, so each placement comes once per
+direction, and a one-tile move that forms words both ways is kept in the across pass
+only (the corpus convention).
+
+Everything on the hot path is a small int, a list of small ints or a bitmask, so that a
+compiled kernel can replace :func:`_generate_strip` behind the same API.
+
+Recorders (macondo's ``PlayRecorderFunc``) decide what is kept: :class:`AllMoves`,
+:class:`TopN`, :class:`TopMoves` (every move of the best score) or :class:`CountOnly`.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from solver.boards import Board
+from solver.gaddag import Gaddag
+from solver.lexicon import Lexicon
+from solver.move import Move
+from solver.tiles import ALL_LETTERS, ALPHABET, BLANK_BIT, LETTER_MASK, NUM_LETTERS
+
+_NO_CROSS = -1
+
+
+@dataclass(frozen=True)
+class GenSettings:
+    """Rule settings the generator needs (see :class:`solver.rules.Rules`)."""
+
+    bingo_bonus: int = 50
+    first_move_horizontal: bool = True
+
+
+class Recorder:
+    """Receives each generated move. ``threshold``: moves scoring below it are not
+    offered (the generator still counts them)."""
+
+    threshold: float = float("-inf")
+
+    def add(self, score: int, across: bool, line: int, start: int, word: list[int], placed: int) -> None:
+        raise NotImplementedError
+
+
+def _word_text(codes: list[int]) -> str:
+    return "".join(
+        ALPHABET[(c & LETTER_MASK) - 1].lower() if c & BLANK_BIT else ALPHABET[c - 1] for c in codes
+    )
+
+
+def _move(score: int, across: bool, line: int, start: int, word: list[int]) -> Move:
+    row, col = (line, start) if across else (start, line)
+    return Move(row, col, across, _word_text(word), score)
+
+
+class AllMoves(Recorder):
+    """Keeps every move (can be 100,000+ on a 21x21 board with blanks)."""
+
+    def __init__(self) -> None:
+        self.moves: list[Move] = []
+
+    def add(self, score: int, across: bool, line: int, start: int, word: list[int], placed: int) -> None:
+        self.moves.append(_move(score, across, line, start, word))
+
+
+class TopMoves(Recorder):
+    """Keeps the best score and every move that reaches it."""
+
+    def __init__(self) -> None:
+        self.best: int | None = None
+        self.moves: list[Move] = []
+
+    def add(self, score: int, across: bool, line: int, start: int, word: list[int], placed: int) -> None:
+        if self.best is None or score > self.best:
+            self.best = score
+            self.threshold = score
+            self.moves = []
+        self.moves.append(_move(score, across, line, start, word))
+
+
+class TopN(Recorder):
+    """Keeps the ``n`` best moves (ties at the cut kept in generation order)."""
+
+    def __init__(self, n: int) -> None:
+        if n < 1:
+            raise ValueError("TopN needs n >= 1")
+        self.n = n
+        self._heap: list[tuple[int, int, Move]] = []
+        self._seq = 0
+
+    def add(self, score: int, across: bool, line: int, start: int, word: list[int], placed: int) -> None:
+        self._seq += 1
+        item = (score, -self._seq, _move(score, across, line, start, word))
+        if len(self._heap) < self.n:
+            heapq.heappush(self._heap, item)
+            if len(self._heap) == self.n:
+                self.threshold = self._heap[0][0]
+        elif item[:2] > self._heap[0][:2]:
+            heapq.heapreplace(self._heap, item)
+            self.threshold = self._heap[0][0]
+
+    @property
+    def moves(self) -> list[Move]:
+        return [m for _, _, m in sorted(self._heap, reverse=True)]
+
+
+class CountOnly(Recorder):
+    """Keeps nothing: the generator's ``count`` is the answer."""
+
+    threshold = float("inf")
+
+    def add(self, score: int, across: bool, line: int, start: int, word: list[int], placed: int) -> None:
+        pass
+
+
+class Generator:
+    """Generate the moves of ``rack`` (codes, 0 = blank) on ``board``."""
+
+    def __init__(self, board: Board, lexicon: Lexicon | Gaddag, settings: GenSettings | None = None):
+        self.board = board
+        self.gaddag = lexicon.gaddag if isinstance(lexicon, Lexicon) else lexicon
+        self.settings = settings or GenSettings()
+        self.count = 0
+
+    def generate(self, rack: list[int], recorder: Recorder) -> int:
+        """Feed every legal placement to ``recorder``; returns how many there are."""
+        board = self.board
+        n = board.size
+        if len(rack) > board.layout.rack_size:
+            raise ValueError(f"a rack holds at most {board.layout.rack_size} tiles")
+        counts = [0] * (NUM_LETTERS + 1)
+        for code in rack:
+            counts[code] += 1
+        squares = board.squares
+        transposed = [squares[c + r * n] for c in range(n) for r in range(n)]
+        lay = board.layout
+        lm_t = [lay.letter_mult[c + r * n] for c in range(n) for r in range(n)]
+        wm_t = [lay.word_mult[c + r * n] for c in range(n) for r in range(n)]
+        values = list(board.tiles.values)
+        # Face value of a board code: blanks (| BLANK_BIT) are worth 0.
+        face = [0] * 128
+        for code in range(1, NUM_LETTERS + 1):
+            face[code] = values[code]
+        empty_board = not any(squares)
+        self.count = 0
+        for across in (True, False):
+            if empty_board and not across and self.settings.first_move_horizontal:
+                continue
+            grid = squares if across else transposed
+            other = transposed if across else squares
+            lm = lay.letter_mult if across else lm_t
+            wm = lay.word_mult if across else wm_t
+            cross, xscore = _cross_sets(self.gaddag, grid, other, n, face)
+            for line in range(n):
+                lo = line * n
+                tiles = grid[lo : lo + n]
+                if empty_board:
+                    anchors = [n // 2] if line == n // 2 else []
+                else:
+                    anchors = _anchors(tiles, xscore[lo : lo + n], n)
+                if not anchors:
+                    continue
+                self.count += _generate_strip(
+                    self.gaddag,
+                    tiles,
+                    cross[lo : lo + n],
+                    xscore[lo : lo + n],
+                    lm[lo : lo + n],
+                    wm[lo : lo + n],
+                    anchors,
+                    counts,
+                    values,
+                    face,
+                    board.layout.rack_size,
+                    self.settings.bingo_bonus,
+                    across,
+                    line,
+                    recorder,
+                )
+        return self.count
+
+
+def _anchors(tiles: list[int], xscore: list[int], n: int) -> list[int]:
+    """Empty squares next to a tile along the strip or across it."""
+    out = []
+    for i in range(n):
+        if tiles[i]:
+            continue
+        if xscore[i] != _NO_CROSS or (i > 0 and tiles[i - 1]) or (i + 1 < n and tiles[i + 1]):
+            out.append(i)
+    return out
+
+
+def _cross_sets(
+    g: Gaddag, grid: list[int], other: list[int], n: int, face: list[int]
+) -> tuple[list[int], list[int]]:
+    """Per square of ``grid``: letters allowed by the perpendicular word, and the face
+    value of that word's existing tiles (``_NO_CROSS`` when there is no such word).
+
+    ``other`` is the board with rows and columns swapped: the perpendicular line of grid
+    square (line, i) is line i of ``other``, where the square sits at index ``line``.
+    """
+    mask, accepts, base, kids = g.mask, g.accepts, g.base, g.kids
+    cross = [ALL_LETTERS] * (n * n)
+    xscore = [_NO_CROSS] * (n * n)
+    for line in range(n):
+        for i in range(n):
+            if grid[line * n + i]:
+                continue
+            perp = other[i * n : i * n + n]
+            j = line
+            above = j - 1
+            while above >= 0 and perp[above]:
+                above -= 1
+            below = j + 1
+            while below < n and perp[below]:
+                below += 1
+            up = perp[above + 1 : j]
+            down = perp[j + 1 : below]
+            if not up and not down:
+                continue
+            xscore[line * n + i] = sum(face[c] for c in up) + sum(face[c] for c in down)
+            # rev(up + L + down) = rev(down) L rev(up): walk rev(down) once, then each L.
+            node = 0
+            for c in reversed(down):
+                bit = 1 << (c & LETTER_MASK)
+                m = mask[node]
+                if not m & bit:
+                    node = -1
+                    break
+                node = kids[base[node] + (m & (bit - 1)).bit_count()]
+            allowed = 0
+            if node >= 0:
+                m0 = mask[node]
+                letters = m0 & ALL_LETTERS
+                while letters:
+                    bit = letters & -letters
+                    letters ^= bit
+                    if not up:
+                        if accepts[node] & bit:
+                            allowed |= bit
+                        continue
+                    cur = kids[base[node] + (m0 & (bit - 1)).bit_count()]
+                    ok = True
+                    for c in reversed(up[1:]):
+                        b = 1 << (c & LETTER_MASK)
+                        m = mask[cur]
+                        if not m & b:
+                            ok = False
+                            break
+                        cur = kids[base[cur] + (m & (b - 1)).bit_count()]
+                    if ok and accepts[cur] >> (up[0] & LETTER_MASK) & 1:
+                        allowed |= bit
+            cross[line * n + i] = allowed
+    return cross, xscore
+
+
+def _generate_strip(
+    g: Gaddag,
+    tiles: list[int],
+    cross: list[int],
+    xscore: list[int],
+    lm: tuple[int, ...] | list[int],
+    wm: tuple[int, ...] | list[int],
+    anchors: list[int],
+    rack: list[int],
+    values: list[int],
+    face: list[int],
+    rack_size: int,
+    bingo_bonus: int,
+    across: bool,
+    line: int,
+    recorder: Recorder,
+) -> int:
+    """Walk every move of one strip; returns the number of distinct placements."""
+    mask, accepts, base, kids = g.mask, g.accepts, g.base, g.kids
+    n = len(tiles)
+    buf = [0] * n
+    rack_bits = 0
+    for code in range(1, NUM_LETTERS + 1):
+        if rack[code]:
+            rack_bits |= 1 << code
+    state = [0, rack_bits]  # [moves found, letters still in the rack as a bitmask]
+    anchor = 0
+    right_free = True
+    left_limit = 0
+    add = recorder.add
+
+    def emit(start: int, end: int, nplaced: int, score: int) -> None:
+        if not across and nplaced == 1 and xscore[anchor] != _NO_CROSS:
+            return  # already generated in the across pass
+        if nplaced == rack_size:
+            score += bingo_bonus
+        state[0] += 1
+        if score >= recorder.threshold:
+            add(score, across, line, start, buf[start : end + 1], nplaced)
+
+    def go_left(pos: int, node: int, nplaced: int, msum: int, wmul: int, xsum: int) -> None:
+        sq = tiles[pos]
+        m = mask[node]
+        if sq:
+            bit = 1 << (sq & LETTER_MASK)
+            if m & bit:
+                buf[pos] = sq
+                left_step(
+                    pos,
+                    kids[base[node] + (m & (bit - 1)).bit_count()],
+                    accepts[node] & bit,
+                    nplaced,
+                    msum + face[sq],
+                    wmul,
+                    xsum,
+                )
+            return
+        blanks = rack[0]
+        allowed = m & cross[pos] if blanks else m & cross[pos] & state[1]
+        if not allowed:
+            return
+        acc = accepts[node]
+        b0 = base[node]
+        lmv = lm[pos]
+        wmv = wm[pos]
+        xs = xscore[pos]
+        nwmul = wmul * wmv
+        while allowed:
+            bit = allowed & -allowed
+            allowed ^= bit
+            letter = bit.bit_length() - 1
+            child = kids[b0 + (m & (bit - 1)).bit_count()]
+            a = acc & bit
+            cnt = rack[letter]
+            if cnt:
+                rack[letter] = cnt - 1
+                if cnt == 1:
+                    state[1] ^= bit
+                tv = values[letter] * lmv
+                buf[pos] = letter
+                left_step(
+                    pos, child, a, nplaced + 1, msum + tv, nwmul, xsum if xs < 0 else xsum + (xs + tv) * wmv
+                )
+                rack[letter] = cnt
+                if cnt == 1:
+                    state[1] ^= bit
+            if blanks:
+                rack[0] = blanks - 1
+                buf[pos] = letter | BLANK_BIT
+                left_step(pos, child, a, nplaced + 1, msum, nwmul, xsum if xs < 0 else xsum + xs * wmv)
+                rack[0] = blanks
+
+    def left_step(pos: int, node: int, acc: int, nplaced: int, msum: int, wmul: int, xsum: int) -> None:
+        left_open = pos == 0 or not tiles[pos - 1]
+        if acc and left_open and right_free:
+            emit(pos, anchor, nplaced, msum * wmul + xsum)
+        m = mask[node]
+        if not m:
+            return
+        if pos > left_limit and (nplaced < rack_size or tiles[pos - 1]):
+            go_left(pos - 1, node, nplaced, msum, wmul, xsum)
+        if left_open and m & 1 and anchor + 1 < n:
+            go_right(anchor + 1, kids[base[node]], pos, nplaced, msum, wmul, xsum)
+
+    def go_right(pos: int, node: int, start: int, nplaced: int, msum: int, wmul: int, xsum: int) -> None:
+        sq = tiles[pos]
+        m = mask[node]
+        if sq:
+            bit = 1 << (sq & LETTER_MASK)
+            if m & bit:
+                buf[pos] = sq
+                right_step(
+                    pos,
+                    kids[base[node] + (m & (bit - 1)).bit_count()],
+                    accepts[node] & bit,
+                    start,
+                    nplaced,
+                    msum + face[sq],
+                    wmul,
+                    xsum,
+                )
+            return
+        if nplaced == rack_size:
+            return
+        blanks = rack[0]
+        allowed = m & cross[pos] if blanks else m & cross[pos] & state[1]
+        if not allowed:
+            return
+        acc = accepts[node]
+        b0 = base[node]
+        lmv = lm[pos]
+        wmv = wm[pos]
+        xs = xscore[pos]
+        nwmul = wmul * wmv
+        while allowed:
+            bit = allowed & -allowed
+            allowed ^= bit
+            letter = bit.bit_length() - 1
+            child = kids[b0 + (m & (bit - 1)).bit_count()]
+            a = acc & bit
+            cnt = rack[letter]
+            if cnt:
+                rack[letter] = cnt - 1
+                if cnt == 1:
+                    state[1] ^= bit
+                tv = values[letter] * lmv
+                buf[pos] = letter
+                right_step(
+                    pos,
+                    child,
+                    a,
+                    start,
+                    nplaced + 1,
+                    msum + tv,
+                    nwmul,
+                    xsum if xs < 0 else xsum + (xs + tv) * wmv,
+                )
+                rack[letter] = cnt
+                if cnt == 1:
+                    state[1] ^= bit
+            if blanks:
+                rack[0] = blanks - 1
+                buf[pos] = letter | BLANK_BIT
+                right_step(
+                    pos, child, a, start, nplaced + 1, msum, nwmul, xsum if xs < 0 else xsum + xs * wmv
+                )
+                rack[0] = blanks
+
+    def right_step(
+        pos: int, node: int, acc: int, start: int, nplaced: int, msum: int, wmul: int, xsum: int
+    ) -> None:
+        last = pos + 1 >= n
+        if acc and (last or not tiles[pos + 1]):
+            emit(start, pos, nplaced, msum * wmul + xsum)
+        if not last and mask[node]:
+            go_right(pos + 1, node, start, nplaced, msum, wmul, xsum)
+
+    is_anchor = [False] * n
+    for a in anchors:
+        is_anchor[a] = True
+    for a in anchors:
+        anchor = a
+        right_free = a + 1 >= n or not tiles[a + 1]
+        p = a - 1
+        while p >= 0 and (tiles[p] or not is_anchor[p]):
+            p -= 1
+        left_limit = p + 1
+        go_left(a, 0, 0, 0, 1, 0)
+    return state[0]
+
+
+def generate(
+    board: Board,
+    lexicon: Lexicon | Gaddag,
+    rack: list[int],
+    recorder: Recorder,
+    settings: GenSettings | None = None,
+) -> int:
+    """Shortcut for ``Generator(board, lexicon, settings).generate(rack, recorder)``."""
+    return Generator(board, lexicon, settings).generate(rack, recorder)
+
+
+MoveFilter = Callable[[Move], bool]

@@ -1,0 +1,307 @@
+"""Validate and score one move, independently of the move generator.
+
+The generator and this module compute scores by different code paths; the tests check
+that they agree on every generated move, so a bug in one shows up against the other.
+
+Scoring (seeds 001, 003, 004): letter premiums before word premiums, premiums only under
+newly placed tiles, a blank is worth 0 even on a letter premium, every word formed is
+scored with crossing letters counted in each, word premiums multiply, and the bingo
+bonus (50 by default) when the whole rack is played (7 tiles on 15x15, 8 on the others).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from itertools import combinations
+
+from solver.boards import Board
+from solver.errors import IllegalMoveError
+from solver.lexicon import Lexicon
+from solver.move import Move
+from solver.movegen import GenSettings
+from solver.tiles import BLANK, BLANK_BIT, LETTER_MASK, code_char, letter_code
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The rule settings of a game (event settings, DUPLICATE_RULES.md section 1)."""
+
+    bingo_bonus: int = 50
+    first_move_horizontal: bool = True
+
+    def gen_settings(self) -> GenSettings:
+        return GenSettings(bingo_bonus=self.bingo_bonus, first_move_horizontal=self.first_move_horizontal)
+
+
+@dataclass(frozen=True)
+class WordScore:
+    word: str
+    score: int
+    main: bool
+
+
+@dataclass(frozen=True)
+class Scored:
+    """A checked move: the move with its blanks resolved and its score, and the detail."""
+
+    move: Move
+    score: int
+    words: tuple[WordScore, ...]
+    placed: tuple[tuple[int, int], ...]
+    bingo: bool
+    #: How many blanks were used for letters the slip did not mark as blanks.
+    implied_blanks: int = 0
+    #: Words formed that are not in the lexicon (only when words were not enforced).
+    invalid_words: tuple[str, ...] = field(default=())
+
+    def letterpoints(self, board: Board) -> int:
+        """Face value of the tiles placed (seed 000): no premium, no cross-word."""
+        return sum(board.tiles.value(code) for _, code in self.placed)
+
+
+def square_name(board: Board, square: int) -> str:
+    """GCG-style name of a square (column letter + row number), for messages."""
+    row, col = divmod(square, board.size)
+    return f"{chr(65 + col)}{row + 1}"
+
+
+def _geometry(board: Board, move: Move) -> list[int]:
+    n = board.size
+    if len(move.word) < 2:
+        raise IllegalMoveError("a word has at least 2 letters")
+    if not (0 <= move.row < n and 0 <= move.col < n):
+        raise IllegalMoveError("the word starts off the board")
+    end = (move.col if move.across else move.row) + len(move.word) - 1
+    if end >= n:
+        raise IllegalMoveError("the word runs off the board")
+    squares = move.squares(n)
+    step = 1 if move.across else n
+    before, after = squares[0] - step, squares[-1] + step
+    at_edge_before = (move.col if move.across else move.row) == 0
+    at_edge_after = end == n - 1
+    if not at_edge_before and board.squares[before]:
+        raise IllegalMoveError(
+            f"the word must be written in full: {code_char(board.squares[before]).upper()}"
+            f" on {square_name(board, before)} comes just before it"
+        )
+    if not at_edge_after and board.squares[after]:
+        raise IllegalMoveError(
+            f"the word must be written in full: {code_char(board.squares[after]).upper()}"
+            f" on {square_name(board, after)} comes just after it"
+        )
+    return squares
+
+
+def _check_board_letters(board: Board, move: Move, squares: list[int]) -> None:
+    for i, (sq, ch) in enumerate(zip(squares, move.word, strict=True)):
+        there = board.squares[sq]
+        if there and (there & LETTER_MASK) != letter_code(ch):
+            raise IllegalMoveError(
+                f"letter {i + 1} of {move.word.upper()} is {ch.upper()}, but"
+                f" {square_name(board, sq)} already holds {code_char(there).upper()}"
+            )
+
+
+def _check_connection(board: Board, move: Move, squares: list[int], rules: Rules) -> None:
+    n = board.size
+    new = [sq for sq in squares if not board.squares[sq]]
+    if not new:
+        raise IllegalMoveError("the move places no new tile")
+    if board.is_empty():
+        if board.layout.centre not in squares:
+            raise IllegalMoveError(
+                f"the first word must cover the centre square {square_name(board, board.layout.centre)}"
+            )
+        if rules.first_move_horizontal and not move.across:
+            raise IllegalMoveError("the first word must be horizontal")
+        return
+    if len(new) < len(squares):
+        return  # uses a tile already on the board
+    for sq in new:
+        r, c = divmod(sq, n)
+        for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
+            if 0 <= rr < n and 0 <= cc < n and board.squares[rr * n + cc]:
+                return
+    raise IllegalMoveError("the word must touch a tile already on the board")
+
+
+def resolve_blanks(board: Board, move: Move, rack: list[int]) -> tuple[Move, int]:
+    """Check the new tiles against the rack and give unmarked letters the rack lacks to
+    blanks. Returns the move with blanks in lowercase and how many were implied.
+
+    When an unmarked letter occurs more often than the rack holds it, the blank goes where
+    it scores most (a blank is worth 0, so on the cheapest square); on equal scores, to
+    the last occurrences, as seed 000 does (``banana`` with two A's: the blank is the third
+    A).
+    """
+    squares = move.squares(board.size)
+    have = Counter(rack)
+    new = [
+        (i, ch) for i, (sq, ch) in enumerate(zip(squares, move.word, strict=True)) if not board.squares[sq]
+    ]
+    marked = sum(1 for _, ch in new if ch.islower())
+    if marked > have[BLANK]:
+        if have[BLANK] == 0:
+            raise IllegalMoveError("there is no blank in the rack")
+        raise IllegalMoveError(f"the rack holds {have[BLANK]} blank(s), the word marks {marked}")
+    need = Counter(letter_code(ch) for _, ch in new if ch.isupper())
+    short: dict[int, int] = {code: n - have[code] for code, n in need.items() if n > have[code]}
+    blanks_left = have[BLANK] - marked
+    missing = sum(short.values())
+    if missing > blanks_left:
+        code = next(iter(short))
+        letter = code_char(code)
+        if have[code] == 0:
+            raise IllegalMoveError(f"there is no {letter} in the rack")
+        raise IllegalMoveError(f"the rack holds {have[code]} {letter}, the word needs {need[code]}")
+    if not short:
+        return move, 0
+    # Try each way to give the short letters to blanks; few letters, few combinations.
+    choices: list[list[tuple[int, ...]]] = []
+    for code, k in short.items():
+        positions = [i for i, ch in new if ch.isupper() and letter_code(ch) == code]
+        choices.append(list(combinations(positions, k)))
+    best: tuple[int, tuple[int, ...], Move] | None = None
+
+    def combos(idx: int, acc: tuple[int, ...]) -> None:
+        nonlocal best
+        if idx == len(choices):
+            chars = list(move.word)
+            for i in acc:
+                chars[i] = chars[i].lower()
+            candidate = Move(move.row, move.col, move.across, "".join(chars))
+            value = _score_parts(board, candidate, Rules())[0]
+            key = (value, tuple(sorted(acc)))
+            if best is None or key > best[:2]:
+                best = (value, key[1], candidate)
+            return
+        for combo in choices[idx]:
+            combos(idx + 1, acc + combo)
+
+    combos(0, ())
+    assert best is not None
+    return best[2], missing
+
+
+def _score_parts(
+    board: Board, move: Move, rules: Rules
+) -> tuple[int, list[WordScore], list[tuple[int, int]]]:
+    n = board.size
+    lay = board.layout
+    face = board.tiles.value
+    squares = move.squares(n)
+    placed = [(sq, code) for sq, code in move.placements(board)]
+    new_at = dict(placed)
+    main_sum = 0
+    main_mult = 1
+    for sq in squares:
+        if sq in new_at:
+            main_sum += face(new_at[sq]) * lay.letter_mult[sq]
+            main_mult *= lay.word_mult[sq]
+        else:
+            main_sum += face(board.squares[sq])
+    words = [WordScore(move.word, main_sum * main_mult, True)]
+    step = n if move.across else 1  # perpendicular direction
+    for sq, code in placed:
+        r, c = divmod(sq, n)
+        pos = r if move.across else c  # index along the perpendicular line
+        lo = sq
+        k = pos
+        while k > 0 and board.squares[lo - step]:
+            lo -= step
+            k -= 1
+        hi = sq
+        k = pos
+        while k < n - 1 and board.squares[hi + step]:
+            hi += step
+            k += 1
+        if lo == hi:
+            continue
+        total = 0
+        letters = []
+        for s in range(lo, hi + 1, step):
+            if s == sq:
+                total += face(code) * lay.letter_mult[sq]
+                letters.append(code_char(code))
+            else:
+                total += face(board.squares[s])
+                letters.append(code_char(board.squares[s]))
+        words.append(WordScore("".join(letters), total * lay.word_mult[sq], False))
+    score = sum(w.score for w in words)
+    if len(placed) == lay.rack_size:
+        score += rules.bingo_bonus
+    return score, words, placed
+
+
+def score(board: Board, move: Move, rules: Rules | None = None) -> Scored:
+    """Score a move whose blanks are already marked; checks geometry and connection but
+    neither the rack nor the lexicon."""
+    rules = rules or Rules()
+    squares = _geometry(board, move)
+    _check_board_letters(board, move, squares)
+    _check_connection(board, move, squares, rules)
+    total, words, placed = _score_parts(board, _with_board_case(board, move, squares), rules)
+    return Scored(
+        move=_with_board_case(board, move, squares).with_score(total),
+        score=total,
+        words=tuple(words),
+        placed=tuple(placed),
+        bingo=len(placed) == board.layout.rack_size,
+    )
+
+
+def _with_board_case(board: Board, move: Move, squares: list[int]) -> Move:
+    """The word with the board's own letters as they stand (blanks on the board lowercase)."""
+    chars = [
+        code_char(board.squares[sq]) if board.squares[sq] else ch
+        for sq, ch in zip(squares, move.word, strict=True)
+    ]
+    word = "".join(chars)
+    if word == move.word:
+        return move
+    return Move(move.row, move.col, move.across, word, move.score)
+
+
+def validate(
+    board: Board,
+    move: Move,
+    rack: list[int],
+    lexicon: Lexicon | None,
+    rules: Rules | None = None,
+    *,
+    enforce_words: bool = True,
+) -> Scored:
+    """Check a move against the board, the rack and the lexicon, and score it.
+
+    Raises :class:`IllegalMoveError` with a message for the player. With
+    ``enforce_words=False`` (the *nostrict* mode) words missing from the lexicon are
+    reported in ``Scored.invalid_words`` instead of refused.
+    """
+    rules = rules or Rules()
+    squares = _geometry(board, move)
+    _check_board_letters(board, move, squares)
+    _check_connection(board, move, squares, rules)
+    resolved, implied = resolve_blanks(board, _with_board_case(board, move, squares), rack)
+    total, words, placed = _score_parts(board, resolved, rules)
+    invalid: list[str] = []
+    if lexicon is not None:
+        invalid = [w.word.upper() for w in words if w.word not in lexicon]
+        if invalid and enforce_words:
+            listed = ", ".join(invalid)
+            verb = "is" if len(invalid) == 1 else "are"
+            raise IllegalMoveError(f"{listed} {verb} not in the lexicon")
+    return Scored(
+        move=resolved.with_score(total),
+        score=total,
+        words=tuple(words),
+        placed=tuple(placed),
+        bingo=len(placed) == board.layout.rack_size,
+        implied_blanks=implied,
+        invalid_words=tuple(invalid),
+    )
+
+
+def placed_codes(placed: tuple[tuple[int, int], ...]) -> list[int]:
+    """Rack codes used by placements (a blank is 0)."""
+    return [BLANK if code & BLANK_BIT else code for _, code in placed]

@@ -1,0 +1,38 @@
+"""The move generator pinned by the reference corpus (the perft files of this project).
+
+Every position of ../shared/corpus (copied into tests/data/corpus) must give exactly the
+reference number of distinct placements, the top score and the set of top moves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from solver import movegen
+from solver.lexicon import Lexicon
+from solver.notation import format_move
+from solver.tiles import rack_codes
+from tests.conftest import corpus_board, corpus_rows
+
+FILES = ("enable-15.jsonl", "french-15.jsonl", "bigboards.jsonl")
+ROWS = [row for name in FILES for row in corpus_rows(name)]
+
+
+def _id(row: dict[str, Any]) -> str:
+    return f"{row['game']}-t{row['turn']}-{row['rack']}"
+
+
+def test_the_corpus_has_every_file_and_position() -> None:
+    assert len(ROWS) == 492 + 481 + 241
+
+
+@pytest.mark.parametrize("row", ROWS, ids=_id)
+def test_position_matches_the_reference(row: dict[str, Any], corpus_lexicons: dict[str, Lexicon]) -> None:
+    board = corpus_board(row)
+    recorder = movegen.TopMoves()
+    count = movegen.generate(board, corpus_lexicons[row["lexicon"]], rack_codes(row["rack"]), recorder)
+    assert count == row["moves"]
+    assert recorder.best == row["top_score"]
+    assert sorted(format_move(m, "gcg") for m in recorder.moves) == sorted(row["top_moves"])

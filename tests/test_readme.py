@@ -1,0 +1,24 @@
+"""The README's first two commands are the contract with a newcomer and with CI."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _commands() -> list[str]:
+    lines = (ROOT / "README.md").read_text("utf-8").splitlines()
+    return [line.strip() for line in lines if line.startswith("    ") and line.strip()][:2]
+
+
+def test_the_readme_starts_with_a_run_and_a_test_command() -> None:
+    run, test = _commands()
+    assert run.startswith("pip install -e .") and "python -m solver play" in run
+    assert test.startswith("pip install -e '.[dev]'") and "pytest" in test
+
+
+def test_ci_runs_the_readme_test_command_verbatim() -> None:
+    _, test = _commands()
+    ci = (ROOT / ".ci" / "run").read_text("utf-8").splitlines()
+    assert test in [line.strip() for line in ci]

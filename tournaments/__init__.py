@@ -1,0 +1,1 @@
+"""Events, players, games, rounds, draws and slips: arrives with the event issue."""
