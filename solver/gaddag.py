@@ -70,17 +70,20 @@ class Gaddag:
 
     @classmethod
     def from_bytes(cls, data: bytes) -> Gaddag:
+        """Read :meth:`to_bytes` output; raises ``ValueError`` on anything else."""
         if not data.startswith(_MAGIC):
             raise ValueError("not a compiled lexicon (bad header)")
         off = len(_MAGIC)
+        if len(data) < off + 8:
+            raise ValueError("compiled lexicon is truncated (no size header)")
         nodes, arcs = struct.unpack_from("<II", data, off)
         off += 8
+        if len(data) != off + 4 * (3 * nodes + arcs):
+            raise ValueError("compiled lexicon is truncated or has trailing bytes")
         arrays: list[array[int]] = []
         for n in (nodes, nodes, nodes, arcs):
             a = array("I")
             a.frombytes(data[off : off + 4 * n])
-            if len(a) != n:
-                raise ValueError("compiled lexicon is truncated")
             if array("I", [1]).tobytes() != b"\x01\x00\x00\x00":
                 a.byteswap()
             arrays.append(a)

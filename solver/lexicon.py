@@ -31,7 +31,7 @@ from solver.tiles import ALPHABET
 
 #: Longest word kept by default: the side of the biggest board.
 MAX_LENGTH = 21
-_BUILD_VERSION = 1
+_BUILD_VERSION = 2
 _LIGATURES = {"Œ": "OE", "Æ": "AE", "ß": "SS"}
 #: Report at most this many examples of each kind of skipped entry.
 _EXAMPLES = 20
@@ -138,7 +138,12 @@ def read_lines(path: Path) -> list[str]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
-        text = raw.decode("latin-1")
+        # Windows-1252 before Latin-1: French lists saved on Windows hold œ as byte 0x9C,
+        # which Latin-1 would read as a control character.
+        try:
+            text = raw.decode("cp1252")
+        except UnicodeDecodeError:
+            text = raw.decode("latin-1")
     return text.splitlines()
 
 
@@ -225,8 +230,13 @@ def load(
     if use_cache and gdg_path.exists() and meta_path.exists():
         try:
             meta = json.loads(meta_path.read_text("utf-8"))
-            graph = Gaddag.from_bytes(gdg_path.read_bytes())
+            blob = gdg_path.read_bytes()
+            # The checksum catches a cache damaged in place (same length, other bytes).
+            if hashlib.sha256(blob).hexdigest() != meta["gdg_sha256"]:
+                raise ValueError("cache checksum mismatch")
+            graph = Gaddag.from_bytes(blob)
             report = LexiconReport(**meta["report"])
+            report.source = str(src)
             return Lexicon(label, graph, meta["word_count"], checksum, report)
         except (ValueError, KeyError, TypeError, OSError):
             pass  # a damaged cache is rebuilt below, never trusted
@@ -236,8 +246,14 @@ def load(
     graph = gaddag.build(words)
     if use_cache:
         try:
-            _atomic_write(gdg_path, graph.to_bytes())
-            meta = {"word_count": len(words), "report": report.to_dict(), "source": str(src)}
+            blob = graph.to_bytes()
+            _atomic_write(gdg_path, blob)
+            meta = {
+                "word_count": len(words),
+                "report": report.to_dict(),
+                "source": str(src),
+                "gdg_sha256": hashlib.sha256(blob).hexdigest(),
+            }
             _atomic_write(meta_path, json.dumps(meta).encode())
         except OSError:
             pass  # a read-only cache folder only costs a rebuild next time

@@ -96,14 +96,13 @@ def parse_position(text: str, lay: Layout | None = None, tiles: TileSet | None =
             raise CGPError(f"a rack holds at most {board.layout.rack_size} tiles, not {len(rack)}")
     opcodes: dict[str, str] = {}
     extra: list[str] = []
-    rest = " ".join(fields[2:])
-    for chunk in rest.split(";"):
+    rest = fields[2:]
+    # Scores and the zero-turn count come first and are numbers ("10/20", "0"); opcodes follow.
+    while rest and rest[0].replace("/", "").lstrip("-").isdigit():
+        extra.append(rest.pop(0))
+    for chunk in " ".join(rest).split(";"):
         words = chunk.split()
-        if not words:
-            continue
-        if words[0].isdigit() or words[0].lstrip("-").isdigit():
-            extra.extend(words)
-        else:
+        if words:
             opcodes[words[0]] = " ".join(words[1:])
     return Position(board, rack, opcodes, extra)
 
