@@ -55,7 +55,7 @@ def _timed(fn: Callable[[], object]) -> float:
     return time.perf_counter() - start
 
 
-def bench_positions(lexicons: dict[str, lexmod.Lexicon], quick: bool) -> dict[str, Any]:
+def bench_positions(lexicons: dict[str, lexmod.Lexicon], quick: bool, kernel: str) -> dict[str, Any]:
     rows: list[dict[str, Any]] = []
     for name in FILES:
         with open(CORPUS / name, encoding="utf-8") as fh:
@@ -74,7 +74,7 @@ def bench_positions(lexicons: dict[str, lexmod.Lexicon], quick: bool) -> dict[st
         rack = rack_codes(row["rack"])
         lex = lexicons[row["lexicon"]]
         key = f"{row['rack'].count('?')} blank(s)"
-        gen = movegen.Generator(board, lex)
+        gen = movegen.Generator(board, lex, kernel=kernel)
         t_top = _timed(partial(gen.generate, rack, movegen.TopMoves()))
         t_all = _timed(partial(gen.generate, rack, movegen.AllMoves()))
         top.setdefault(key, []).append(t_top)
@@ -126,23 +126,28 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m bench.solver", description=__doc__.split("\n")[0])
     parser.add_argument("--quick", action="store_true", help="every 10th position, 3 games, no rebuild")
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument(
+        "--kernel", choices=movegen.KERNELS, help="only this walker (default: every one built)"
+    )
     args = parser.parse_args(argv)
     lexicons = {name: lexmod.load(CORPUS / file, name=name) for name, file in LEXICONS.items()}
+    kernels = [args.kernel] if args.kernel else list(movegen.kernels_available())
     result: dict[str, Any] = {
         "machine": f"{platform.python_implementation()} {platform.python_version()} on {platform.machine()}",
-        "positions": bench_positions(lexicons, args.quick),
+        "kernels": {k: bench_positions(lexicons, args.quick, k) for k in kernels},
         "games": bench_games(lexicons["ENABLE"], range(1, 4 if args.quick else 21)),
         "lexicon": bench_lexicon_load(args.quick),
     }
-    pos = result["positions"]
-    print(f"{result['machine']}; {pos['positions']} corpus positions")
-    for kind in ("top_moves", "all_moves"):
-        for key, s in pos[kind].items():
-            print(
-                f"  {kind:<9} {key:<11} n={s['n']:<5} median {s['median_ms']:>7} ms"
-                f"  p95 {s['p95_ms']:>7} ms  max {s['max_ms']:>7} ms"
-            )
-    print("  slowest: " + "; ".join(pos["slowest"]))
+    print(f"{result['machine']}, default kernel: {movegen.default_kernel()}")
+    for kernel, pos in result["kernels"].items():
+        print(f"kernel {kernel}: {pos['positions']} corpus positions")
+        for kind in ("top_moves", "all_moves"):
+            for key, s in pos[kind].items():
+                print(
+                    f"  {kind:<9} {key:<11} n={s['n']:<5} median {s['median_ms']:>7} ms"
+                    f"  p95 {s['p95_ms']:>7} ms  max {s['max_ms']:>7} ms"
+                )
+        print("  slowest: " + "; ".join(pos["slowest"]))
     g = result["games"]
     print(
         f"  whole game ({g['games']} seeds, {g['rounds_mean']} rounds on average):"

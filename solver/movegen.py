@@ -8,8 +8,11 @@ is generated from the leftmost anchor it covers, so each placement comes once pe
 direction, and a one-tile move that forms words both ways is kept in the across pass
 only (the corpus convention).
 
-Everything on the hot path is a small int, a list of small ints or a bitmask, so that a
-compiled kernel can replace :func:`_generate_strip` behind the same API.
+Everything on the hot path is a small int, a list of small ints or a bitmask. Two walkers
+share that layout: the compiled kernel ``solver/_kernel.c`` (built by ``pip install``,
+used by default) and the pure-Python :func:`_generate_strip_py`, the reference it is
+tested against and the fallback where no C compiler was available
+(``ARBITER_SOLVER_KERNEL=python`` forces it).
 
 Recorders (macondo's ``PlayRecorderFunc``) decide what is kept: :class:`AllMoves`,
 :class:`TopN`, :class:`TopMoves` (every move of the best score) or :class:`CountOnly`.
@@ -18,8 +21,9 @@ Recorders (macondo's ``PlayRecorderFunc``) decide what is kept: :class:`AllMoves
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable
+import os
 from dataclasses import dataclass
+from functools import partial
 
 from solver.boards import Board
 from solver.gaddag import Gaddag
@@ -28,6 +32,28 @@ from solver.move import Move
 from solver.tiles import ALL_LETTERS, ALPHABET, BLANK_BIT, LETTER_MASK, NUM_LETTERS
 
 _NO_CROSS = -1
+
+try:
+    from solver import _kernel
+except ImportError:  # built without a C compiler: the pure-Python walker gives the same moves
+    _kernel = None  # type: ignore[assignment]
+
+KERNELS = ("c", "python")
+
+
+def kernels_available() -> tuple[str, ...]:
+    """The walkers this installation can run, fastest first."""
+    return KERNELS if _kernel is not None else ("python",)
+
+
+def default_kernel() -> str:
+    """``c`` when the compiled kernel is built, unless ``ARBITER_SOLVER_KERNEL=python``."""
+    wanted = os.environ.get("ARBITER_SOLVER_KERNEL", "c" if _kernel is not None else "python")
+    if wanted not in KERNELS:
+        raise ValueError(f"ARBITER_SOLVER_KERNEL={wanted!r}: choose c or python")
+    if wanted == "c" and _kernel is None:
+        raise ValueError("ARBITER_SOLVER_KERNEL=c but the compiled kernel is not built")
+    return wanted
 
 
 @dataclass(frozen=True)
@@ -122,10 +148,20 @@ class CountOnly(Recorder):
 class Generator:
     """Generate the moves of ``rack`` (codes, 0 = blank) on ``board``."""
 
-    def __init__(self, board: Board, lexicon: Lexicon | Gaddag, settings: GenSettings | None = None):
+    def __init__(
+        self,
+        board: Board,
+        lexicon: Lexicon | Gaddag,
+        settings: GenSettings | None = None,
+        *,
+        kernel: str | None = None,
+    ):
         self.board = board
         self.gaddag = lexicon.gaddag if isinstance(lexicon, Lexicon) else lexicon
         self.settings = settings or GenSettings()
+        self.kernel = kernel or default_kernel()
+        if self.kernel not in KERNELS or (self.kernel == "c" and _kernel is None):
+            raise ValueError(f"kernel {self.kernel!r} is not available")
         self.count = 0
 
     def generate(self, rack: list[int], recorder: Recorder) -> int:
@@ -149,6 +185,12 @@ class Generator:
             face[code] = values[code]
         empty_board = not any(squares)
         self.count = 0
+        g = self.gaddag
+        if self.kernel == "c":
+            assert _kernel is not None
+            walk = partial(_kernel.generate_strip, g.mask, g.accepts, g.base, g.kids)
+        else:
+            walk = partial(_generate_strip_py, g)
         for across in (True, False):
             if empty_board and not across and self.settings.first_move_horizontal:
                 continue
@@ -166,8 +208,7 @@ class Generator:
                     anchors = _anchors(tiles, xscore[lo : lo + n], n)
                 if not anchors:
                     continue
-                self.count += _generate_strip(
-                    self.gaddag,
+                self.count += walk(
                     tiles,
                     cross[lo : lo + n],
                     xscore[lo : lo + n],
@@ -261,7 +302,7 @@ def _cross_sets(
     return cross, xscore
 
 
-def _generate_strip(
+def _generate_strip_py(
     g: Gaddag,
     tiles: list[int],
     cross: list[int],
@@ -519,6 +560,3 @@ def generate(
 ) -> int:
     """Shortcut for ``Generator(board, lexicon, settings).generate(rack, recorder)``."""
     return Generator(board, lexicon, settings).generate(rack, recorder)
-
-
-MoveFilter = Callable[[Move], bool]

@@ -6,6 +6,7 @@ reference number of distinct placements, the top score and the set of top moves.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 import pytest
@@ -28,11 +29,33 @@ def test_the_corpus_has_every_file_and_position() -> None:
     assert len(ROWS) == 492 + 481 + 241
 
 
+@pytest.fixture(params=movegen.KERNELS)
+def kernel(request: pytest.FixtureRequest) -> str:
+    """Both walkers are pinned: the compiled kernel and the pure-Python reference."""
+    name: str = request.param
+    if name not in movegen.kernels_available():
+        if os.environ.get("CI"):
+            pytest.fail(
+                "the compiled kernel is not built in CI (pip install -e . must compile solver/_kernel.c)"
+            )
+        pytest.skip("compiled kernel not built here")
+    return name
+
+
+def test_ci_builds_the_compiled_kernel() -> None:
+    if not os.environ.get("CI"):
+        pytest.skip("only required in CI")
+    assert movegen.kernels_available()[0] == "c" and movegen.default_kernel() == "c"
+
+
 @pytest.mark.parametrize("row", ROWS, ids=_id)
-def test_position_matches_the_reference(row: dict[str, Any], corpus_lexicons: dict[str, Lexicon]) -> None:
+def test_position_matches_the_reference(
+    row: dict[str, Any], corpus_lexicons: dict[str, Lexicon], kernel: str
+) -> None:
     board = corpus_board(row)
     recorder = movegen.TopMoves()
-    count = movegen.generate(board, corpus_lexicons[row["lexicon"]], rack_codes(row["rack"]), recorder)
+    generator = movegen.Generator(board, corpus_lexicons[row["lexicon"]], kernel=kernel)
+    count = generator.generate(rack_codes(row["rack"]), recorder)
     assert count == row["moves"]
     assert recorder.best == row["top_score"]
     assert sorted(format_move(m, "gcg") for m in recorder.moves) == sorted(row["top_moves"])

@@ -130,3 +130,43 @@ def test_every_top_of_the_analysis_scores_the_top_score(enable: Lexicon) -> None
     for move in result.tops:
         assert validate(board, move, rack, enable).score == row["top_score"]
     assert result.ranked[0].score == row["top_score"]
+
+
+@pytest.mark.skipif("c" not in movegen.kernels_available(), reason="compiled kernel not built here")
+def test_both_kernels_give_the_same_moves_in_the_same_order(enable: Lexicon, frlp: Lexicon) -> None:
+    rows = (
+        corpus_rows("enable-15.jsonl")[::25]
+        + [r for r in corpus_rows("bigboards.jsonl") if "?" in r["rack"]][:3]
+    )
+    for row in rows:
+        board = corpus_board(row)
+        lex = enable if row["lexicon"] == "ENABLE" else frlp
+        results = []
+        for kernel in movegen.KERNELS:
+            rec = movegen.AllMoves()
+            movegen.Generator(board, lex, kernel=kernel).generate(rack_codes(row["rack"]), rec)
+            results.append([(m, m.score) for m in rec.moves])
+        assert results[0] == results[1]
+
+
+def test_an_unknown_kernel_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match="not available"):
+        movegen.Generator(Board.empty(), Lexicon.from_words(["AA"]), kernel="fortran")
+    monkeypatch.setenv("ARBITER_SOLVER_KERNEL", "fortran")
+    with pytest.raises(ValueError, match="choose c or python"):
+        movegen.default_kernel()
+
+
+def test_the_python_kernel_can_be_forced_by_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARBITER_SOLVER_KERNEL", "python")
+    assert movegen.Generator(Board.empty(), Lexicon.from_words(["AA"])).kernel == "python"
+
+
+def test_a_recorder_error_stops_the_generator_and_propagates(enable: Lexicon) -> None:
+    class Boom(movegen.Recorder):
+        def add(self, score: int, across: bool, line: int, start: int, word: list[int], placed: int) -> None:
+            raise RuntimeError("recorder failed")
+
+    for kernel in movegen.kernels_available():
+        with pytest.raises(RuntimeError, match="recorder failed"):
+            movegen.Generator(Board.empty(), enable, kernel=kernel).generate(rack_codes("ADEGORZ"), Boom())
