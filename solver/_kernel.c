@@ -71,6 +71,22 @@ static inline uint32_t child(const Ctx *c, uint32_t node, uint32_t m, uint32_t b
     return c->kids[c->base[node] + (uint32_t)__builtin_popcount(m & (bit - 1))];
 }
 
+/* Follow the board tiles at q = from, from + step, ... up to `to` (excluded) from *node:
+ * 0 when the GADDAG has no such path; else *node, *a (the last arc's accept bit) and
+ * *sum (their face values) are updated and buf holds the tiles. */
+static inline int walk_run(Ctx *c, uint32_t *node, uint32_t *a, int *sum, int from, int to, int step) {
+    for (int q = from; q != to; q += step) {
+        int sq = c->tiles[q];
+        uint32_t mm = c->mask[*node], bb = 1u << (sq & LETTER_MASK);
+        if (!(mm & bb)) return 0;
+        *a = c->accepts[*node] & bb;
+        *node = child(c, *node, mm, bb);
+        *sum += c->face[sq];
+        c->buf[q] = sq;
+    }
+    return 1;
+}
+
 static void go_right(Ctx *c, int pos, uint32_t node, int start, int nplaced, int msum, int wmul,
                      int xsum, uint32_t rbits);
 
@@ -81,15 +97,7 @@ static void go_right_entry(Ctx *c, uint32_t node, int start, int nplaced, int ms
     if (c->tiles[pos]) {
         int end = c->rrun[c->anchor];
         uint32_t a = 0;
-        for (int q = pos; q < end; q++) {
-            int sq = c->tiles[q];
-            uint32_t mm = c->mask[node], bb = 1u << (sq & LETTER_MASK);
-            if (!(mm & bb)) return;
-            a = c->accepts[node] & bb;
-            node = child(c, node, mm, bb);
-            msum += c->face[sq];
-            c->buf[q] = sq;
-        }
+        if (!walk_run(c, &node, &a, &msum, pos, end, 1)) return;
         if (a) emit(c, start, end - 1, nplaced, (long)msum * wmul + xsum);
         if (end < c->n && c->mask[node] && (rbits || c->rack[0]))
             go_right(c, end, node, start, nplaced, msum, wmul, xsum, rbits);
@@ -118,18 +126,8 @@ static void go_left(Ctx *c, int pos, uint32_t node, int nplaced, int msum, int w
         int letter = __builtin_ctz(bit);
         uint32_t node2 = child(c, node, m, bit);
         uint32_t a = acc & bit;
-        int run_sum = 0, q = pos - 1, ok = 1;
-        while (q >= start) { /* board tiles left of pos, read right to left */
-            int sq = c->tiles[q];
-            uint32_t mm = c->mask[node2], bb = 1u << (sq & LETTER_MASK);
-            if (!(mm & bb)) { ok = 0; break; }
-            a = c->accepts[node2] & bb;
-            node2 = child(c, node2, mm, bb);
-            run_sum += c->face[sq];
-            c->buf[q] = sq;
-            q--;
-        }
-        if (!ok) continue;
+        int run_sum = 0; /* board tiles left of pos, read right to left */
+        if (!walk_run(c, &node2, &a, &run_sum, pos - 1, start - 1, -1)) continue;
         uint32_t m2 = c->mask[node2];
         uint32_t lg = m2 & left_gate;
         uint32_t sep = 0, sep_m = 0;
@@ -191,18 +189,8 @@ static void go_right(Ctx *c, int pos, uint32_t node, int start, int nplaced, int
         int letter = __builtin_ctz(bit);
         uint32_t node2 = child(c, node, m, bit);
         uint32_t a = acc & bit;
-        int run_sum = 0, q = pos + 1, ok = 1;
-        while (q < end) { /* board tiles right of pos */
-            int sq = c->tiles[q];
-            uint32_t mm = c->mask[node2], bb = 1u << (sq & LETTER_MASK);
-            if (!(mm & bb)) { ok = 0; break; }
-            a = c->accepts[node2] & bb;
-            node2 = child(c, node2, mm, bb);
-            run_sum += c->face[sq];
-            c->buf[q] = sq;
-            q++;
-        }
-        if (!ok) continue;
+        int run_sum = 0; /* board tiles right of pos */
+        if (!walk_run(c, &node2, &a, &run_sum, pos + 1, end, 1)) continue;
         uint32_t more = c->mask[node2] & right_gate;
         int cnt = c->rack[letter];
         if (cnt) {

@@ -323,6 +323,8 @@ def _generate_strip_py(
 
     The recursion visits empty squares only: after a tile is placed, the run of board
     tiles next to it is walked inline, so each call is one (square, GADDAG node) state.
+    go_left and go_right repeat their letter loop on purpose: a shared helper would cost
+    a Python call per letter on the hottest path (the C kernel shares it for free).
     """
     mask, accepts, base, kids = g.mask, g.accepts, g.base, g.kids
     n = len(tiles)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from solver.boards import layout
 from solver.formats.cgp import parse_board
 from solver.formats.record import GameRecord
-from solver.notation import format_coord, format_move, parse_move
+from solver.notation import format_move, parse_move
 
 
 def game_sheet(record: GameRecord, *, notation: str = "gcg") -> str:
@@ -39,9 +39,19 @@ def game_sheet(record: GameRecord, *, notation: str = "gcg") -> str:
     if record.rounds:
         board = parse_board(record.rounds[-1].board, lay)
         lines.append("")
-        header = "     " + " ".join(format_coord(0, c, False, "gcg")[0] for c in range(lay.size))
-        lines.append(header)
-        for r, row in enumerate(board.rows()):
-            cells = [ch if ch != "." else lay.symbol(r, c) for c, ch in enumerate(row)]
-            lines.append(f"{r + 1:>3}  " + " ".join(cells))
+        lines.extend(board_lines(board.rows(), lay.symbols, lay.size, notation))
     return "\n".join(lines)
+
+
+def board_lines(rows: list[str], symbols: str, size: int, notation: str) -> list[str]:
+    """The board as text, empty squares showing their premium symbol (seed 000), labelled
+    as the notation reads it: FISF rows are letters and columns numbers, GCG the reverse."""
+    letters = [chr(65 + i) for i in range(size)]
+    numbers = [str(i + 1) for i in range(size)]
+    row_labels, col_labels = (letters, numbers) if notation == "fisf" else (numbers, letters)
+    out = ["     " + " ".join(f"{c:<2}"[:2] if notation == "fisf" else c for c in col_labels).rstrip()]
+    for r, row in enumerate(rows):
+        cells = [ch if ch != "." else symbols[r * size + c] for c, ch in enumerate(row)]
+        sep = "  " if notation == "fisf" else " "
+        out.append(f"{row_labels[r]:>3}  " + sep.join(cells))
+    return out

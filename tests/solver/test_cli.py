@@ -179,3 +179,15 @@ def test_lexicon_check_says_valid_or_not(capsys: pytest.CaptureFixture[str], ena
     assert main(["lexicon", "check", ENABLE, "qat", "zzzq"]) == 1
     out = capsys.readouterr().out
     assert "QAT\tvalid" in out and "ZZZQ\tNOT in the lexicon" in out
+
+
+def test_play_in_fisf_notation_labels_rows_with_letters(
+    capsys: pytest.CaptureFixture[str], enable: object
+) -> None:
+    assert main(["play", "--seed", "7", "--lexicon", ENABLE, "--notation", "fisf"]) == 0
+    sheet = capsys.readouterr().out.splitlines()
+    header = next(line for line in sheet if line.strip().startswith("1  2  3"))
+    assert header.split()[-1] == "15"
+    assert any(line.startswith("  A  ") for line in sheet) and any(line.startswith("  O  ") for line in sheet)
+    first_round = next(line for line in sheet if line.startswith("  1  "))
+    assert "H4 MACHO" in first_round  # the GCG 8D of the same game, row letter first
