@@ -18,7 +18,9 @@ from typing import TYPE_CHECKING
 from solver.tiles import BLANK_BIT, LETTER_MASK, TileSet, code_char, rack_size, tile_set
 
 if TYPE_CHECKING:
+    from solver.lexicon import Lexicon
     from solver.move import Move
+    from solver.rules import Rules, Scored
 
 #: Premium symbols of seed 000: (letter multiplier, word multiplier).
 PREMIUMS = {
@@ -146,6 +148,20 @@ class Board:
             if self.squares[square]:
                 raise ValueError(f"square {square} is already occupied")
             self.squares[square] = code
+
+    def score(self, move: Move, rules: Rules | None = None) -> Scored:
+        """Score a move (blanks marked) without rack or lexicon: see :func:`solver.rules.score`."""
+        from solver.rules import score
+
+        return score(self, move, rules)
+
+    def legal_moves(self, rack: str | list[int], lexicon: Lexicon, rules: Rules | None = None) -> list[Move]:
+        """Every legal placement of ``rack`` (``"AB?"`` or codes), best score first."""
+        from solver.analysis import analyse
+        from solver.tiles import rack_codes
+
+        codes = rack_codes(rack) if isinstance(rack, str) else rack
+        return list(analyse(self, lexicon, codes, rules, keep="all").ranked)
 
     def rows(self) -> list[str]:
         """The board as text rows: letters (lowercase for blanks) and ``.`` for empty."""

@@ -61,6 +61,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
         lexicon=args.lexicon or ("french" if args.tiles == "french" else "enable"),
         seed=args.seed,
         smooth=not args.nosmooth,
+        y_counts_as=args.y_counts_as,
     )
     record = simulate(config, lexicon=_lexicon(config.lexicon))
     if args.json:
@@ -114,6 +115,12 @@ def build_parser() -> argparse.ArgumentParser:
     p_play.add_argument("--seed", type=int, default=1)
     p_play.add_argument("--lexicon", help="word list file, or enable / french (default by language)")
     p_play.add_argument("--out", help="also write the JSON game record to this file")
+    p_play.add_argument(
+        "--y-counts-as",
+        choices=("both", "vowel", "consonant"),
+        default="both",
+        help="how Y counts for the vowel/consonant minimums (default both)",
+    )
     game_options(p_play)
     p_play.set_defaults(func=_cmd_play)
 

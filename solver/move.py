@@ -43,6 +43,14 @@ class Move:
         """Identity as a placement: the same key means the same move."""
         return tuple(sorted(self.placements(board)))
 
+    @classmethod
+    def parse(cls, text: str, style: str = "gcg", size: int = 15) -> Move:
+        """``Move.parse("8D GRAZED")``; see :func:`solver.notation.parse_move` (raises
+        ``InvalidMoveError`` / ``IllegalMoveError``)."""
+        from solver.notation import parse_move
+
+        return parse_move(text, style, size)
+
     def with_score(self, score: int) -> Move:
         return Move(self.row, self.col, self.across, self.word, score)
 

@@ -191,3 +191,9 @@ def test_play_in_fisf_notation_labels_rows_with_letters(
     assert any(line.startswith("  A  ") for line in sheet) and any(line.startswith("  O  ") for line in sheet)
     first_round = next(line for line in sheet if line.startswith("  1  "))
     assert "H4 MACHO" in first_round  # the GCG 8D of the same game, row letter first
+
+
+def test_play_takes_the_y_setting_into_the_record(capsys: pytest.CaptureFixture[str], enable: object) -> None:
+    assert main(["play", "--seed", "3", "--lexicon", ENABLE, "--y-counts-as", "consonant", "--json"]) == 0
+    record = json.loads(capsys.readouterr().out)
+    assert record["config"]["y_counts_as"] == "consonant"
