@@ -29,6 +29,9 @@ class Rules:
 
     bingo_bonus: int = 50
     first_move_horizontal: bool = True
+    #: How squares are named in messages: ``fisf`` row letter + column number (H4),
+    #: ``gcg``/``scramble`` column letter + row number (D8).
+    notation: str = "gcg"
 
     def gen_settings(self) -> GenSettings:
         return GenSettings(bingo_bonus=self.bingo_bonus, first_move_horizontal=self.first_move_horizontal)
@@ -60,13 +63,16 @@ class Scored:
         return sum(board.tiles.value(code) for _, code in self.placed)
 
 
-def square_name(board: Board, square: int) -> str:
-    """GCG-style name of a square (column letter + row number), for messages."""
+def square_name(board: Board, square: int, notation: str = "gcg") -> str:
+    """A square as the event's notation names it: FISF ``H4`` (row letter, column number),
+    otherwise ``D8`` (column letter, row number)."""
     row, col = divmod(square, board.size)
+    if notation == "fisf":
+        return f"{chr(65 + row)}{col + 1}"
     return f"{chr(65 + col)}{row + 1}"
 
 
-def _geometry(board: Board, move: Move) -> list[int]:
+def _geometry(board: Board, move: Move, notation: str) -> list[int]:
     n = board.size
     if len(move.word) < 2:
         raise IllegalMoveError("a word has at least 2 letters")
@@ -83,23 +89,23 @@ def _geometry(board: Board, move: Move) -> list[int]:
     if not at_edge_before and board.squares[before]:
         raise IllegalMoveError(
             f"the word must be written in full: {code_char(board.squares[before]).upper()}"
-            f" on {square_name(board, before)} comes just before it"
+            f" on {square_name(board, before, notation)} comes just before it"
         )
     if not at_edge_after and board.squares[after]:
         raise IllegalMoveError(
             f"the word must be written in full: {code_char(board.squares[after]).upper()}"
-            f" on {square_name(board, after)} comes just after it"
+            f" on {square_name(board, after, notation)} comes just after it"
         )
     return squares
 
 
-def _check_board_letters(board: Board, move: Move, squares: list[int]) -> None:
+def _check_board_letters(board: Board, move: Move, squares: list[int], notation: str) -> None:
     for i, (sq, ch) in enumerate(zip(squares, move.word, strict=True)):
         there = board.squares[sq]
         if there and (there & LETTER_MASK) != letter_code(ch):
             raise IllegalMoveError(
                 f"letter {i + 1} of {move.word.upper()} is {ch.upper()}, but"
-                f" {square_name(board, sq)} already holds {code_char(there).upper()}"
+                f" {square_name(board, sq, notation)} already holds {code_char(there).upper()}"
             )
 
 
@@ -110,9 +116,8 @@ def _check_connection(board: Board, move: Move, squares: list[int], rules: Rules
         raise IllegalMoveError("the move places no new tile")
     if board.is_empty():
         if board.layout.centre not in squares:
-            raise IllegalMoveError(
-                f"the first word must cover the centre square {square_name(board, board.layout.centre)}"
-            )
+            centre = square_name(board, board.layout.centre, rules.notation)
+            raise IllegalMoveError(f"the first word must cover the centre square {centre}")
         if rules.first_move_horizontal and not move.across:
             raise IllegalMoveError("the first word must be horizontal")
         return
@@ -238,8 +243,8 @@ def score(board: Board, move: Move, rules: Rules | None = None) -> Scored:
     """Score a move whose blanks are already marked; checks geometry and connection but
     neither the rack nor the lexicon."""
     rules = rules or Rules()
-    squares = _geometry(board, move)
-    _check_board_letters(board, move, squares)
+    squares = _geometry(board, move, rules.notation)
+    _check_board_letters(board, move, squares, rules.notation)
     _check_connection(board, move, squares, rules)
     total, words, placed = _score_parts(board, _with_board_case(board, move, squares), rules)
     return Scored(
@@ -279,8 +284,8 @@ def validate(
     reported in ``Scored.invalid_words`` instead of refused.
     """
     rules = rules or Rules()
-    squares = _geometry(board, move)
-    _check_board_letters(board, move, squares)
+    squares = _geometry(board, move, rules.notation)
+    _check_board_letters(board, move, squares, rules.notation)
     _check_connection(board, move, squares, rules)
     resolved, implied = resolve_blanks(board, _with_board_case(board, move, squares), rack)
     total, words, placed = _score_parts(board, resolved, rules)

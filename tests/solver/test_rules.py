@@ -548,3 +548,18 @@ def test_samples_cover_blanks_and_every_big_board():
     assert {r["layout"] for r in BIG_SAMPLE} == {
         f"{b}_{lang}" for b in ("large", "broad", "grand") for lang in ("english", "french")
     }
+
+
+def test_messages_name_squares_in_the_events_notation() -> None:
+    board = Board.empty()
+    board.play(Move(7, 3, True, "GRAZED"))  # D8..I8
+    lex = Lexicon.from_words(["GRAZED", "AGRAZED"])
+    wrong = Move(7, 4, True, "RAZED")  # starts on E8 with G on D8 just before it
+    with pytest.raises(IllegalMoveError, match="G on D8 comes just before it"):
+        rules.validate(board, wrong, rack_codes("A"), lex, Rules(notation="gcg"))
+    with pytest.raises(IllegalMoveError, match="G on H4 comes just before it"):
+        rules.validate(board, wrong, rack_codes("A"), lex, Rules(notation="fisf"))
+    with pytest.raises(IllegalMoveError, match="centre square H8"):
+        rules.validate(
+            Board.empty(), Move(0, 0, True, "GRAZED"), rack_codes("ADEGRZ"), lex, Rules(notation="fisf")
+        )
