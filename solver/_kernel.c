@@ -67,8 +67,15 @@ static void emit(Ctx *c, int start, int end, int nplaced, long score) {
     if (read_threshold(c) < 0) c->error = 1;
 }
 
-static inline uint32_t child(const Ctx *c, uint32_t node, uint32_t m, uint32_t bit) {
-    return c->kids[c->base[node] + (uint32_t)__builtin_popcount(m & (bit - 1))];
+/* Child of node along the label `bit`. Every node index the walk uses comes from here (or
+ * is the root), so checking here keeps a damaged automaton from reading out of bounds. */
+static inline uint32_t child(Ctx *c, uint32_t node, uint32_t m, uint32_t bit) {
+    uint32_t idx = c->base[node] + (uint32_t)__builtin_popcount(m & (bit - 1));
+    if (idx >= (uint32_t)c->arcs || c->kids[idx] >= (uint32_t)c->nodes) {
+        c->error = 2;
+        return 0;
+    }
+    return c->kids[idx];
 }
 
 /* Follow the board tiles at q = from, from + step, ... up to `to` (excluded) from *node:
@@ -112,7 +119,7 @@ static void go_left(Ctx *c, int pos, uint32_t node, int nplaced, int msum, int w
     int blanks = c->rack[0];
     uint32_t any_real = blanks ? ALL_LETTERS : 0, any_blank = blanks > 1 ? ALL_LETTERS : 0;
     uint32_t m = c->mask[node];
-    uint32_t allowed = blanks ? (m & c->cross[pos]) : (m & c->cross[pos] & rbits);
+    uint32_t allowed = (blanks ? (m & c->cross[pos]) : (m & c->cross[pos] & rbits)) & ALL_LETTERS;
     if (!allowed) return;
     uint32_t acc = c->accepts[node];
     int lmv = c->lm[pos], wmv = c->wm[pos], xs = c->xscore[pos];
@@ -132,7 +139,7 @@ static void go_left(Ctx *c, int pos, uint32_t node, int nplaced, int msum, int w
         uint32_t lg = m2 & left_gate;
         uint32_t sep = 0, sep_m = 0;
         if ((m2 & 1) && c->sep_gate) {
-            sep = c->kids[c->base[node2]];
+            sep = child(c, node2, m2, 1);
             sep_m = c->mask[sep] & c->sep_gate;
         }
         int cnt = c->rack[letter];
@@ -175,7 +182,7 @@ static void go_right(Ctx *c, int pos, uint32_t node, int start, int nplaced, int
     int blanks = c->rack[0];
     uint32_t any_real = blanks ? ALL_LETTERS : 0, any_blank = blanks > 1 ? ALL_LETTERS : 0;
     uint32_t m = c->mask[node];
-    uint32_t allowed = blanks ? (m & c->cross[pos]) : (m & c->cross[pos] & rbits);
+    uint32_t allowed = (blanks ? (m & c->cross[pos]) : (m & c->cross[pos] & rbits)) & ALL_LETTERS;
     if (!allowed) return;
     uint32_t acc = c->accepts[node];
     int lmv = c->lm[pos], wmv = c->wm[pos], xs = c->xscore[pos];
@@ -277,6 +284,12 @@ static PyObject *generate_strip(PyObject *self, PyObject *args) {
     c->accepts = views[1].buf;
     c->base = views[2].buf;
     c->kids = views[3].buf;
+    c->nodes = views[0].len / 4;
+    c->arcs = views[3].len / 4;
+    if (c->nodes == 0 || views[1].len / 4 != c->nodes || views[2].len / 4 != c->nodes) {
+        PyErr_SetString(PyExc_ValueError, "damaged lexicon: the GADDAG arrays differ in length");
+        goto done;
+    }
     Py_ssize_t n = read_ints(o_tiles, c->tiles, MAXN, "tiles");
     if (n < 0) goto done;
     c->n = (int)n;
@@ -285,7 +298,14 @@ static PyObject *generate_strip(PyObject *self, PyObject *args) {
         if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "strip arrays differ in length");
         goto done;
     }
-    for (int i = 0; i < c->n; i++) c->cross[i] = (uint32_t)cross_tmp[i];
+    for (int i = 0; i < c->n; i++) {
+        int t = c->tiles[i];
+        if (t < 0 || (t & ~BLANK_BIT) > NLETTERS || (t && !(t & LETTER_MASK))) {
+            PyErr_Format(PyExc_ValueError, "square %d holds the bad tile code %d", i, t);
+            goto done;
+        }
+        c->cross[i] = (uint32_t)cross_tmp[i];
+    }
     Py_ssize_t n_anchors = read_ints(o_anchors, anchors, MAXN, "anchors");
     if (n_anchors < 0) goto done;
     if (read_ints(o_rack, c->rack, NLETTERS + 1, "rack") != NLETTERS + 1 ||
@@ -321,6 +341,7 @@ static PyObject *generate_strip(PyObject *self, PyObject *args) {
         is_anchor[anchors[k]] = 1;
     }
     for (Py_ssize_t k = 0; k < n_anchors && !c->error; k++) {
+        if (PyErr_CheckSignals() < 0) { c->error = 1; break; } /* Ctrl-C on a long count */
         int a = anchors[k];
         c->anchor = a;
         c->right_free = a + 1 >= c->n || !c->tiles[a + 1];
@@ -338,6 +359,8 @@ static PyObject *generate_strip(PyObject *self, PyObject *args) {
         c->left_limit = p + 1;
         go_left(c, a, 0, 0, 0, 1, 0, rack_bits);
     }
+    if (c->error == 2 && !PyErr_Occurred())
+        PyErr_SetString(PyExc_ValueError, "damaged lexicon: a GADDAG index is out of range");
     if (!c->error) result = PyLong_FromLongLong(c->found);
 done:
     Py_XDECREF(c->add);

@@ -5,8 +5,11 @@ When several moves share the top score the arbitrator chooses; the automatic cho
 
 1. fewest blanks placed: a blank kept is worth more to the rest of the game;
 2. most tiles placed: the game moves on and the bag empties faster;
-3. board order: row, then column, across before down, then the word alphabetically,
-   so that the choice never depends on the generator's internal order.
+3. board order: row, then column, across before down, then the word alphabetically;
+4. for the same word in the same place, blanks on later squares first (the seed 000
+   convention for unmarked blanks),
+
+so that the choice never depends on the generator's internal order.
 
 Every equal top is always listed, in that order, the chosen one first.
 """
@@ -20,6 +23,7 @@ from solver.lexicon import Lexicon
 from solver.move import Move
 from solver.movegen import AllMoves, Generator, TopMoves, TopN
 from solver.rules import Rules
+from solver.tiles import BLANK_BIT
 
 
 @dataclass(frozen=True)
@@ -35,10 +39,20 @@ class Analysis:
 
 
 def order_tops(board: Board, tops: list[Move]) -> list[Move]:
-    def key(m: Move) -> tuple[int, int, int, int, int, str]:
+    """Equal tops in the order of the automatic choice (a total order: see the module)."""
+
+    def key(m: Move) -> tuple[int, int, int, int, int, str, tuple[int, ...]]:
         placed = m.placements(board)
-        blanks = sum(1 for _, code in placed if code & 0x40)
-        return (blanks, -len(placed), m.row, m.col, 0 if m.across else 1, m.word.upper())
+        blank_squares = sorted((sq for sq, code in placed if code & BLANK_BIT), reverse=True)
+        return (
+            len(blank_squares),
+            -len(placed),
+            m.row,
+            m.col,
+            0 if m.across else 1,
+            m.word.upper(),
+            tuple(-sq for sq in blank_squares),
+        )
 
     return sorted(tops, key=key)
 

@@ -64,12 +64,13 @@ def _cmd_play(args: argparse.Namespace) -> int:
         y_counts_as=args.y_counts_as,
     )
     record = simulate(config, lexicon=_lexicon(config.lexicon))
+    if args.out:
+        # Written before anything is printed, so a bad path fails before the sheet scrolls by.
+        Path(args.out).write_text(json.dumps(record.to_dict(), ensure_ascii=False, indent=1), "utf-8")
     if args.json:
         print(json.dumps(record.to_dict(), ensure_ascii=False))
     else:
         print(game_sheet(record, notation=args.notation))
-    if args.out:
-        Path(args.out).write_text(json.dumps(record.to_dict(), ensure_ascii=False, indent=1), "utf-8")
     return 0
 
 
@@ -144,6 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except (InvalidMoveError, IllegalMoveError, IllegalRackError, lexmod.LexiconError, ValueError) as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:
+        print(f"error: {exc.strerror or exc}: {exc.filename or ''}".rstrip(": "), file=sys.stderr)
         return 2
 
 

@@ -3,17 +3,19 @@
 This is the backbone of the event flow: the event services run the same steps one at a
 time with an arbitrator in the loop; :func:`simulate` runs them all from a seed, and
 :func:`replay` re-runs a :class:`GameRecord` and checks that every round comes out the
-same (racks from the bag, tops, scores, boards).
+same: the seed's own draws (or, for a rack typed from a physical draw, a rack the bag and
+the minimums allow), the tops, the scores, the boards and the end of the game.
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
 from solver.analysis import Analysis, analyse
 from solver.boards import Board, layout
-from solver.draw import Bag, DrawRules, RackDraw, draw_rack, game_over_by_draw, parse_tiles, rack_meets
+from solver.draw import Bag, DrawRules, RackDraw, check_manual_rack, draw_rack, game_over_by_draw
 from solver.formats.cgp import format_board
 from solver.formats.record import GameConfig, GameRecord, RecordError, RoundRecord
 from solver.lexicon import Lexicon
@@ -26,12 +28,15 @@ __all__ = ["EndReason", "Game", "GameConfig", "GameRecord", "replay", "simulate"
 
 
 class EndReason:
-    DRAW_RULE = "the bag and rack can no longer meet the vowel/consonant minimums"
-    NO_MOVE = "no legal move"
-    STOPPED = "stopped by the arbitrator"
+    """Stable codes of :data:`solver.formats.record.END_REASONS`."""
+
+    DRAW_RULE = "draw_rule"
+    NO_MOVE = "no_move"
+    STOPPED = "stopped"
 
 
 def config_rules(config: GameConfig) -> tuple[TileSet, Rules, DrawRules]:
+    """The tile set and rules of a configuration; ``ValueError`` on a bad setting."""
     lay = layout(config.board)
     tiles = tile_set(config.language, lay.size, smooth=config.smooth).with_y(config.y_counts_as)
     rules = Rules(bingo_bonus=config.bingo_bonus, first_move_horizontal=config.first_move_horizontal)
@@ -54,13 +59,21 @@ class Game:
     lexicon: Lexicon
     board: Board = field(init=False)
     bag: Bag = field(init=False)
-    reliquat: list[int] = field(default_factory=list)
+    reliquat: list[int] = field(init=False, default_factory=list)
     record: GameRecord = field(init=False)
     tiles: TileSet = field(init=False)
     rules: Rules = field(init=False)
     draw_rules: DrawRules = field(init=False)
 
     def __post_init__(self) -> None:
+        stated = self.config.lexicon_checksum
+        if stated and stated != self.lexicon.checksum:
+            raise ValueError(
+                f"the game was played with another word list than {self.lexicon.name}"
+                f" (checksum {stated[:12]}..., this one {self.lexicon.checksum[:12]}...)"
+            )
+        if not stated:
+            self.config = dataclasses.replace(self.config, lexicon_checksum=self.lexicon.checksum)
         self.tiles, self.rules, self.draw_rules = config_rules(self.config)
         self.board = Board(layout(self.config.board), self.tiles)
         self.bag = Bag(self.tiles, self.config.seed)
@@ -73,6 +86,13 @@ class Game:
     def draw(self) -> RackDraw | None:
         """The next rack by random draw, or None when the draw rule ends the game."""
         return draw_rack(self.bag, self.reliquat, self.round_number, self.tiles, self.draw_rules)
+
+    def draw_manual(self, typed: str, rejected: tuple[str, ...] = ()) -> RackDraw:
+        """A rack typed from a physical draw (full rack, reliquat included), checked
+        against the bag and the minimums; raises ``IllegalRackError`` with the reason."""
+        return check_manual_rack(
+            self.bag, self.reliquat, typed, self.round_number, self.tiles, self.draw_rules, rejected=rejected
+        )
 
     def analyse(self, rack: list[int]) -> Analysis:
         return analyse(self.board, self.lexicon, rack, self.rules)
@@ -118,76 +138,95 @@ def simulate(config: GameConfig, *, lexicon: Lexicon, max_rounds: int = 200) -> 
             return game.finish(EndReason.DRAW_RULE)
         analysis = game.analyse(list(drawn.rack))
         if analysis.chosen is None:
-            game.bag.put_back(list(drawn.rack))
+            # The rack stays drawn: the game is over and replay draws the same rack again.
             return game.finish(EndReason.NO_MOVE)
         game.play(drawn, analysis)
     return game.finish(EndReason.STOPPED)
 
 
 def replay(record: GameRecord, *, lexicon: Lexicon, check_tops: bool = True) -> GameRecord:
-    """Re-run a record: each rack must come from the bag and meet the draw rule, each
-    played move must be legal with its recorded score, and (with ``check_tops``) the tops
-    must be the same. Returns the record rebuilt by the replay; raises
-    :class:`RecordError` at the first round that differs.
+    """Re-run a record and return the record the replay builds.
+
+    Checked each round: a random rack is the seed's own draw (rejected racks included); a
+    manual rack comes from the bag and meets the minimums; with ``check_tops`` the move
+    count, top score and tops are recomputed; the played move is legal and scores as
+    recorded; the board after it is the recorded one. Then the end of the game. Raises
+    :class:`RecordError` naming the first round that differs.
     """
-    game = Game(record.config, lexicon)
+    try:
+        game = Game(record.config, lexicon)
+    except ValueError as exc:
+        raise RecordError(f"the game's settings: {exc}") from exc
     size = game.board.size
     for entry in record.rounds:
         where = f"round {entry.round}"
         if entry.round != game.round_number:
             raise RecordError(f"{where}: expected round {game.round_number}")
         drawn = _replay_draw(game, entry)
-        rack = list(drawn.rack)
-        analysis = game.analyse(rack) if check_tops else Analysis(entry.moves, entry.top_score, ())
-        if check_tops and (analysis.moves, analysis.top_score) != (entry.moves, entry.top_score):
-            raise RecordError(
-                f"{where}: the record says {entry.moves} moves and top {entry.top_score},"
-                f" the replay finds {analysis.moves} and {analysis.top_score}"
-            )
-        if check_tops and tuple(format_move(m, "gcg") for m in analysis.tops) != entry.tops:
-            raise RecordError(f"{where}: the tops differ from the record")
-        move = parse_move(entry.played, "gcg", size)
+        try:
+            move = parse_move(entry.played, "gcg", size)
+            if check_tops:
+                analysis = game.analyse(list(drawn.rack))
+            else:
+                tops = tuple(parse_move(t, "gcg", size) for t in entry.tops)
+                analysis = Analysis(entry.moves, entry.top_score, tops)
+        except ValueError as exc:
+            raise RecordError(f"{where}: {exc}") from exc
+        if check_tops:
+            if (analysis.moves, analysis.top_score) != (entry.moves, entry.top_score):
+                raise RecordError(
+                    f"{where}: the record says {entry.moves} moves and top {entry.top_score},"
+                    f" the replay finds {analysis.moves} and {analysis.top_score}"
+                )
+            if tuple(format_move(m, "gcg") for m in analysis.tops) != entry.tops:
+                raise RecordError(f"{where}: the tops differ from the record")
         try:
             rebuilt = game.play(drawn, analysis, move)
         except ValueError as exc:
             raise RecordError(f"{where}: {entry.played} cannot be played: {exc}") from exc
-        if rebuilt.score != entry.score or rebuilt.board != entry.board:
-            raise RecordError(f"{where}: {entry.played} scores {rebuilt.score} or leaves another board")
-    if record.end == EndReason.DRAW_RULE and not game_over_by_draw(
-        game.tiles, game.bag.tiles + tuple(game.reliquat), game.round_number, game.draw_rules
-    ):
-        raise RecordError("the record ends by the draw rule, but a rack can still be drawn")
+        if rebuilt.score != entry.score:
+            raise RecordError(
+                f"{where}: {entry.played} scores {rebuilt.score}, the record says {entry.score}"
+            )
+        if rebuilt.board != entry.board:
+            raise RecordError(f"{where}: the board after {entry.played} differs from the record")
+    _check_end(game, record.end)
     return game.finish(record.end)
 
 
 def _replay_draw(game: Game, entry: RoundRecord) -> RackDraw:
-    """Take the recorded rack out of the bag as the draw did, checking the draw rule."""
     where = f"round {entry.round}"
-    vowels, consonants = game.draw_rules.minimums(entry.round)
     try:
-        rejected = [parse_tiles(r) for r in entry.rejected]
-        reliquat = parse_tiles(entry.reliquat)
-        new = parse_tiles(entry.new)
+        if entry.manual:
+            return game.draw_manual(entry.rack, entry.rejected)
+        drawn = game.draw()
     except ValueError as exc:
         raise RecordError(f"{where}: {exc}") from exc
-    if rejected:
-        # A rejected rack goes back to the bag whole, reliquat included.
-        game.bag.put_back(game.reliquat)
-        game.reliquat = []
-        if reliquat:
-            raise RecordError(f"{where}: after a rejected rack the next rack has no reliquat")
-    pool = Counter(game.bag.tiles)
-    for rack in rejected:
-        if Counter(rack) - pool:
-            raise RecordError(f"{where}: the rejected rack {rack_string(rack)} is not in the bag")
-        if rack_meets(game.tiles, rack, vowels, consonants):
-            raise RecordError(f"{where}: the rejected rack {rack_string(rack)} meets the minimums")
-    if sorted(reliquat) != sorted(game.reliquat):
-        raise RecordError(f"{where}: the reliquat should be {rack_string(game.reliquat) or 'empty'}")
-    try:
-        game.bag.remove(new)
-    except ValueError as exc:
-        raise RecordError(f"{where}: {exc}") from exc
-    if not rack_meets(game.tiles, reliquat + new, vowels, consonants):
-        raise RecordError(f"{where}: the rack {entry.rack} does not meet the minimums")
-    return RackDraw(entry.round, tuple(reliquat), tuple(new), tuple(tuple(r) for r in rejected), entry.manual)
+    if drawn is None:
+        raise RecordError(f"{where}: the draw rule had already ended the game")
+    seed_draw = (
+        rack_string(drawn.reliquat),
+        rack_string(drawn.new),
+        tuple(rack_string(r) for r in drawn.rejected),
+    )
+    if seed_draw != (entry.reliquat, entry.new, entry.rejected):
+        raise RecordError(
+            f"{where}: the seed draws {seed_draw[0]}+{seed_draw[1]}"
+            f" (rejected: {', '.join(seed_draw[2]) or 'none'}), the record says"
+            f" {entry.reliquat}+{entry.new} (rejected: {', '.join(entry.rejected) or 'none'})"
+        )
+    return drawn
+
+
+def _check_end(game: Game, end: str) -> None:
+    if end == EndReason.DRAW_RULE:
+        pool = game.bag.tiles + tuple(game.reliquat)
+        if not game_over_by_draw(game.tiles, pool, game.round_number, game.draw_rules):
+            raise RecordError("the record ends by the draw rule, but a rack can still be drawn")
+    elif end == EndReason.NO_MOVE:
+        try:
+            drawn = game.draw()
+        except ValueError as exc:
+            raise RecordError(f"the end of the game: {exc}") from exc
+        if drawn is None or game.analyse(list(drawn.rack)).chosen is not None:
+            raise RecordError("the record ends with no legal move, but the next rack has one")

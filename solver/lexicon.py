@@ -32,7 +32,8 @@ from solver.tiles import ALPHABET
 #: Longest word kept by default: the side of the biggest board.
 MAX_LENGTH = 21
 _BUILD_VERSION = 2
-_LIGATURES = {"Œ": "OE", "Æ": "AE", "ß": "SS"}
+# str.upper() already turns ß into SS; these two have no decomposition to fold.
+_LIGATURES = {"Œ": "OE", "Æ": "AE"}
 #: Report at most this many examples of each kind of skipped entry.
 _EXAMPLES = 20
 
@@ -123,11 +124,15 @@ def normalize(
 
 
 def read_lines(path: Path) -> list[str]:
-    """Lines of a word list, gzipped or not, UTF-8 or else Latin-1."""
+    """Lines of a word list, gzipped or not, UTF-8 or else Windows-1252 / Latin-1."""
     try:
         raw = path.read_bytes()
     except OSError as exc:
         raise LexiconError(f"cannot read word list {path}: {exc.strerror or exc}") from exc
+    return decode_lines(raw, path)
+
+
+def decode_lines(raw: bytes, path: Path) -> list[str]:
     if raw[:2] == b"\x1f\x8b":
         try:
             raw = gzip.decompress(raw)
@@ -240,7 +245,7 @@ def load(
             return Lexicon(label, graph, meta["word_count"], checksum, report)
         except (ValueError, KeyError, TypeError, OSError):
             pass  # a damaged cache is rebuilt below, never trusted
-    words, report = normalize(read_lines(src), source=str(src), max_length=max_length)
+    words, report = normalize(decode_lines(raw, src), source=str(src), max_length=max_length)
     if not words:
         raise LexiconError(f"{src}: no usable word in the list\n{report.summary()}")
     graph = gaddag.build(words)

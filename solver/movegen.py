@@ -162,7 +162,6 @@ class Generator:
         self.kernel = kernel or default_kernel()
         if self.kernel not in KERNELS or (self.kernel == "c" and _kernel is None):
             raise ValueError(f"kernel {self.kernel!r} is not available")
-        self.count = 0
 
     def generate(self, rack: list[int], recorder: Recorder) -> int:
         """Feed every legal placement to ``recorder``; returns how many there are."""
@@ -184,7 +183,7 @@ class Generator:
         for code in range(1, NUM_LETTERS + 1):
             face[code] = values[code]
         empty_board = not any(squares)
-        self.count = 0
+        count = 0
         g = self.gaddag
         if self.kernel == "c":
             assert _kernel is not None
@@ -208,7 +207,7 @@ class Generator:
                     anchors = _anchors(tiles, xscore[lo : lo + n], n)
                 if not anchors:
                     continue
-                self.count += walk(
+                count += walk(
                     tiles,
                     cross[lo : lo + n],
                     xscore[lo : lo + n],
@@ -224,7 +223,7 @@ class Generator:
                     line,
                     recorder,
                 )
-        return self.count
+        return count
 
 
 def _anchors(tiles: list[int], xscore: list[int], n: int) -> list[int]:

@@ -35,7 +35,7 @@ def game_sheet(record: GameRecord, *, notation: str = "gcg") -> str:
         for rejected in entry.rejected:
             lines.append(f"     rejected: {rejected}")
     lines.append("")
-    lines.append(f"Top total: {total} in {len(record.rounds)} rounds. End: {record.end}.")
+    lines.append(f"Top total: {total} in {len(record.rounds)} rounds. End: {record.end_text}.")
     if record.rounds:
         board = parse_board(record.rounds[-1].board, lay)
         lines.append("")

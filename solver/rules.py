@@ -33,6 +33,10 @@ class Rules:
     #: ``gcg``/``scramble`` column letter + row number (D8).
     notation: str = "gcg"
 
+    def __post_init__(self) -> None:
+        if self.notation not in ("fisf", "gcg", "scramble"):
+            raise ValueError(f"unknown notation {self.notation!r}: choose fisf, gcg or scramble")
+
     def gen_settings(self) -> GenSettings:
         return GenSettings(bingo_bonus=self.bingo_bonus, first_move_horizontal=self.first_move_horizontal)
 
@@ -131,6 +135,18 @@ def _check_connection(board: Board, move: Move, squares: list[int], rules: Rules
     raise IllegalMoveError("the word must touch a tile already on the board")
 
 
+def _rack_shortage(short: dict[int, int], have: Counter[int], need: Counter[int], blanks: int) -> str:
+    """Why the rack cannot make the word, counting the blanks that could stand in."""
+    if blanks == 0 and len(short) == 1:
+        code = next(iter(short))
+        if have[code] == 0:
+            return f"there is no {code_char(code)} in the rack"
+        return f"the rack holds {have[code]} {code_char(code)}, the word needs {need[code]}"
+    lacking = " and ".join(f"{n} {code_char(code)}" for code, n in sorted(short.items()))
+    spare = "no blank" if blanks == 0 else f"only {blanks} blank" + ("s" if blanks > 1 else "")
+    return f"the rack is short of {lacking}, with {spare} to stand in"
+
+
 def resolve_blanks(board: Board, move: Move, rack: list[int]) -> tuple[Move, int]:
     """Check the new tiles against the rack and give unmarked letters the rack lacks to
     blanks. Returns the move with blanks in lowercase and how many were implied.
@@ -155,11 +171,7 @@ def resolve_blanks(board: Board, move: Move, rack: list[int]) -> tuple[Move, int
     blanks_left = have[BLANK] - marked
     missing = sum(short.values())
     if missing > blanks_left:
-        code = next(iter(short))
-        letter = code_char(code)
-        if have[code] == 0:
-            raise IllegalMoveError(f"there is no {letter} in the rack")
-        raise IllegalMoveError(f"the rack holds {have[code]} {letter}, the word needs {need[code]}")
+        raise IllegalMoveError(_rack_shortage(short, have, need, blanks_left))
     if not short:
         return move, 0
     # Try each way to give the short letters to blanks; few letters, few combinations.
@@ -246,9 +258,10 @@ def score(board: Board, move: Move, rules: Rules | None = None) -> Scored:
     squares = _geometry(board, move, rules.notation)
     _check_board_letters(board, move, squares, rules.notation)
     _check_connection(board, move, squares, rules)
-    total, words, placed = _score_parts(board, _with_board_case(board, move, squares), rules)
+    written = _with_board_case(board, move, squares)
+    total, words, placed = _score_parts(board, written, rules)
     return Scored(
-        move=_with_board_case(board, move, squares).with_score(total),
+        move=written.with_score(total),
         score=total,
         words=tuple(words),
         placed=tuple(placed),
@@ -287,7 +300,8 @@ def validate(
     squares = _geometry(board, move, rules.notation)
     _check_board_letters(board, move, squares, rules.notation)
     _check_connection(board, move, squares, rules)
-    resolved, implied = resolve_blanks(board, _with_board_case(board, move, squares), rack)
+    written = _with_board_case(board, move, squares)
+    resolved, implied = resolve_blanks(board, written, rack)
     total, words, placed = _score_parts(board, resolved, rules)
     invalid: list[str] = []
     if lexicon is not None:

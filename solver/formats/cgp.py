@@ -2,8 +2,9 @@
 
 The board field lists the rows top to bottom separated by ``/``: a number is that many
 empty squares, an uppercase letter a tile, a lowercase letter a blank. The rack uses
-``?`` for a blank. Further fields (scores, consecutive zeros, ``op value;`` opcodes) are
-kept but not interpreted, except ``lex NAME;``.
+``?`` for a blank. Further fields (scores ``10/20``, consecutive zeros, ``op value;``
+opcodes such as ``lex NAME;``) are kept in :class:`Position` but not interpreted. Output
+follows macondo's form: ``BOARD RACK/ 0/0 0 lex NAME;``.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from solver.boards import Board, Layout, layout
 from solver.errors import InvalidMoveError
 from solver.tiles import BLANK_CHAR, TileSet, code_char, rack_codes, rack_string, tile_code, tile_set
 
-_TOKEN = re.compile(r"(\d+)|([A-Za-z])|(.)")
+_TOKEN = re.compile(r"([0-9]+)|([A-Za-z])|(.)", re.ASCII)
 #: Board names for a size when the caller does not say (21x21 defaults to broad).
 DEFAULT_BOARD = {15: "standard", 19: "large", 21: "broad"}
 
@@ -47,6 +48,9 @@ def parse_board(text: str, lay: Layout | None = None, tiles: TileSet | None = No
         cells: list[int] = []
         for num, letter, other in _TOKEN.findall(row):
             if num:
+                # A run of 3+ digits cannot fit any board: refuse it before expanding it.
+                if len(num) > 2:
+                    raise CGPError(f"row {r} of the CGP board has more than {size} squares")
                 cells.extend([0] * int(num))
             elif letter:
                 cells.append(tile_code(letter))
@@ -108,8 +112,8 @@ def parse_position(text: str, lay: Layout | None = None, tiles: TileSet | None =
 
 
 def format_position(board: Board, rack: list[int] | None = None, lexicon: str | None = None) -> str:
-    """``BOARD RACK/ 0 0 0[ lex NAME;]``."""
-    text = f"{format_board(board)} {rack_string(rack or [])}/ 0 0 0"
+    """``BOARD RACK/ 0/0 0[ lex NAME;]``: the racks, scores and zero-turn count fields."""
+    text = f"{format_board(board)} {rack_string(rack or [])}/ 0/0 0"
     if lexicon:
         text += f" lex {lexicon};"
     return text

@@ -7,17 +7,20 @@ with blanks in lowercase; the last token is the cumulative top total.
 
 from __future__ import annotations
 
+from solver.boards import layout
 from solver.formats.record import GameRecord
+from solver.tiles import tile_set
 
 
 def export(record: GameRecord) -> str:
     cfg = record.config
+    distribution = tile_set(cfg.language, layout(cfg.board).size, smooth=cfg.smooth).name
     lines = [
         "#character-encoding UTF-8",
         "#player1 Top Duplicate top",
         f"#description Duplicate game, seed {cfg.seed}, {cfg.language} tiles, {cfg.board} board",
         f"#lexicon {cfg.lexicon}",
-        f"#tile-distribution {cfg.language}",
+        f"#tile-distribution {distribution}",
     ]
     total = 0
     for entry in record.rounds:

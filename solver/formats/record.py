@@ -3,28 +3,48 @@
 One object per game::
 
     {"format": "arbiter-game/1",
-     "config": {"board": "standard", "language": "english", "lexicon": "enable", "seed": 7,
-                "smooth": true, "bingo_bonus": 50, "first_move_horizontal": true,
-                "y_counts_as": "both", "draw": {"rack_size": 7, "early_rounds": 15, ...}},
+     "config": {"board": "standard", "language": "english", "lexicon": "enable",
+                "lexicon_checksum": "<sha256 of the word list>", "seed": 7, "smooth": true,
+                "bingo_bonus": 50, "first_move_horizontal": true, "y_counts_as": "both",
+                "early_rounds": 15, "early_vowels": 2, "early_consonants": 2,
+                "late_vowels": 1, "late_consonants": 1},
      "rounds": [{"round": 1, "reliquat": "", "new": "ADEGORZ", "rejected": ["..."],
                  "manual": false, "moves": 336, "top_score": 38,
                  "tops": ["8D GRAZED", "8G GRAZED"], "played": "8D GRAZED", "score": 38,
                  "board": "<CGP board field after the round>"}],
-     "end": "...", "top_total": 812}
+     "end": "draw_rule", "top_total": 812}
 
-Moves are written in GCG notation with the word in full (blanks lowercase).
+Moves are written in GCG notation with the word in full (blanks lowercase). ``end`` is a
+stable code (see :data:`END_REASONS`), never a sentence. A random round (``manual`` false)
+must be the seed's own draw; a manual round is a rack typed from a physical draw.
+Everything is type-checked when read: a bad record raises :class:`RecordError`.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, fields
 from typing import Any
 
 FORMAT = "arbiter-game/1"
 
+#: How a game ended: stable codes stored in records, with the sentence shown to people.
+END_REASONS = {
+    "draw_rule": "the bag and rack can no longer meet the vowel/consonant minimums",
+    "no_move": "no legal move",
+    "stopped": "stopped by the arbitrator",
+    "": "in progress",
+}
+
 
 class RecordError(ValueError):
     """A game record that cannot be read or does not replay."""
+
+
+def _typed(where: str, name: str, value: Any, kind: type) -> Any:
+    # bool is an int subclass: refuse True where a number is expected, and 1 for a flag.
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise RecordError(f"{where}: {name} must be {kind.__name__}, not {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -32,6 +52,8 @@ class GameConfig:
     board: str = "standard"
     language: str = "english"
     lexicon: str = "enable"
+    #: SHA-256 of the word list the game was played with ("" when unknown).
+    lexicon_checksum: str = ""
     seed: int = 1
     smooth: bool = True
     bingo_bonus: int = 50
@@ -47,12 +69,18 @@ class GameConfig:
         return asdict(self)
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameConfig:
-        known = set(cls.__dataclass_fields__)
-        unknown = set(data) - known
+    def from_dict(cls, data: Any) -> GameConfig:
+        if not isinstance(data, dict):
+            raise RecordError("config must be an object")
+        known = {f.name: f for f in fields(cls)}
+        unknown = set(data) - set(known)
         if unknown:
             raise RecordError(f"unknown game settings: {', '.join(sorted(unknown))}")
-        return cls(**data)
+        values = {}
+        for name, value in data.items():
+            kind = type(getattr(cls(), name))
+            values[name] = _typed("config", name, value, kind)
+        return cls(**values)
 
 
 @dataclass(frozen=True)
@@ -80,23 +108,32 @@ class RoundRecord:
         return data
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> RoundRecord:
-        try:
-            return cls(
-                round=int(data["round"]),
-                reliquat=str(data.get("reliquat", "")),
-                new=str(data["new"]),
-                rejected=tuple(str(r) for r in data.get("rejected", ())),
-                manual=bool(data.get("manual", False)),
-                moves=int(data["moves"]),
-                top_score=int(data["top_score"]),
-                tops=tuple(str(t) for t in data["tops"]),
-                played=str(data["played"]),
-                score=int(data["score"]),
-                board=str(data["board"]),
-            )
-        except (KeyError, TypeError, ValueError) as exc:
-            raise RecordError(f"round {data.get('round', '?')}: missing or bad field {exc}") from exc
+    def from_dict(cls, data: Any, index: int) -> RoundRecord:
+        where = f"round {index}"
+        if not isinstance(data, dict):
+            raise RecordError(f"{where}: must be an object")
+        missing = [
+            f.name
+            for f in fields(cls)
+            if f.name not in data and f.name not in ("reliquat", "rejected", "manual")
+        ]
+        if missing:
+            raise RecordError(f"{where}: missing {', '.join(missing)}")
+        rejected = _typed(where, "rejected", data.get("rejected", []), list)
+        tops = _typed(where, "tops", data["tops"], list)
+        return cls(
+            round=_typed(where, "round", data["round"], int),
+            reliquat=_typed(where, "reliquat", data.get("reliquat", ""), str),
+            new=_typed(where, "new", data["new"], str),
+            rejected=tuple(_typed(where, "a rejected rack", r, str) for r in rejected),
+            manual=_typed(where, "manual", data.get("manual", False), bool),
+            moves=_typed(where, "moves", data["moves"], int),
+            top_score=_typed(where, "top_score", data["top_score"], int),
+            tops=tuple(_typed(where, "a top", t, str) for t in tops),
+            played=_typed(where, "played", data["played"], str),
+            score=_typed(where, "score", data["score"], int),
+            board=_typed(where, "board", data["board"], str),
+        )
 
 
 @dataclass
@@ -109,6 +146,10 @@ class GameRecord:
     def top_total(self) -> int:
         return sum(r.score for r in self.rounds)
 
+    @property
+    def end_text(self) -> str:
+        return END_REASONS.get(self.end, self.end)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "format": FORMAT,
@@ -119,17 +160,21 @@ class GameRecord:
         }
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+    def from_dict(cls, data: Any) -> GameRecord:
         if not isinstance(data, dict) or data.get("format") != FORMAT:
             raise RecordError(f"not an Arbiter game record (expected format {FORMAT!r})")
-        if not isinstance(data.get("rounds"), list) or not isinstance(data.get("config"), dict):
-            raise RecordError("a game record needs a config object and a list of rounds")
+        rounds = data.get("rounds")
+        if not isinstance(rounds, list):
+            raise RecordError("a game record needs a list of rounds")
+        end = _typed("record", "end", data.get("end", ""), str)
+        if end not in END_REASONS:
+            raise RecordError(f"unknown end of game {end!r}: one of {', '.join(k for k in END_REASONS if k)}")
         record = cls(
-            config=GameConfig.from_dict(data["config"]),
-            rounds=[RoundRecord.from_dict(r) for r in data["rounds"]],
-            end=str(data.get("end", "")),
+            config=GameConfig.from_dict(data.get("config")),
+            rounds=[RoundRecord.from_dict(r, i) for i, r in enumerate(rounds, start=1)],
+            end=end,
         )
         stated = data.get("top_total")
         if stated is not None and stated != record.top_total:
-            raise RecordError(f"top_total says {stated}, the rounds add up to {record.top_total}")
+            raise RecordError(f"top_total says {stated!r}, the rounds add up to {record.top_total}")
         return record

@@ -46,10 +46,24 @@ def test_opcodes_and_score_fields_are_kept() -> None:
     [
         ("", "empty"),
         ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 A", "15, 19 or 21 rows"),
-        ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/16 A", "row 15 of the CGP board has 16 squares"),
+        (
+            "15/15/15/15/15/15/15/15/15/15/15/15/15/15/16 A",
+            "row 15 of the CGP board has 16 squares",
+        ),
         ("15/15/15/15/15/15/15/15/15/15/15/15/15/15/7.7 A", "holds '.'"),
     ],
 )
 def test_a_bad_position_is_refused_with_the_reason(text: str, message: str) -> None:
     with pytest.raises(CGPError, match=message):
         parse_position(text)
+
+
+@pytest.mark.parametrize("run", ["99999999999", "9" * 22, "1٣"])
+def test_a_huge_or_non_ascii_run_of_empty_squares_is_refused_at_once(run: str) -> None:
+    with pytest.raises(CGPError):
+        parse_position(f"{run}/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB")
+
+
+def test_output_uses_the_standard_cgp_fields() -> None:
+    position = parse_position("15/15/15/15/15/15/15/15/15/15/15/15/15/15/15 AB")
+    assert format_position(position.board, position.rack, "NWL20").endswith(" AB/ 0/0 0 lex NWL20;")

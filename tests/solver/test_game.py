@@ -12,7 +12,7 @@ from solver.draw import rack_meets
 from solver.formats import gcg
 from solver.formats.cgp import parse_board
 from solver.formats.record import GameRecord, RecordError
-from solver.game import EndReason, GameConfig, config_rules, replay, simulate
+from solver.game import EndReason, Game, GameConfig, config_rules, replay, simulate
 from solver.lexicon import Lexicon
 from solver.notation import parse_move
 from solver.rules import validate
@@ -126,3 +126,119 @@ def test_gcg_export_lists_each_round_with_the_cumulative_total(game7: GameRecord
     assert events[0] == f">Top: {first.rack} {first.played} +{first.score} {first.score}"
     assert events[-1].endswith(f" {game7.top_total}")
     assert "#lexicon ENABLE" in text
+
+
+def _tampered(record: GameRecord, change) -> GameRecord:
+    data = copy.deepcopy(record.to_dict())
+    change(data)
+    data["top_total"] = sum(r["score"] for r in data["rounds"])
+    return GameRecord.from_dict(data)
+
+
+def test_a_record_with_another_seed_does_not_replay(enable: Lexicon, game7: GameRecord) -> None:
+    def change(data: dict) -> None:
+        data["config"]["seed"] = 12345
+
+    with pytest.raises(RecordError, match="round 1: the seed draws"):
+        replay(_tampered(game7, change), lexicon=enable)
+
+
+def test_an_invented_random_rack_does_not_replay_even_if_playable(enable: Lexicon, game7: GameRecord) -> None:
+    first = game7.rounds[0]
+    assert first.played == "8D MACHO" and first.new == "FCOAMHA"
+
+    def change(data: dict) -> None:
+        data["rounds"][0]["new"] = "SMACHOE"
+
+    with pytest.raises(RecordError, match="round 1: the seed draws"):
+        replay(_tampered(game7, change), lexicon=enable, check_tops=False)
+
+
+def test_an_invented_rejected_rack_does_not_replay(enable: Lexicon, game7: GameRecord) -> None:
+    def change(data: dict) -> None:
+        data["rounds"][2]["rejected"] = ["BCD"]
+
+    with pytest.raises(RecordError, match="round 3"):
+        replay(_tampered(game7, change), lexicon=enable)
+
+
+def test_a_manual_rack_replays_when_the_bag_and_minimums_allow_it(enable: Lexicon) -> None:
+    game = Game(GameConfig(seed=1, lexicon="ENABLE"), enable)
+    drawn = game.draw_manual("AEINRST")
+    assert drawn.manual
+    game.play(drawn, game.analyse(list(drawn.rack)))
+    drawn2 = game.draw()
+    assert drawn2 is not None
+    game.play(drawn2, game.analyse(list(drawn2.rack)))
+    record = game.finish(EndReason.STOPPED)
+    assert replay(GameRecord.from_dict(record.to_dict()), lexicon=enable).to_dict() == record.to_dict()
+
+    def short(data: dict) -> None:
+        data["rounds"][0]["new"] = "MACHO"
+
+    with pytest.raises(RecordError, match="round 1: the rack must hold 7 tiles"):
+        replay(_tampered(record, short), lexicon=enable)
+
+
+def test_the_end_of_the_game_is_checked(enable: Lexicon, game7: GameRecord) -> None:
+    def no_move(data: dict) -> None:
+        data["end"] = "no_move"
+
+    with pytest.raises(RecordError, match="no legal move"):
+        replay(_tampered(game7, no_move), lexicon=enable)
+
+    def unknown(data: dict) -> None:
+        data["end"] = "banana"
+
+    with pytest.raises(RecordError, match="unknown end of game"):
+        _tampered(game7, unknown)
+
+    def cut(data: dict) -> None:
+        del data["rounds"][-1]
+
+    with pytest.raises(RecordError, match="draw rule"):
+        replay(_tampered(game7, cut), lexicon=enable)
+
+
+def test_a_game_ended_by_no_legal_move_replays(enable: Lexicon) -> None:
+    tiny = Lexicon.from_words(["AA", "AB"])
+    record = simulate(GameConfig(seed=1, lexicon="tiny"), lexicon=tiny)
+    assert record.end == EndReason.NO_MOVE
+    assert replay(record, lexicon=tiny).to_dict() == record.to_dict()
+
+
+def test_replay_with_another_word_list_says_so(frlp: Lexicon, game7: GameRecord) -> None:
+    with pytest.raises(RecordError, match="another word list"):
+        replay(game7, lexicon=frlp)
+
+
+def test_replay_without_top_check_keeps_the_recorded_tops(enable: Lexicon, game7: GameRecord) -> None:
+    assert replay(game7, lexicon=enable, check_tops=False).to_dict() == game7.to_dict()
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda d: d["rounds"].__setitem__(0, [1, 2]), "round 1: must be an object"),
+        (lambda d: d["rounds"].__setitem__(0, None), "round 1: must be an object"),
+        (lambda d: d["config"].__setitem__("bingo_bonus", "50"), "bingo_bonus must be int"),
+        (lambda d: d["config"].__setitem__("board", ["x"]), "board must be str"),
+        (lambda d: d["rounds"][0].__setitem__("rejected", "BCD"), "rejected must be list"),
+        (lambda d: d["rounds"][0].__setitem__("manual", "false"), "manual must be bool"),
+        (lambda d: d["rounds"][0].__setitem__("round", 1.9), "round must be int"),
+        (lambda d: d.__setitem__("top_total", "849"), "top_total says '849'"),
+    ],
+)
+def test_a_badly_typed_record_is_refused_with_the_field(game7: GameRecord, change, message: str) -> None:
+    data = copy.deepcopy(game7.to_dict())
+    change(data)
+    with pytest.raises(RecordError, match=message):
+        GameRecord.from_dict(data)
+
+
+def test_a_bad_setting_in_a_record_is_a_record_error(enable: Lexicon, game7: GameRecord) -> None:
+    def change(data: dict) -> None:
+        data["config"]["board"] = "huge"
+
+    with pytest.raises(RecordError, match="unknown board"):
+        replay(_tampered(game7, change), lexicon=enable)

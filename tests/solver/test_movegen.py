@@ -170,3 +170,27 @@ def test_a_recorder_error_stops_the_generator_and_propagates(enable: Lexicon) ->
     for kernel in movegen.kernels_available():
         with pytest.raises(RuntimeError, match="recorder failed"):
             movegen.Generator(Board.empty(), enable, kernel=kernel).generate(rack_codes("ADEGORZ"), Boom())
+
+
+def test_equal_tops_differing_only_by_the_blank_square_have_one_order() -> None:
+    board = Board.empty()
+    tops = [Move(7, 3, True, "BANANa"), Move(7, 3, True, "BaNANA"), Move(7, 3, True, "BANaNA")]
+    assert order_tops(board, tops) == order_tops(board, tops[::-1])
+    assert order_tops(board, tops)[0].word == "BANANa"  # the blank on the last A
+
+
+@pytest.mark.skipif("c" not in movegen.kernels_available(), reason="compiled kernel not built here")
+def test_the_compiled_kernel_refuses_a_damaged_automaton_instead_of_crashing() -> None:
+    from array import array
+
+    from solver.gaddag import Gaddag
+
+    nodes = 3
+    damaged = Gaddag(
+        array("I", [0x7FFFFFE] * nodes),
+        array("I", [0] * nodes),
+        array("I", [0] * nodes),
+        array("I", [50_000_000] * 26),
+    )
+    with pytest.raises(ValueError, match="damaged lexicon"):
+        movegen.Generator(Board.empty(), damaged, kernel="c").generate(rack_codes("AB"), movegen.CountOnly())

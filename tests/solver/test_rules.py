@@ -483,7 +483,9 @@ def test_two_implied_blanks():
 
 
 def test_implied_blanks_are_refused_when_the_rack_has_too_few():
-    with pytest.raises(IllegalMoveError, match=r"^the rack holds 1 O, the word needs 2$"):
+    with pytest.raises(
+        IllegalMoveError, match=r"^the rack is short of 1 M and 1 O, with only 1 blank to stand in$"
+    ):
         _validate(Board.empty(), "h8,a,zoom", "ZO?")
 
 
@@ -563,3 +565,24 @@ def test_messages_name_squares_in_the_events_notation() -> None:
         rules.validate(
             Board.empty(), Move(0, 0, True, "GRAZED"), rack_codes("ADEGRZ"), lex, Rules(notation="fisf")
         )
+
+
+@pytest.mark.parametrize(
+    ("word", "rack", "message"),
+    [
+        ("BAA", "B?Z", "the rack is short of 2 A, with only 1 blank to stand in"),
+        ("ZZZ", "??", "the rack is short of 3 Z, with only 2 blanks to stand in"),
+        ("AAA", "A?", "the rack is short of 2 A, with only 1 blank to stand in"),
+        ("ZA", "A", "there is no Z in the rack"),
+        ("AAB", "AB", "the rack holds 1 A, the word needs 2"),
+    ],
+)
+def test_rack_messages_count_the_blanks_that_could_stand_in(word: str, rack: str, message: str) -> None:
+    lex = Lexicon.from_words([word])
+    with pytest.raises(IllegalMoveError, match=message):
+        rules.validate(Board.empty(), Move(7, 7, True, word), rack_codes(rack), lex)
+
+
+def test_an_unknown_notation_is_refused() -> None:
+    with pytest.raises(ValueError, match="unknown notation"):
+        Rules(notation="xyz")
