@@ -1,11 +1,21 @@
-"""Settings shared by every environment. The event flow arrives with the next issue;
-for now the project serves the engine's status page."""
+"""Settings shared by every environment.
+
+With nothing configured: SQLite in ``var/`` and a Celery broker on the local file system
+(kombu's filesystem transport), so one laptop runs everything with no server. With
+``DATABASE_URL`` (PostgreSQL) and ``REDIS_URL`` set, workers on other machines share the
+database and the broker.
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from arbiter.settings.env import env_bool, env_list, env_str
+import django_stubs_ext
+
+from arbiter.settings.env import database_from_url, env_bool, env_int, env_list, env_str, redis_url
+
+# Lets the admin classes be written ModelAdmin[Event] for the type checker.
+django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
@@ -52,12 +62,60 @@ TEMPLATES = [
 ]
 WSGI_APPLICATION = "arbiter.wsgi.application"
 
-DATABASES = {
-    "default": {
-        "ENGINE": "django.db.backends.sqlite3",
-        "NAME": BASE_DIR / "db.sqlite3",
+VAR_DIR = Path(env_str("ARBITER_VAR_DIR", str(BASE_DIR / "var")))
+
+_database_url = env_str("DATABASE_URL", "")
+if _database_url:
+    DATABASES = {"default": database_from_url("DATABASE_URL", _database_url)}
+else:
+    # The embedded default keeps its files here; nothing to install or create by hand.
+    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    DATABASES = {
+        "default": {
+            "ENGINE": "django.db.backends.sqlite3",
+            "NAME": VAR_DIR / "arbiter.sqlite3",
+            "OPTIONS": {
+                # The web server and the worker write to the same file: WAL lets readers go
+                # on while one writes, IMMEDIATE takes the write lock at BEGIN so two writers
+                # queue (the timeout) instead of failing half-way through a transaction.
+                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+                "transaction_mode": "IMMEDIATE",
+                "timeout": 30,
+            },
+        }
     }
+
+_redis_url = env_str("REDIS_URL", "")
+if _redis_url:
+    CELERY_BROKER_URL = redis_url("REDIS_URL", _redis_url)
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _redis_url}}
+else:
+    _broker = VAR_DIR / "broker"
+    for _folder in ("queue", "processed"):
+        (_broker / _folder).mkdir(parents=True, exist_ok=True)
+    CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_broker / "queue"),
+        "data_folder_out": str(_broker / "queue"),
+        "processed_folder": str(_broker / "processed"),
+        "store_processed": False,
+    }
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# Results live in the models (Round.solved_at, rulings): no result backend to run.
+CELERY_RESULT_BACKEND = None
+CELERY_TASK_ACKS_LATE = True
+CELERY_TASK_REJECT_ON_WORKER_LOST = True
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_SOFT_TIME_LIMIT = env_int("ARBITER_TASK_SOFT_TIME_LIMIT", 120)
+CELERY_TASK_TIME_LIMIT = env_int("ARBITER_TASK_TIME_LIMIT", 180)
+CELERY_TASK_ROUTES = {
+    "tournaments.tasks.round_solve_task": {"queue": "solve"},
+    "tournaments.tasks.round_adjudicate_task": {"queue": "adjudicate"},
 }
+CELERY_TASK_DEFAULT_QUEUE = "default"
+CELERY_TASK_ALWAYS_EAGER = env_bool("ARBITER_TASKS_EAGER", False)
 
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", "Français"), ("en", "English")]

@@ -1,0 +1,60 @@
+"""Standings read from the database: rulings in, :mod:`scoring.standings` rows out."""
+
+from __future__ import annotations
+
+from django.db.models import Sum
+
+from scoring.standings import PlayerInfo, RoundResult, Row, standings
+from tournaments.models import Event, Game, Player, Round, Ruling
+
+
+def _players(event: Event) -> list[PlayerInfo]:
+    return [
+        PlayerInfo(id=p.pk, name=p.name, club=p.club, category=p.category, table=p.table)
+        for p in Player.objects.filter(event=event)
+    ]
+
+
+def _results(rulings: object) -> list[RoundResult]:
+    return [
+        RoundResult(
+            player=r.player_id,
+            game=r.round.game.number,
+            round=r.round.number,
+            credited=r.credited,
+            is_top=r.is_top,
+            solo=r.solo,
+            warnings=r.warnings,
+            penalty=r.penalty,
+            letterpoints=r.letterpoints,
+        )
+        for r in rulings  # type: ignore[attr-defined]
+    ]
+
+
+def top_total(game: Game) -> int:
+    """Sum of the top scores of the placed rounds (even where the arbitrator placed a
+    lower move, the players are measured against the best score the rack allowed)."""
+    placed = game.rounds.filter(state=Round.State.PLACED)
+    return placed.aggregate(t=Sum("top_score"))["t"] or 0
+
+
+def game_standings(game: Game, *, category: str | None = None) -> list[Row]:
+    rulings = Ruling.objects.filter(round__game=game, round__state=Round.State.PLACED).select_related(
+        "round__game"
+    )
+    return standings(
+        _results(rulings),
+        _players(game.event),
+        top_total(game),
+        tie_break=game.event.tie_break,
+        category=category,
+    )
+
+
+def event_standings(event: Event, *, category: str | None = None) -> list[Row]:
+    rulings = Ruling.objects.filter(round__game__event=event, round__state=Round.State.PLACED).select_related(
+        "round__game"
+    )
+    total = sum(top_total(g) for g in event.games.all())
+    return standings(_results(rulings), _players(event), total, tie_break=event.tie_break, category=category)

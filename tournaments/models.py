@@ -1,0 +1,356 @@
+"""Events, players, games, rounds, slips, rulings, lexicons and the change history.
+
+The database rows are the source of truth: the board, the bag and the reliquat of a game
+are rebuilt from its rounds by :mod:`tournaments.state` (a few milliseconds), never kept
+twice. Every rule setting of DUPLICATE_RULES.md is a field of :class:`Event`, with its
+default, so that printed sheets can show the rules an event was played under.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+
+from solver.boards import LAYOUT_NAMES
+
+
+def _join_code() -> str:
+    # No 0/O or 1/I: the code is read from a projector and typed on a phone.
+    alphabet = "ABCDEFGHJKLMNPQRSTUVWXYZ23456789"
+    return "".join(secrets.choice(alphabet) for _ in range(6))
+
+
+def _seed() -> int:
+    return secrets.randbelow(2**31)
+
+
+class Lexicon(models.Model):
+    """A word list: one of the lists shipped with the solver, or one imported by a user.
+
+    An imported list is kept in the database (gzipped), so that a worker on another
+    machine compiles the same words; its SHA-256 identifies it everywhere.
+    """
+
+    name = models.CharField(_("name"), max_length=100, unique=True)
+    language = models.CharField(_("language"), max_length=2, choices=[("fr", "Français"), ("en", "English")])
+    bundled = models.CharField(_("bundled list"), max_length=20, blank=True, help_text=_("enable or french"))
+    content = models.BinaryField(_("word list (gzip)"), blank=True, default=b"")
+    source_name = models.CharField(_("source file"), max_length=255, blank=True)
+    word_count = models.PositiveIntegerField(_("words"), default=0)
+    checksum = models.CharField(_("SHA-256"), max_length=64)
+    report = models.JSONField(_("import report"), default=dict, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("lexicon")
+        verbose_name_plural = _("lexicons")
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.word_count})"
+
+
+class Event(models.Model):
+    class Language(models.TextChoices):
+        FRENCH = "french", "Français"
+        ENGLISH = "english", "English"
+
+    class Board(models.TextChoices):
+        STANDARD = "standard", _("standard 15x15")
+        LARGE = "large", _("large 19x19")
+        BROAD = "broad", _("broad 21x21")
+        GRAND = "grand", _("grand 21x21")
+
+    class Notation(models.TextChoices):
+        FISF = "fisf", _("FISF (H4 horizontal, 4H vertical)")
+        GCG = "gcg", _("GCG (8D across, D8 down)")
+        SCRAMBLE = "scramble", _("Scramble (h8,a,word)")
+
+    class Mode(models.TextChoices):
+        TOURNAMENT = "tournament", _("tournament: validity learnt at the close")
+        STRICT = "strict", _("strict (training): invalid words refused at submission")
+        NOSTRICT = "nostrict", _("nostrict (training): accepted, invalid words flagged")
+
+    class ScorePolicy(models.TextChoices):
+        FISF = "fisf", _("wrong or missing score: warning, the real score is credited")
+        ENGLISH = "english", _("lower score credited as written, a higher one loses twice the excess")
+
+    class YCountsAs(models.TextChoices):
+        BOTH = "both", _("both")
+        VOWEL = "vowel", _("vowel")
+        CONSONANT = "consonant", _("consonant")
+
+    class TieBreak(models.TextChoices):
+        SHARED = "shared", _("shared rank")
+        LETTERPOINTS = "letterpoints", _("fewer letterpoints first (seed 000)")
+
+    name = models.CharField(_("name"), max_length=200)
+    starts_on = models.DateField(_("first day"))
+    ends_on = models.DateField(_("last day"), null=True, blank=True)
+    code = models.CharField(_("join code"), max_length=6, unique=True, default=_join_code)
+    language = models.CharField(_("tiles"), max_length=10, choices=Language.choices, default=Language.FRENCH)
+    board = models.CharField(_("board"), max_length=10, choices=Board.choices, default=Board.STANDARD)
+    smooth = models.BooleanField(_("smooth 21x21 distribution"), default=True)
+    lexicon = models.ForeignKey(
+        Lexicon, on_delete=models.PROTECT, related_name="events", verbose_name=_("lexicon")
+    )
+    notation = models.CharField(_("notation"), max_length=10, choices=Notation.choices, default=Notation.FISF)
+    mode = models.CharField(_("adjudication"), max_length=12, choices=Mode.choices, default=Mode.TOURNAMENT)
+    random_seed = models.BigIntegerField(_("random seed"), default=_seed)
+    round_seconds = models.PositiveIntegerField(_("time per round (s)"), default=180)
+    # Rules (DUPLICATE_RULES.md sections 1-4): each a setting, with the FISF default.
+    bingo_bonus = models.PositiveIntegerField(_("bonus for the whole rack"), default=50)
+    first_move_horizontal = models.BooleanField(_("first move horizontal"), default=True)
+    y_counts_as = models.CharField(
+        _("Y counts as"), max_length=10, choices=YCountsAs.choices, default=YCountsAs.BOTH
+    )
+    early_rounds = models.PositiveIntegerField(_("rounds with the early minimums"), default=15)
+    early_vowels = models.PositiveIntegerField(_("vowels, early rounds"), default=2)
+    early_consonants = models.PositiveIntegerField(_("consonants, early rounds"), default=2)
+    late_vowels = models.PositiveIntegerField(_("vowels, later rounds"), default=1)
+    late_consonants = models.PositiveIntegerField(_("consonants, later rounds"), default=1)
+    score_policy = models.CharField(
+        _("announced score"), max_length=10, choices=ScorePolicy.choices, default=ScorePolicy.FISF
+    )
+    free_warnings = models.PositiveIntegerField(_("warnings before penalties"), default=3)
+    warning_penalty = models.PositiveIntegerField(_("penalty per further warning"), default=5)
+    shift_penalty = models.PositiveIntegerField(_("penalty for a shifted reference"), default=5)
+    solo_bonus = models.PositiveIntegerField(_("solo bonus"), default=10)
+    solo_min_players = models.PositiveIntegerField(_("players needed for a solo"), default=16)
+    unmarked_blank_warning = models.BooleanField(_("warning for an unmarked blank"), default=True)
+    tie_break = models.CharField(
+        _("tie-break"), max_length=12, choices=TieBreak.choices, default=TieBreak.SHARED
+    )
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
+        ordering = ["-starts_on", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        if self.board not in LAYOUT_NAMES:
+            raise ValidationError({"board": _("unknown board")})
+        if not self.smooth and self.board in ("standard", "large"):
+            raise ValidationError({"smooth": _("the -nosmooth distribution exists only on 21x21 boards")})
+
+
+class Player(models.Model):
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
+    name = models.CharField(_("name"), max_length=120)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    licence = models.CharField(_("licence number"), max_length=40, blank=True)
+    category = models.CharField(_("category / series"), max_length=40, blank=True)
+    table = models.PositiveIntegerField(_("table"))
+    #: Level 1-6 of a virtual player (seed 003); null for a person.
+    virtual_level = models.PositiveSmallIntegerField(_("virtual player level"), null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
+        ordering = ["table"]
+        constraints = [models.UniqueConstraint(fields=["event", "table"], name="one_player_per_table")]
+
+    def __str__(self) -> str:
+        return f"{self.table}. {self.name}"
+
+
+class Game(models.Model):
+    class State(models.TextChoices):
+        PLAYING = "playing", _("playing")
+        ENDED = "ended", _("ended")
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField(_("game"))
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PLAYING)
+    #: Stable code of solver.formats.record.END_REASONS once the game has ended.
+    end_reason = models.CharField(max_length=20, blank=True)
+    started_at = models.DateTimeField(auto_now_add=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
+        ordering = ["event", "number"]
+        constraints = [models.UniqueConstraint(fields=["event", "number"], name="one_game_number_per_event")]
+
+    def __str__(self) -> str:
+        return f"{self.event} #{self.number}"
+
+    @property
+    def seed(self) -> int:
+        """Each game of an event draws from its own reproducible sequence."""
+        return self.event.random_seed * 1000 + self.number
+
+
+class RoundQuerySet(models.QuerySet["Round"]):
+    def open(self) -> RoundQuerySet:
+        return self.filter(state=Round.State.OPEN)
+
+
+class Round(models.Model):
+    class State(models.TextChoices):
+        DRAWN = "drawn", _("drawn")
+        OPEN = "open", _("open")
+        CLOSED = "closed", _("closed")
+        ADJUDICATED = "adjudicated", _("adjudicated")
+        PLACED = "placed", _("placed")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveIntegerField(_("round"))
+    state = models.CharField(max_length=12, choices=State.choices, default=State.DRAWN)
+    reliquat = models.CharField(_("reliquat"), max_length=8, blank=True)
+    new_tiles = models.CharField(_("new tiles"), max_length=8)
+    rejected = models.JSONField(_("rejected racks"), default=list, blank=True)
+    manual = models.BooleanField(_("typed from a physical draw"), default=False)
+    deadline = models.DateTimeField(null=True, blank=True)
+    opened_at = models.DateTimeField(null=True, blank=True)
+    closed_at = models.DateTimeField(null=True, blank=True)
+    # Filled by the solver task (round_solve_task).
+    move_count = models.PositiveIntegerField(null=True, blank=True)
+    top_score = models.PositiveIntegerField(null=True, blank=True)
+    tops = models.JSONField(default=list, blank=True, help_text="GCG notation, chosen-first order")
+    solved_at = models.DateTimeField(null=True, blank=True)
+    # The move placed on the board for everyone (GCG notation) and its score.
+    chosen = models.CharField(max_length=40, blank=True)
+    chosen_score = models.PositiveIntegerField(null=True, blank=True)
+    chosen_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    placed_at = models.DateTimeField(null=True, blank=True)
+
+    objects = RoundQuerySet.as_manager()
+
+    class Meta:
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
+        ordering = ["game", "number"]
+        constraints = [models.UniqueConstraint(fields=["game", "number"], name="one_round_number_per_game")]
+
+    def __str__(self) -> str:
+        return f"{self.game} round {self.number}"
+
+    @property
+    def rack(self) -> str:
+        return self.reliquat + self.new_tiles
+
+
+class Slip(models.Model):
+    """What a player handed in, exactly as read; kept even when replaced or late."""
+
+    class Source(models.TextChoices):
+        PHONE = "phone", _("phone")
+        PAPER = "paper", _("paper slip typed by an arbitrator")
+        VIRTUAL = "virtual", _("virtual player")
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="slips")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="slips")
+    coordinates = models.CharField(_("coordinates"), max_length=20, blank=True)
+    word = models.CharField(_("word"), max_length=40, blank=True)
+    announced_score = models.IntegerField(_("announced score"), null=True, blank=True)
+    received_at = models.DateTimeField(_("received at"))
+    source = models.CharField(max_length=10, choices=Source.choices)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    #: The sender's id for this submission: the same id twice is the same slip (retries).
+    client_id = models.CharField(max_length=64, blank=True)
+    late = models.BooleanField(default=False)
+    #: False once a later slip of the same player replaced it in this round.
+    current = models.BooleanField(default=True)
+
+    class Meta:
+        verbose_name = _("slip")
+        verbose_name_plural = _("slips")
+        ordering = ["round", "player", "received_at", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["round", "player", "client_id"],
+                condition=~models.Q(client_id=""),
+                name="one_slip_per_client_id",
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.coordinates} {self.word} {self.announced_score or ''}".strip()
+
+
+class Ruling(models.Model):
+    """The adjudication of one player's round (with or without a slip)."""
+
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="rulings")
+    player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="rulings")
+    slip = models.ForeignKey(Slip, null=True, blank=True, on_delete=models.SET_NULL, related_name="+")
+    #: The move as understood (GCG notation, blanks resolved), empty when unreadable.
+    move = models.CharField(max_length=40, blank=True)
+    move_score = models.IntegerField(_("score of the move"), default=0)
+    credited = models.IntegerField(_("credited"), default=0)
+    warnings = models.PositiveSmallIntegerField(_("warnings"), default=0)
+    penalty = models.PositiveIntegerField(_("penalty"), default=0)
+    solo = models.BooleanField(_("solo"), default=False)
+    is_top = models.BooleanField(_("top"), default=False)
+    letterpoints = models.PositiveIntegerField(_("letterpoints"), default=0)
+    #: Stable code (see scoring.adjudication.Reason) and the sentence shown to people.
+    reason = models.CharField(max_length=30, blank=True)
+    detail = models.TextField(blank=True)
+    invalid_words = models.JSONField(default=list, blank=True)
+    #: A shifted reference the arbitrator may accept with a penalty (GCG notation).
+    shift_candidate = models.CharField(max_length=40, blank=True)
+    overridden = models.BooleanField(default=False)
+    ruled_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    ruled_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        verbose_name = _("ruling")
+        verbose_name_plural = _("rulings")
+        ordering = ["round", "player__table"]
+        constraints = [
+            models.UniqueConstraint(fields=["round", "player"], name="one_ruling_per_player_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.player} {self.round}: {self.credited}"
+
+
+class HistoryEntry(models.Model):
+    """Append-only record of every change to a slip, a ruling or a draw."""
+
+    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
+    entity = models.CharField(max_length=20)
+    object_id = models.PositiveBigIntegerField()
+    action = models.CharField(max_length=40)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
+    actor_label = models.CharField(max_length=150, help_text="who, even after the user is deleted")
+    at = models.DateTimeField(auto_now_add=True)
+    old = models.JSONField(null=True, blank=True)
+    new = models.JSONField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+
+    class Meta:
+        verbose_name = _("history entry")
+        verbose_name_plural = _("history")
+        ordering = ["at", "pk"]
+        indexes = [models.Index(fields=["entity", "object_id"])]
+
+    def __str__(self) -> str:
+        return f"{self.at:%Y-%m-%d %H:%M:%S} {self.actor_label} {self.action} {self.entity} {self.object_id}"
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if not self._state.adding:
+            raise ValueError("history entries are never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise ValueError("history entries are never deleted")

@@ -1,0 +1,777 @@
+"""Every write of the event flow: keyword-only, typed, transactional.
+
+Races between players and the arbitrator are settled on the Round row: ``slip_submit``
+and ``round_close`` both lock it (``select_for_update``) before reading its state, so a
+slip is either in before the close or marked late after it, never lost or half-counted.
+On SQLite, where ``select_for_update`` is a no-op, the IMMEDIATE transactions of the
+settings serialize the writers instead.
+
+Every change to a slip, a ruling or a draw is kept in :class:`HistoryEntry`.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import gzip
+import hashlib
+import io
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as AuthUser
+from django.db import transaction
+from django.db.models import Max, Sum
+from django.utils import timezone
+
+from scoring import adjudication as adj
+from solver import lexicon as lexmod
+from solver.analysis import analyse, order_tops
+from solver.errors import IllegalMoveError, IllegalRackError, InvalidMoveError
+from solver.notation import format_move, parse_move
+from solver.rules import validate
+from solver.tiles import rack_codes, rack_string
+from tournaments import tasks
+from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
+from tournaments.state import game_config, rebuild, solver_lexicon
+
+User = AuthUser | AnonymousUser | None
+
+
+class ApplicationError(Exception):
+    """A refused action, with a message for the person who asked and optional detail."""
+
+    def __init__(self, message: str, extra: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.extra = extra or {}
+
+
+def _actor(by: User) -> tuple[AuthUser | None, str]:
+    if not isinstance(by, AuthUser):
+        return None, "system"
+    return by, by.get_username()
+
+
+def history_record(
+    *,
+    event: Event,
+    entity: str,
+    object_id: int,
+    action: str,
+    by: User,
+    old: Any = None,
+    new: Any = None,
+    reason: str = "",
+) -> HistoryEntry:
+    user, label = _actor(by)
+    return HistoryEntry.objects.create(
+        event=event,
+        entity=entity,
+        object_id=object_id,
+        action=action,
+        actor=user,
+        actor_label=label,
+        old=old,
+        new=new,
+        reason=reason,
+    )
+
+
+# --------------------------------------------------------------------------- lexicons
+
+
+def lexicon_bundled(*, name: str) -> Lexicon:
+    """The Lexicon row of a list shipped with the solver (``enable``, ``french``)."""
+    existing = Lexicon.objects.filter(bundled=name).first()
+    if existing:
+        return existing
+    compiled = lexmod.load_bundled(name)
+    language = lexmod.BUNDLED[name][1]
+    return Lexicon.objects.create(
+        name=name,
+        language=language,
+        bundled=name,
+        word_count=compiled.word_count,
+        checksum=compiled.checksum,
+        report=compiled.report.to_dict() if compiled.report else {},
+    )
+
+
+def lexicon_import(*, name: str, language: str, data: bytes, source_name: str = "") -> Lexicon:
+    """Import a user's word list: compiled once to check it, kept gzipped in the database."""
+    if Lexicon.objects.filter(name=name).exists():
+        raise ApplicationError(f"a lexicon named {name!r} already exists")
+    try:
+        lines = lexmod.decode_lines(data, Path(source_name or name))
+        words, report = lexmod.normalize(lines, source=source_name or name)
+    except lexmod.LexiconError as exc:
+        raise ApplicationError(str(exc)) from exc
+    if not words:
+        raise ApplicationError(f"{source_name or name}: no usable word", {"report": report.to_dict()})
+    # Stored gzipped (mtime 0: the same list always gives the same bytes and checksum).
+    packed = data if data[:2] == b"\x1f\x8b" else gzip.compress(data, mtime=0)
+    lexicon = Lexicon.objects.create(
+        name=name,
+        language=language,
+        content=packed,
+        source_name=source_name,
+        word_count=len(words),
+        checksum=hashlib.sha256(packed).hexdigest(),
+        report=report.to_dict(),
+    )
+    solver_lexicon(lexicon)  # compile now: the first round should not wait for it
+    return lexicon
+
+
+# --------------------------------------------------------------------------- events and players
+
+
+EVENT_SETTINGS = {
+    "language",
+    "board",
+    "smooth",
+    "notation",
+    "mode",
+    "random_seed",
+    "round_seconds",
+    "bingo_bonus",
+    "first_move_horizontal",
+    "y_counts_as",
+    "early_rounds",
+    "early_vowels",
+    "early_consonants",
+    "late_vowels",
+    "late_consonants",
+    "score_policy",
+    "free_warnings",
+    "warning_penalty",
+    "shift_penalty",
+    "solo_bonus",
+    "solo_min_players",
+    "unmarked_blank_warning",
+    "tie_break",
+    "ends_on",
+}
+
+
+def event_create(
+    *, name: str, starts_on: dt.date, lexicon: Lexicon, created_by: User = None, **settings: Any
+) -> Event:
+    unknown = set(settings) - EVENT_SETTINGS
+    if unknown:
+        raise ApplicationError(f"unknown event settings: {', '.join(sorted(unknown))}")
+    user, _ = _actor(created_by)
+    event = Event(name=name, starts_on=starts_on, lexicon=lexicon, created_by=user, **settings)
+    try:
+        event.full_clean()
+    except Exception as exc:  # ValidationError: one message per field
+        raise ApplicationError(f"the event cannot be created: {exc}") from exc
+    try:
+        game_config_check = game_config(Game(event=event, number=1))
+        from solver.game import config_rules
+
+        config_rules(game_config_check)
+    except ValueError as exc:
+        raise ApplicationError(f"the event cannot be created: {exc}") from exc
+    event.save()
+    return event
+
+
+def player_add(
+    *,
+    event: Event,
+    name: str,
+    club: str = "",
+    licence: str = "",
+    category: str = "",
+    table: int | None = None,
+    virtual_level: int | None = None,
+) -> Player:
+    name = name.strip()
+    if not name:
+        raise ApplicationError("a player needs a name")
+    if virtual_level is not None and not 1 <= virtual_level <= 6:
+        raise ApplicationError("a virtual player's level is 1 to 6")
+    with transaction.atomic():
+        if table is None:
+            table = (event.players.aggregate(m=Max("table"))["m"] or 0) + 1
+        if event.players.filter(table=table).exists():
+            raise ApplicationError(f"table {table} already has a player")
+        return Player.objects.create(
+            event=event,
+            name=name,
+            club=club.strip(),
+            licence=licence.strip(),
+            category=category.strip(),
+            table=table,
+            virtual_level=virtual_level,
+        )
+
+
+def players_import(*, event: Event, csv_text: str) -> list[Player]:
+    """Import players from CSV with a header row: ``name`` required; ``club``,
+    ``licence``, ``category``, ``table`` optional (comma or semicolon separated).
+    All or nothing: one bad line refuses the whole file, naming the line."""
+    sample = csv_text[:2048]
+    try:
+        dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.DictReader(io.StringIO(csv_text), dialect=dialect)
+    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+    if "name" not in fields:
+        raise ApplicationError("the CSV needs a header row with a 'name' column")
+    reader.fieldnames = fields
+    created = []
+    with transaction.atomic():
+        for number, row in enumerate(reader, start=2):
+            table_text = (row.get("table") or "").strip()
+            try:
+                table = int(table_text) if table_text else None
+            except ValueError:
+                raise ApplicationError(f"line {number}: table {table_text!r} is not a number") from None
+            try:
+                created.append(
+                    player_add(
+                        event=event,
+                        name=row.get("name") or "",
+                        club=row.get("club") or "",
+                        licence=row.get("licence") or "",
+                        category=row.get("category") or "",
+                        table=table,
+                    )
+                )
+            except ApplicationError as exc:
+                raise ApplicationError(f"line {number}: {exc.message}") from exc
+    return created
+
+
+# --------------------------------------------------------------------------- games and draws
+
+
+def game_start(*, event: Event, by: User = None) -> Game:
+    with transaction.atomic():
+        Event.objects.select_for_update().get(pk=event.pk)  # one game number at a time
+        if event.games.filter(state=Game.State.PLAYING).exists():
+            raise ApplicationError("a game of this event is still being played: end it first")
+        number = (event.games.aggregate(m=Max("number"))["m"] or 0) + 1
+        game = Game.objects.create(event=event, number=number)
+        history_record(
+            event=event, entity="game", object_id=game.pk, action="start", by=by, new={"number": number}
+        )
+        return game
+
+
+def round_draw(
+    *, game: Game, by: User = None, typed: str | None = None, rejected: tuple[str, ...] = ()
+) -> Round | None:
+    """Draw the next rack, at random or as typed from a physical draw (full rack,
+    reliquat included). Returns None when the draw rule ends the game (the game is then
+    ended). Raises ApplicationError with the reason when a typed rack is refused."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.state != Game.State.PLAYING:
+            raise ApplicationError("the game has ended")
+        position = rebuild(game)
+        if position.current is not None:
+            raise ApplicationError(f"round {position.current.number} is not placed yet")
+        solver_game = position.game
+        if typed is None:
+            drawn = solver_game.draw()
+            if drawn is None:
+                game_end(game=game, reason="draw_rule", by=by)
+                return None
+        else:
+            try:
+                drawn = solver_game.draw_manual(typed, rejected)
+            except IllegalRackError as exc:
+                raise ApplicationError(str(exc)) from exc
+        round = Round.objects.create(
+            game=game,
+            number=drawn.round,
+            reliquat=rack_string(drawn.reliquat),
+            new_tiles=rack_string(drawn.new),
+            rejected=[rack_string(r) for r in drawn.rejected],
+            manual=drawn.manual,
+        )
+        history_record(
+            event=game.event,
+            entity="round",
+            object_id=round.pk,
+            action="draw",
+            by=by,
+            new={
+                "round": round.number,
+                "reliquat": round.reliquat,
+                "new": round.new_tiles,
+                "rejected": round.rejected,
+                "manual": round.manual,
+            },
+        )
+        transaction.on_commit(lambda: tasks.round_solve_task.delay(round.pk))
+        return round
+
+
+def round_open(
+    *, round: Round, by: User = None, seconds: int | None = None, now: dt.datetime | None = None
+) -> Round:
+    with transaction.atomic():
+        round = Round.objects.select_for_update().get(pk=round.pk)
+        if round.state != Round.State.DRAWN:
+            raise ApplicationError(
+                f"round {round.number} is {round.get_state_display()}, it cannot be opened"
+            )
+        now = now or timezone.now()
+        length = seconds if seconds is not None else round.game.event.round_seconds
+        round.state = Round.State.OPEN
+        round.opened_at = now
+        round.deadline = now + dt.timedelta(seconds=length)
+        round.save(update_fields=["state", "opened_at", "deadline"])
+        history_record(
+            event=round.game.event,
+            entity="round",
+            object_id=round.pk,
+            action="open",
+            by=by,
+            new={"deadline": round.deadline.isoformat()},
+        )
+        return round
+
+
+@dataclass
+class SubmitResult:
+    slip: Slip
+    #: nostrict mode: the words of the slip that are not in the lexicon.
+    invalid_words: list[str] = field(default_factory=list)
+    created: bool = True
+
+
+def _training_check(round: Round, coordinates: str, word: str) -> list[str]:
+    """Strict and nostrict modes check the words at submission (tournament mode never)."""
+    event = round.game.event
+    position = rebuild(round.game)
+    settings = adjudication_settings(event)
+    verdict = adj.adjudicate_slip(
+        position.game.board,
+        rack_codes(round.rack),
+        position.game.lexicon,
+        position.game.rules,
+        settings,
+        adj.SlipInput(coordinates, word, None),
+    )
+    if event.mode == Event.Mode.STRICT and verdict.reason != adj.Reason.OK:
+        raise ApplicationError(
+            verdict.detail, {"reason": verdict.reason, "invalid_words": list(verdict.invalid_words)}
+        )
+    return list(verdict.invalid_words)
+
+
+def slip_submit(
+    *,
+    round: Round,
+    player: Player,
+    coordinates: str,
+    word: str,
+    announced_score: int | None,
+    source: str = Slip.Source.PHONE,
+    entered_by: User = None,
+    client_id: str = "",
+    now: dt.datetime | None = None,
+) -> SubmitResult:
+    """Record a slip. The same ``client_id`` twice returns the first slip (a retry). The
+    last slip before the deadline counts; one after it is kept, marked late, ruled 0."""
+    if player.event_id != round.game.event_id:
+        raise ApplicationError("this player is not in this event")
+    coordinates, word = coordinates.strip(), word.strip()
+    invalid: list[str] = []
+    with transaction.atomic():
+        # Locked so that a close cannot slip between reading the state and saving the slip.
+        locked = Round.objects.select_for_update().get(pk=round.pk)
+        if client_id:
+            previous = Slip.objects.filter(round=locked, player=player, client_id=client_id).first()
+            if previous is not None:
+                return SubmitResult(previous, created=False)
+        if locked.state == Round.State.DRAWN:
+            raise ApplicationError(f"round {locked.number} is not open yet")
+        if locked.state == Round.State.PLACED:
+            raise ApplicationError(f"round {locked.number} is over")
+        now = now or timezone.now()
+        late = locked.state != Round.State.OPEN or (locked.deadline is not None and now > locked.deadline)
+        if not late and locked.game.event.mode != Event.Mode.TOURNAMENT:
+            invalid = _training_check(locked, coordinates, word)
+        user, _ = _actor(entered_by)
+        if not late:
+            Slip.objects.filter(round=locked, player=player, current=True).update(current=False)
+        slip = Slip.objects.create(
+            round=locked,
+            player=player,
+            coordinates=coordinates,
+            word=word,
+            announced_score=announced_score,
+            received_at=now,
+            source=source,
+            entered_by=user,
+            client_id=client_id,
+            late=late,
+            current=not late,
+        )
+        history_record(
+            event=locked.game.event,
+            entity="slip",
+            object_id=slip.pk,
+            action="late" if late else "submit",
+            by=entered_by,
+            new={
+                "player": player.pk,
+                "round": locked.number,
+                "coordinates": coordinates,
+                "word": word,
+                "announced": announced_score,
+                "source": source,
+            },
+        )
+        return SubmitResult(slip, invalid)
+
+
+def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None) -> Round:
+    with transaction.atomic():
+        # Same lock as slip_submit: slips committed before this point are in, later ones late.
+        round = Round.objects.select_for_update().get(pk=round.pk)
+        if round.state != Round.State.OPEN:
+            raise ApplicationError(
+                f"round {round.number} is {round.get_state_display()}, it cannot be closed"
+            )
+        round.state = Round.State.CLOSED
+        round.closed_at = now or timezone.now()
+        round.save(update_fields=["state", "closed_at"])
+        history_record(event=round.game.event, entity="round", object_id=round.pk, action="close", by=by)
+        transaction.on_commit(lambda: tasks.round_adjudicate_task.delay(round.pk))
+        return round
+
+
+# --------------------------------------------------------------------------- solving and adjudication
+
+
+def round_solve(*, round_id: int) -> Round:
+    """Count the moves and find the tops of a drawn round. Idempotent."""
+    round = Round.objects.select_related("game__event__lexicon").get(pk=round_id)
+    if round.solved_at is not None:
+        return round
+    position = rebuild(round.game)
+    if position.current is None or position.current.pk != round.pk:
+        raise ApplicationError(f"round {round.number} is not the game's current round")
+    result = position.game.analyse(rack_codes(round.rack))
+    with transaction.atomic():
+        locked = Round.objects.select_for_update().get(pk=round_id)
+        if locked.solved_at is None:
+            locked.move_count = result.moves
+            locked.top_score = result.top_score or 0
+            locked.tops = [format_move(m, "gcg") for m in result.tops]
+            locked.solved_at = timezone.now()
+            locked.save(update_fields=["move_count", "top_score", "tops", "solved_at"])
+        return locked
+
+
+def adjudication_settings(event: Event) -> adj.AdjudicationSettings:
+    return adj.AdjudicationSettings(
+        score_policy=event.score_policy,
+        free_warnings=event.free_warnings,
+        warning_penalty=event.warning_penalty,
+        shift_penalty=event.shift_penalty,
+        solo_bonus=event.solo_bonus,
+        solo_min_players=event.solo_min_players,
+        unmarked_blank_warning=event.unmarked_blank_warning,
+        notation=event.notation,
+    )
+
+
+def _prior_warnings(round: Round) -> dict[int, int]:
+    rows = (
+        Ruling.objects.filter(round__game=round.game, round__number__lt=round.number)
+        .values("player_id")
+        .annotate(w=Sum("warnings"))
+    )
+    return {r["player_id"]: r["w"] or 0 for r in rows}
+
+
+def round_adjudicate(*, round_id: int) -> Round:
+    """Rule every player's slip of a closed round (missing slips too). Idempotent: a
+    second run rewrites the same rulings, except those an arbitrator overrode."""
+    round = Round.objects.select_related("game__event__lexicon").get(pk=round_id)
+    if round.state not in (Round.State.CLOSED, Round.State.ADJUDICATED):
+        raise ApplicationError(f"round {round.number} is not closed")
+    if round.solved_at is None:
+        round = round_solve(round_id=round_id)
+    event = round.game.event
+    position = rebuild(round.game)
+    board, rules, lexicon = position.game.board, position.game.rules, position.game.lexicon
+    rack = rack_codes(round.rack)
+    settings = adjudication_settings(event)
+    players = list(event.players.all())
+    slips = {s.player_id: s for s in round.slips.filter(current=True)}
+    late = {s.player_id: s for s in round.slips.filter(late=True)}
+    verdicts: dict[int, adj.Verdict] = {}
+    for player in players:
+        slip = slips.get(player.pk)
+        if slip is None and player.pk in late:
+            slip = late[player.pk]
+        slip_input = (
+            None
+            if slip is None
+            else adj.SlipInput(slip.coordinates, slip.word, slip.announced_score, late=slip.late)
+        )
+        verdicts[player.pk] = adj.adjudicate_slip(board, rack, lexicon, rules, settings, slip_input)
+    credits = adj.credit_round(
+        verdicts,
+        top_score=round.top_score or 0,
+        prior_warnings=_prior_warnings(round),
+        players_in_game=len(players),
+        settings=settings,
+    )
+    with transaction.atomic():
+        locked = Round.objects.select_for_update().get(pk=round_id)
+        kept = set(Ruling.objects.filter(round=locked, overridden=True).values_list("player_id", flat=True))
+        for player in players:
+            if player.pk in kept:
+                continue
+            v, c = verdicts[player.pk], credits[player.pk]
+            slip = slips.get(player.pk) or late.get(player.pk)
+            values = {
+                "slip": slip,
+                "move": v.move,
+                "move_score": v.move_score,
+                "credited": c.credited,
+                "warnings": c.warnings,
+                "penalty": c.penalty,
+                "solo": c.solo,
+                "is_top": c.is_top,
+                "letterpoints": v.letterpoints,
+                "reason": v.reason,
+                "detail": v.detail,
+                "invalid_words": list(v.invalid_words),
+                "shift_candidate": v.shift_candidate,
+            }
+            ruling, created = Ruling.objects.update_or_create(round=locked, player=player, defaults=values)
+            if created:
+                history_record(
+                    event=event,
+                    entity="ruling",
+                    object_id=ruling.pk,
+                    action="rule",
+                    by=None,
+                    new=_ruling_snapshot(ruling),
+                )
+        if locked.state == Round.State.CLOSED:
+            locked.state = Round.State.ADJUDICATED
+            locked.save(update_fields=["state"])
+        return locked
+
+
+def _ruling_snapshot(ruling: Ruling) -> dict[str, Any]:
+    return {
+        "credited": ruling.credited,
+        "move": ruling.move,
+        "move_score": ruling.move_score,
+        "warnings": ruling.warnings,
+        "penalty": ruling.penalty,
+        "solo": ruling.solo,
+        "reason": ruling.reason,
+    }
+
+
+def ruling_override(
+    *,
+    ruling: Ruling,
+    by: User,
+    reason: str,
+    credited: int | None = None,
+    warnings: int | None = None,
+    penalty: int | None = None,
+) -> Ruling:
+    """The arbitrator's correction of a ruling; the reason is required and kept."""
+    if not reason.strip():
+        raise ApplicationError("say why the ruling is changed: the reason is kept in the history")
+    with transaction.atomic():
+        ruling = Ruling.objects.select_for_update().get(pk=ruling.pk)
+        if ruling.round.state == Round.State.PLACED and ruling.round.game.state == Game.State.ENDED:
+            pass  # corrections after the end stay possible: the standings follow
+        old = _ruling_snapshot(ruling)
+        if credited is not None:
+            ruling.credited = credited
+        if warnings is not None:
+            ruling.warnings = warnings
+        if penalty is not None:
+            ruling.penalty = penalty
+        ruling.overridden = True
+        ruling.reason = adj.Reason.OVERRIDDEN
+        ruling.detail = reason.strip()
+        user, _ = _actor(by)
+        ruling.ruled_by = user
+        ruling.save()
+        history_record(
+            event=ruling.round.game.event,
+            entity="ruling",
+            object_id=ruling.pk,
+            action="override",
+            by=by,
+            old=old,
+            new=_ruling_snapshot(ruling),
+            reason=reason.strip(),
+        )
+        return ruling
+
+
+def ruling_accept_shift(*, ruling: Ruling, by: User, reason: str = "shifted reference accepted") -> Ruling:
+    """Accept a shifted reference: the nearby placement's score minus the shift penalty."""
+    if not ruling.shift_candidate:
+        raise ApplicationError("this slip has no nearby placement to accept")
+    event = ruling.round.game.event
+    position = rebuild(ruling.round.game)
+    if position.current is None or position.current.pk != ruling.round_id:
+        raise ApplicationError("a shifted reference is accepted before the round is placed")
+    slip = ruling.slip
+    assert slip is not None
+    settings = adjudication_settings(event)
+    game = position.game
+    rack = rack_codes(ruling.round.rack)
+    slip_input = adj.SlipInput(slip.coordinates, slip.word, slip.announced_score)
+    verdict = adj.adjudicate_slip(game.board, rack, game.lexicon, game.rules, settings, slip_input)
+    accepted = adj.accept_shift(game.board, rack, game.lexicon, game.rules, settings, slip_input, verdict)
+    ruling = ruling_override(
+        ruling=ruling,
+        by=by,
+        reason=reason,
+        credited=accepted.score - accepted.penalty,
+        penalty=accepted.penalty,
+        warnings=accepted.warnings,
+    )
+    Ruling.objects.filter(pk=ruling.pk).update(
+        move=accepted.move,
+        move_score=accepted.move_score,
+        letterpoints=accepted.letterpoints,
+        reason=adj.Reason.SHIFT_ACCEPTED,
+    )
+    ruling.refresh_from_db()
+    return ruling
+
+
+# --------------------------------------------------------------------------- top and placement
+
+
+@dataclass
+class TopChoice:
+    round: Round
+    #: Set when the arbitrator picked a move scoring less than the top.
+    warning: str = ""
+
+
+def top_choose(*, round: Round, move_text: str, by: User = None, confirm_lower: bool = False) -> TopChoice:
+    """Choose the move placed for everyone. A lower move than the top needs
+    ``confirm_lower``: the result carries a warning either way."""
+    with transaction.atomic():
+        round = Round.objects.select_for_update().get(pk=round.pk)
+        if round.state == Round.State.PLACED:
+            raise ApplicationError("the round is already placed")
+        if round.solved_at is None:
+            raise ApplicationError("the tops are not computed yet")
+        position = rebuild(round.game)
+        game = position.game
+        try:
+            move = parse_move(move_text, round.game.event.notation, game.board.size)
+            scored = validate(game.board, move, rack_codes(round.rack), game.lexicon, game.rules)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            raise ApplicationError(str(exc)) from exc
+        warning = ""
+        if scored.score < (round.top_score or 0):
+            shown = format_move(scored.move, round.game.event.notation)
+            warning = f"{shown} scores {scored.score}, the top is {round.top_score}"
+            if not confirm_lower:
+                raise ApplicationError(f"{warning}: confirm to place a lower move", {"warning": warning})
+        old = {"chosen": round.chosen, "score": round.chosen_score}
+        round.chosen = format_move(scored.move, "gcg")
+        round.chosen_score = scored.score
+        user, _ = _actor(by)
+        round.chosen_by = user
+        round.save(update_fields=["chosen", "chosen_score", "chosen_by"])
+        history_record(
+            event=round.game.event,
+            entity="round",
+            object_id=round.pk,
+            action="choose_top",
+            by=by,
+            old=old,
+            new={"chosen": round.chosen, "score": scored.score},
+            reason=warning,
+        )
+        return TopChoice(round, warning)
+
+
+def round_place(*, round: Round, by: User = None, draw_next: bool = True) -> Round | None:
+    """Place the chosen move (default: the automatic choice among the tops) on the board
+    for everyone; then draw the next rack at random unless ``draw_next`` is False.
+    Returns the next round, or None (no next round drawn, or the game ended)."""
+    with transaction.atomic():
+        round = Round.objects.select_for_update().get(pk=round.pk)
+        if round.state != Round.State.ADJUDICATED:
+            raise ApplicationError(
+                f"round {round.number} is {round.get_state_display()}: adjudicate it first"
+            )
+        if not round.chosen:
+            if not round.tops:
+                raise ApplicationError("no legal move: end the game")
+            position = rebuild(round.game)
+            tops = [parse_move(t, "gcg", position.game.board.size) for t in round.tops]
+            chosen = order_tops(position.game.board, tops)[0]
+            round.chosen = format_move(chosen, "gcg")
+            round.chosen_score = round.top_score
+        round.state = Round.State.PLACED
+        round.placed_at = timezone.now()
+        round.save(update_fields=["chosen", "chosen_score", "state", "placed_at"])
+        history_record(
+            event=round.game.event,
+            entity="round",
+            object_id=round.pk,
+            action="place",
+            by=by,
+            new={"chosen": round.chosen, "score": round.chosen_score},
+        )
+        rebuild(round.game)  # the placed move must replay: refuse the commit otherwise
+    if draw_next:
+        return round_draw(game=round.game, by=by)
+    return None
+
+
+def game_end(*, game: Game, reason: str, by: User = None) -> Game:
+    from solver.formats.record import END_REASONS
+
+    if reason not in END_REASONS or not reason:
+        raise ApplicationError(f"unknown end of game {reason!r}")
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.state == Game.State.ENDED:
+            return game
+        pending = game.rounds.exclude(state=Round.State.PLACED).first()
+        if pending is not None and pending.state in (Round.State.OPEN, Round.State.CLOSED):
+            raise ApplicationError(f"round {pending.number} is still {pending.get_state_display()}")
+        if pending is not None:
+            # A drawn round never played (no move, or stopped): its draw stays in the record.
+            pass
+        game.state = Game.State.ENDED
+        game.end_reason = reason
+        game.ended_at = timezone.now()
+        game.save(update_fields=["state", "end_reason", "ended_at"])
+        history_record(
+            event=game.event, entity="game", object_id=game.pk, action="end", by=by, new={"reason": reason}
+        )
+        return game
+
+
+def analysis_for(round: Round) -> Any:
+    """The full analysis of a round (all moves ranked), for virtual players and review."""
+    position = rebuild(round.game)
+    return analyse(
+        position.game.board, position.game.lexicon, rack_codes(round.rack), position.game.rules, keep="all"
+    )

@@ -1,0 +1,119 @@
+"""Rebuild a game's position (board, bag, reliquat) from its rounds in the database.
+
+The rounds are the only record: each random draw is redrawn from the game's seed and
+must come out as stored, each typed rack is checked against the bag again, and each
+placed move is played again. A mismatch means the data was changed behind the services'
+back, and is reported instead of being silently trusted.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+
+from solver import lexicon as lexmod
+from solver.analysis import Analysis
+from solver.draw import RackDraw
+from solver.formats.record import GameConfig
+from solver.game import Game as SolverGame
+from solver.notation import parse_move
+from solver.tiles import rack_string
+from tournaments import models
+
+_lexicons: dict[str, lexmod.Lexicon] = {}
+_lock = threading.Lock()
+
+
+class StateError(RuntimeError):
+    """The stored rounds do not replay: the database was changed outside the services."""
+
+
+def solver_lexicon(lexicon: models.Lexicon) -> lexmod.Lexicon:
+    """The compiled lexicon, loaded once per process (a worker keeps it between tasks)."""
+    with _lock:
+        cached = _lexicons.get(lexicon.checksum)
+        if cached is not None:
+            return cached
+        if lexicon.bundled:
+            compiled = lexmod.load_bundled(lexicon.bundled)
+        else:
+            # Imported lists live in the database so that any worker machine has them.
+            path = lexmod.cache_dir() / "imports" / f"{lexicon.checksum}.txt.gz"
+            if not path.exists():
+                path.parent.mkdir(parents=True, exist_ok=True)
+                Path(str(path) + ".tmp").write_bytes(bytes(lexicon.content))
+                Path(str(path) + ".tmp").replace(path)
+            compiled = lexmod.load(path, name=lexicon.name)
+        if compiled.checksum != lexicon.checksum:
+            raise StateError(f"lexicon {lexicon.name}: the word list changed (checksum differs)")
+        _lexicons[lexicon.checksum] = compiled
+        return compiled
+
+
+def game_config(game: models.Game) -> GameConfig:
+    event = game.event
+    return GameConfig(
+        board=event.board,
+        language=event.language,
+        lexicon=event.lexicon.name,
+        lexicon_checksum=event.lexicon.checksum,
+        seed=game.seed,
+        smooth=event.smooth,
+        bingo_bonus=event.bingo_bonus,
+        first_move_horizontal=event.first_move_horizontal,
+        y_counts_as=event.y_counts_as,
+        early_rounds=event.early_rounds,
+        early_vowels=event.early_vowels,
+        early_consonants=event.early_consonants,
+        late_vowels=event.late_vowels,
+        late_consonants=event.late_consonants,
+    )
+
+
+@dataclass
+class Position:
+    """A game after its placed rounds, and the current round's draw if one is pending."""
+
+    game: SolverGame
+    current: models.Round | None
+    drawn: RackDraw | None
+
+
+def redraw(game: SolverGame, round: models.Round) -> RackDraw:
+    """Take a stored round's rack from the bag again, as it was first drawn."""
+    where = f"round {round.number}"
+    if round.manual:
+        return game.draw_manual(round.rack, tuple(round.rejected))
+    drawn = game.draw()
+    stored = (round.reliquat, round.new_tiles, list(round.rejected))
+    if (
+        drawn is None
+        or (
+            rack_string(drawn.reliquat),
+            rack_string(drawn.new),
+            [rack_string(r) for r in drawn.rejected],
+        )
+        != stored
+    ):
+        raise StateError(f"{where}: the stored draw is not the seed's draw")
+    return drawn
+
+
+def rebuild(game: models.Game) -> Position:
+    config = game_config(game)
+    solver_game = SolverGame(config, solver_lexicon(game.event.lexicon))
+    current: models.Round | None = None
+    drawn: RackDraw | None = None
+    for round in game.rounds.order_by("number"):
+        if current is not None:
+            raise StateError(f"round {round.number} follows a round that was never placed")
+        this_draw = redraw(solver_game, round)
+        if round.state != models.Round.State.PLACED:
+            current, drawn = round, this_draw
+            continue
+        size = solver_game.board.size
+        tops = tuple(parse_move(t, "gcg", size) for t in round.tops)
+        analysis = Analysis(round.move_count or 0, round.top_score, tops)
+        solver_game.play(this_draw, analysis, parse_move(round.chosen, "gcg", size))
+    return Position(solver_game, current, drawn)
