@@ -554,15 +554,19 @@ def round_adjudicate(*, round_id: int) -> Round:
                 "invalid_words": list(v.invalid_words),
                 "shift_candidate": v.shift_candidate,
             }
-            ruling, created = Ruling.objects.update_or_create(round=locked, player=player, defaults=values)
-            if created:
+            previous = Ruling.objects.filter(round=locked, player=player).first()
+            old = _ruling_snapshot(previous) if previous else None
+            ruling, _ = Ruling.objects.update_or_create(round=locked, player=player, defaults=values)
+            new = _ruling_snapshot(ruling)
+            if old != new:  # a second run that changes nothing leaves no trace
                 history_record(
                     event=event,
                     entity="ruling",
                     object_id=ruling.pk,
-                    action="rule",
+                    action="rule" if old is None else "rerule",
                     by=None,
-                    new=_ruling_snapshot(ruling),
+                    old=old,
+                    new=new,
                 )
         if locked.state == Round.State.CLOSED:
             locked.state = Round.State.ADJUDICATED
@@ -596,8 +600,6 @@ def ruling_override(
         raise ApplicationError("say why the ruling is changed: the reason is kept in the history")
     with transaction.atomic():
         ruling = Ruling.objects.select_for_update().get(pk=ruling.pk)
-        if ruling.round.state == Round.State.PLACED and ruling.round.game.state == Game.State.ENDED:
-            pass  # corrections after the end stay possible: the standings follow
         old = _ruling_snapshot(ruling)
         if credited is not None:
             ruling.credited = credited
@@ -754,11 +756,10 @@ def game_end(*, game: Game, reason: str, by: User = None) -> Game:
         if game.state == Game.State.ENDED:
             return game
         pending = game.rounds.exclude(state=Round.State.PLACED).first()
+        # A drawn or adjudicated round that is never placed (no move, or stopped) keeps its
+        # draw in the record; an open or closing round must be finished first.
         if pending is not None and pending.state in (Round.State.OPEN, Round.State.CLOSED):
             raise ApplicationError(f"round {pending.number} is still {pending.get_state_display()}")
-        if pending is not None:
-            # A drawn round never played (no move, or stopped): its draw stays in the record.
-            pass
         game.state = Game.State.ENDED
         game.end_reason = reason
         game.ended_at = timezone.now()

@@ -371,3 +371,29 @@ def test_a_simulated_event_adds_up(capsys) -> None:
     )
     assert out["standings"][0]["percent"] <= 100.0 + 1e-9 or any(r.solos for r in rows)
     assert timezone.now()
+
+
+def test_solving_twice_changes_nothing(game: Game) -> None:
+    round = services.round_draw(game=game)
+    assert round is not None
+    first = services.round_solve(round_id=round.pk)
+    again = services.round_solve(round_id=round.pk)
+    assert (again.solved_at, again.tops, again.move_count) == (first.solved_at, first.tops, first.move_count)
+
+
+def test_a_re_adjudication_that_changes_a_ruling_is_in_the_history(game: Game, players: list[Player]) -> None:
+    round = _open_round(game)
+    top_coords, top_word = round.tops[0].split()
+    services.slip_submit(
+        round=round, player=players[0], coordinates=top_coords, word=top_word, announced_score=round.top_score
+    )
+    services.round_close(round=round)
+    ruling = Ruling.objects.get(round=round, player=players[0])
+    assert HistoryEntry.objects.filter(entity="ruling", object_id=ruling.pk, action="rule").count() == 1
+    services.round_adjudicate(round_id=round.pk)  # nothing changed: no new entry
+    assert not HistoryEntry.objects.filter(entity="ruling", object_id=ruling.pk, action="rerule").exists()
+    # A late-found error in the data (announced score corrected in the slip) changes the ruling.
+    Slip.objects.filter(pk=ruling.slip_id).update(announced_score=(round.top_score or 0) + 3)
+    services.round_adjudicate(round_id=round.pk)
+    entry = HistoryEntry.objects.get(entity="ruling", object_id=ruling.pk, action="rerule")
+    assert entry.old["warnings"] == 0 and entry.new["warnings"] == 1
