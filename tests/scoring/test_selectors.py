@@ -1,0 +1,43 @@
+"""Standings read from the database: per game, cumulated, by category."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.core.management import call_command
+from django.db.models import Sum
+
+from scoring.selectors import event_standings, game_standings, top_total
+from tournaments.models import Event, Ruling
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def simulated(capsys: pytest.CaptureFixture[str]) -> Event:
+    call_command("simulate_event", "--players", "8", "--games", "2", "--seed", "3", "--json")
+    return Event.objects.get(pk=json.loads(capsys.readouterr().out)["event_id"])
+
+
+def test_the_cumulated_standings_add_the_games(simulated: Event) -> None:
+    games = list(simulated.games.all())
+    per_game = {g.number: {r.player.id: r.total for r in game_standings(g)} for g in games}
+    for row in event_standings(simulated):
+        assert row.total == sum(per_game[g.number][row.player.id] for g in games)
+        assert row.diff == row.total - sum(top_total(g) for g in games)
+
+
+def test_a_category_list_keeps_its_players_and_ranks_them_from_one(simulated: Event) -> None:
+    rows = event_standings(simulated, category="B")
+    assert rows and {r.player.category for r in rows} == {"B"}
+    assert rows[0].rank == 1
+    assert len(rows) == simulated.players.filter(category="B").count()
+
+
+def test_the_top_total_is_the_sum_of_the_placed_tops(simulated: Event) -> None:
+    for game in simulated.games.all():
+        placed = game.rounds.filter(state="placed")
+        assert top_total(game) == placed.aggregate(s=Sum("top_score"))["s"]
+        credited = Ruling.objects.filter(round__game=game).aggregate(s=Sum("credited"))["s"]
+        assert credited == sum(r.total for r in game_standings(game))
