@@ -307,6 +307,8 @@ class Ruling(models.Model):
     #: A shifted reference the arbitrator may accept with a penalty (GCG notation).
     shift_candidate = models.CharField(max_length=40, blank=True)
     overridden = models.BooleanField(default=False)
+    #: The arbitrator's reason for the last correction; ``detail`` keeps the adjudication's.
+    override_reason = models.TextField(blank=True)
     ruled_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -12,6 +12,7 @@ Every change to a slip, a ruling or a draw is kept in :class:`HistoryEntry`.
 from __future__ import annotations
 
 import csv
+import dataclasses
 import datetime as dt
 import gzip
 import hashlib
@@ -31,11 +32,11 @@ from solver import lexicon as lexmod
 from solver.analysis import analyse, order_tops
 from solver.errors import IllegalMoveError, IllegalRackError, InvalidMoveError
 from solver.notation import format_move, parse_move
-from solver.rules import validate
+from solver.rules import Rules, validate
 from solver.tiles import rack_codes, rack_string
 from tournaments import tasks
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
-from tournaments.state import game_config, rebuild, solver_lexicon
+from tournaments.state import Position, game_config, rebuild, solver_lexicon
 
 User = AuthUser | AnonymousUser | None
 
@@ -358,7 +359,7 @@ def _training_check(round: Round, coordinates: str, word: str) -> list[str]:
         position.game.board,
         rack_codes(round.rack),
         position.game.lexicon,
-        position.game.rules,
+        _judging_rules(position, event),
         settings,
         adj.SlipInput(coordinates, word, None),
     )
@@ -475,6 +476,11 @@ def round_solve(*, round_id: int) -> Round:
         return locked
 
 
+def _judging_rules(position: Position, event: Event) -> Rules:
+    """The game's rules naming squares in the event's notation, for messages to people."""
+    return dataclasses.replace(position.game.rules, notation=event.notation)
+
+
 def adjudication_settings(event: Event) -> adj.AdjudicationSettings:
     return adj.AdjudicationSettings(
         score_policy=event.score_policy,
@@ -507,7 +513,7 @@ def round_adjudicate(*, round_id: int) -> Round:
         round = round_solve(round_id=round_id)
     event = round.game.event
     position = rebuild(round.game)
-    board, rules, lexicon = position.game.board, position.game.rules, position.game.lexicon
+    board, rules, lexicon = position.game.board, _judging_rules(position, event), position.game.lexicon
     rack = rack_codes(round.rack)
     settings = adjudication_settings(event)
     players = list(event.players.all())
@@ -609,7 +615,7 @@ def ruling_override(
             ruling.penalty = penalty
         ruling.overridden = True
         ruling.reason = adj.Reason.OVERRIDDEN
-        ruling.detail = reason.strip()
+        ruling.override_reason = reason.strip()
         user, _ = _actor(by)
         ruling.ruled_by = user
         ruling.save()
@@ -640,8 +646,9 @@ def ruling_accept_shift(*, ruling: Ruling, by: User, reason: str = "shifted refe
     game = position.game
     rack = rack_codes(ruling.round.rack)
     slip_input = adj.SlipInput(slip.coordinates, slip.word, slip.announced_score)
-    verdict = adj.adjudicate_slip(game.board, rack, game.lexicon, game.rules, settings, slip_input)
-    accepted = adj.accept_shift(game.board, rack, game.lexicon, game.rules, settings, slip_input, verdict)
+    rules = _judging_rules(position, event)
+    verdict = adj.adjudicate_slip(game.board, rack, game.lexicon, rules, settings, slip_input)
+    accepted = adj.accept_shift(game.board, rack, game.lexicon, rules, settings, slip_input, verdict)
     ruling = ruling_override(
         ruling=ruling,
         by=by,

@@ -397,3 +397,28 @@ def test_a_re_adjudication_that_changes_a_ruling_is_in_the_history(game: Game, p
     services.round_adjudicate(round_id=round.pk)
     entry = HistoryEntry.objects.get(entity="ruling", object_id=ruling.pk, action="rerule")
     assert entry.old["warnings"] == 0 and entry.new["warnings"] == 1
+
+
+def test_an_override_keeps_the_adjudication_detail_beside_its_reason(
+    game: Game, players: list[Player], arbitrator
+) -> None:
+    round = _open_round(game)
+    services.slip_submit(round=round, player=players[0], coordinates="H4", word="ZZZ", announced_score=10)
+    services.round_close(round=round)
+    ruling = Ruling.objects.get(round=round, player=players[0])
+    detail = ruling.detail
+    assert detail
+    ruling = services.ruling_override(
+        ruling=ruling, by=arbitrator, reason="word accepted after check", credited=5
+    )
+    assert ruling.detail == detail and ruling.override_reason == "word accepted after check"
+
+
+def test_slips_are_judged_with_the_events_notation(event: Event, game: Game) -> None:
+    from tournaments.services import _judging_rules
+    from tournaments.state import rebuild
+
+    for notation in ("fisf", "gcg"):
+        Event.objects.filter(pk=event.pk).update(notation=notation)
+        event.refresh_from_db()
+        assert _judging_rules(rebuild(game), event).notation == notation

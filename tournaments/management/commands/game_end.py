@@ -1,0 +1,60 @@
+"""``python manage.py game_end --event X --reason stopped|no_move``
+
+Ends the game being played: stopped by the arbitrator, or no legal move for the drawn
+rack. (The draw rule ends a game by itself when the next rack cannot be drawn.) A round
+still open or being ruled must be finished first; a drawn round never played stays in
+the record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import CommandError, CommandParser
+
+from scoring.selectors import top_total
+from solver.formats.record import END_REASONS
+from solver.game import EndReason
+from tournaments import services
+from tournaments.management.commands._common import ArbiterCommand, playing_game, plural
+from tournaments.models import Game, Round
+
+
+class Command(ArbiterCommand):
+    help = "End the game being played (--reason stopped or no_move)."
+
+    def add_command_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--reason", required=True, choices=("stopped", "no_move"), help="why the game ends"
+        )
+
+    def run(self, *args: Any, **opts: Any) -> None:
+        event = self.event()
+        game = playing_game(event)
+        if opts["reason"] == EndReason.NO_MOVE:
+            self._check_no_move(game)
+        game = services.game_end(game=game, reason=opts["reason"], by=self.user)
+        placed = game.rounds.filter(state=Round.State.PLACED).count()
+        self.say(
+            f"Game {game.number} ended ({END_REASONS[game.end_reason]}): {plural(placed, 'round')} placed,"
+            f" top total {top_total(game)}"
+        )
+        self.say(f"  standings: standings --event {event.code} --game {game.number}")
+
+    def _check_no_move(self, game: Game) -> None:
+        """'No legal move' goes on the game sheet and a replay checks it: refuse it while
+        the drawn rack has a move (the arbitrator stops the game with --reason stopped)."""
+        round = game.rounds.exclude(state=Round.State.PLACED).order_by("number").last()
+        if round is None:
+            raise CommandError(
+                "no rack is drawn: draw the next one (round_draw) to see whether it has a move"
+            )
+        if round.solved_at is None:
+            raise CommandError(
+                f"the moves of round {round.number} are not counted yet: try again in a moment"
+            )
+        if round.tops:
+            raise CommandError(
+                f"round {round.number} has {round.move_count} legal moves (top {round.top_score}):"
+                " to stop the game anyway, use --reason stopped"
+            )

@@ -1,0 +1,35 @@
+"""``python manage.py round_open --event X [--seconds N]``
+
+Opens the drawn round: slips are accepted until the deadline (the event's time per round,
+or ``--seconds``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import CommandError, CommandParser
+from django.utils import timezone
+
+from tournaments import services
+from tournaments.management.commands._common import ArbiterCommand, current_round, playing_game, rack_text
+
+
+class Command(ArbiterCommand):
+    help = "Open the drawn round for slips."
+
+    def add_command_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--seconds", type=int, metavar="N", help="time for this round (default: the event's)"
+        )
+
+    def run(self, *args: Any, **opts: Any) -> None:
+        if opts["seconds"] is not None and opts["seconds"] <= 0:
+            raise CommandError("--seconds must be a positive number of seconds")
+        event = self.event()
+        round = current_round(playing_game(event))
+        round = services.round_open(round=round, by=self.user, seconds=opts["seconds"])
+        assert round.deadline is not None and round.opened_at is not None
+        length = int((round.deadline - round.opened_at).total_seconds())
+        until = timezone.localtime(round.deadline).strftime("%H:%M:%S")
+        self.say(f"Round {round.number} open: rack {rack_text(round)}, slips until {until} ({length} s)")
