@@ -14,7 +14,7 @@ def _commands() -> list[str]:
 
 def test_the_readme_starts_with_a_run_and_a_test_command() -> None:
     run, test = _commands()
-    assert run.startswith("pip install -e .") and "python -m solver play" in run
+    assert run == "pip install -e . && python manage.py serve"
     assert test.startswith("pip install -e '.[dev]'") and "pytest" in test
 
 

@@ -777,6 +777,20 @@ def game_end(*, game: Game, reason: str, by: User = None) -> Game:
         return game
 
 
+def tasks_requeue_pending() -> int:
+    """Send again the tasks of rounds whose work is not done (unsolved, or closed and not
+    adjudicated): a worker killed in the middle of a task loses it on the file-system
+    broker. Both tasks are idempotent, so a duplicate is harmless. Returns how many."""
+    playing = Round.objects.filter(game__state=Game.State.PLAYING)
+    unsolved = list(playing.filter(solved_at__isnull=True).values_list("pk", flat=True))
+    closed = list(playing.filter(state=Round.State.CLOSED).values_list("pk", flat=True))
+    for pk in unsolved:
+        tasks.round_solve_task.delay(pk)
+    for pk in closed:
+        tasks.round_adjudicate_task.delay(pk)
+    return len(unsolved) + len(closed)
+
+
 def analysis_for(round: Round) -> Any:
     """The full analysis of a round (all moves ranked), for virtual players and review."""
     position = rebuild(round.game)
