@@ -326,10 +326,19 @@ class Ruling(models.Model):
         return f"{self.player} {self.round}: {self.credited}"
 
 
+class HistoryQuerySet(models.QuerySet["HistoryEntry"]):
+    def delete(self) -> tuple[int, dict[str, int]]:
+        raise ValueError("history entries are never deleted")
+
+    def update(self, **kwargs: Any) -> int:
+        raise ValueError("history entries are never changed")
+
+
 class HistoryEntry(models.Model):
     """Append-only record of every change to a slip, a ruling or a draw."""
 
-    event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="history")
+    # PROTECT: an event with a history cannot be deleted, which would delete its record.
+    event = models.ForeignKey(Event, on_delete=models.PROTECT, related_name="history")
     entity = models.CharField(max_length=20)
     object_id = models.PositiveBigIntegerField()
     action = models.CharField(max_length=40)
@@ -339,6 +348,8 @@ class HistoryEntry(models.Model):
     old = models.JSONField(null=True, blank=True)
     new = models.JSONField(null=True, blank=True)
     reason = models.TextField(blank=True)
+
+    objects = HistoryQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("history entry")

@@ -321,6 +321,7 @@ def round_open(
 ) -> Round:
     with transaction.atomic():
         round = Round.objects.select_for_update().get(pk=round.pk)
+        _check_playing(round.game)
         if round.state != Round.State.DRAWN:
             raise ApplicationError(
                 f"round {round.number} is {round.get_state_display()}, it cannot be opened"
@@ -340,6 +341,15 @@ def round_open(
             new={"deadline": round.deadline.isoformat()},
         )
         return round
+
+
+#: No move scores more on any board; a bigger number is a typing error, not a score.
+MAX_ANNOUNCED = 9999
+
+
+def _check_playing(game: Game) -> None:
+    if game.state != Game.State.PLAYING:
+        raise ApplicationError(f"game {game.number} has ended")
 
 
 @dataclass
@@ -387,6 +397,8 @@ def slip_submit(
     if player.event_id != round.game.event_id:
         raise ApplicationError("this player is not in this event")
     coordinates, word = coordinates.strip(), word.strip()
+    if announced_score is not None and not 0 <= announced_score <= MAX_ANNOUNCED:
+        raise ApplicationError(f"the announced score must be between 0 and {MAX_ANNOUNCED}")
     invalid: list[str] = []
     with transaction.atomic():
         # Locked so that a close cannot slip between reading the state and saving the slip.
@@ -395,6 +407,7 @@ def slip_submit(
             previous = Slip.objects.filter(round=locked, player=player, client_id=client_id).first()
             if previous is not None:
                 return SubmitResult(previous, created=False)
+        _check_playing(locked.game)
         if locked.state == Round.State.DRAWN:
             raise ApplicationError(f"round {locked.number} is not open yet")
         if locked.state == Round.State.PLACED:
@@ -405,7 +418,19 @@ def slip_submit(
             invalid = _training_check(locked, coordinates, word)
         user, _ = _actor(entered_by)
         if not late:
-            Slip.objects.filter(round=locked, player=player, current=True).update(current=False)
+            for replaced in Slip.objects.filter(round=locked, player=player, current=True):
+                replaced.current = False
+                replaced.save(update_fields=["current"])
+                history_record(
+                    event=locked.game.event,
+                    entity="slip",
+                    object_id=replaced.pk,
+                    action="replaced",
+                    by=entered_by,
+                    old={"current": True},
+                    new={"current": False},
+                    reason="a later slip of the same player arrived before the deadline",
+                )
         slip = Slip.objects.create(
             round=locked,
             player=player,
@@ -441,6 +466,7 @@ def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None
     with transaction.atomic():
         # Same lock as slip_submit: slips committed before this point are in, later ones late.
         round = Round.objects.select_for_update().get(pk=round.pk)
+        _check_playing(round.game)
         if round.state != Round.State.OPEN:
             raise ApplicationError(
                 f"round {round.number} is {round.get_state_display()}, it cannot be closed"
@@ -505,79 +531,105 @@ def _prior_warnings(round: Round) -> dict[int, int]:
 
 def round_adjudicate(*, round_id: int) -> Round:
     """Rule every player's slip of a closed round (missing slips too). Idempotent: a
-    second run rewrites the same rulings, except those an arbitrator overrode."""
-    round = Round.objects.select_related("game__event__lexicon").get(pk=round_id)
+    second run rewrites the same rulings, keeps the arbitrator's overrides and accepted
+    shifted references, and does nothing once the round is placed."""
+    round = Round.objects.get(pk=round_id)
+    if round.state == Round.State.PLACED:
+        return round  # a redelivered task after the placement: the rulings are final
     if round.state not in (Round.State.CLOSED, Round.State.ADJUDICATED):
         raise ApplicationError(f"round {round.number} is not closed")
     if round.solved_at is None:
-        round = round_solve(round_id=round_id)
-    event = round.game.event
-    position = rebuild(round.game)
+        round_solve(round_id=round_id)
+    with transaction.atomic():
+        # Under the Round lock, which round_place and the corrections also take, the state
+        # read here is the state the rulings are written against.
+        locked = Round.objects.select_for_update().get(pk=round_id)
+        if locked.state == Round.State.PLACED:
+            return locked
+        if locked.state not in (Round.State.CLOSED, Round.State.ADJUDICATED):
+            raise ApplicationError(f"round {locked.number} is not closed")
+        _rule_round(locked)
+        if locked.state == Round.State.CLOSED:
+            locked.state = Round.State.ADJUDICATED
+            locked.save(update_fields=["state"])
+        return locked
+
+
+def _rule_round(locked: Round) -> None:
+    """(Re)write the rulings of a round the caller holds locked.
+
+    Overridden rulings are kept as the arbitrator set them; accepted shifted references
+    are applied again; tops, solos and the penalties beyond the free warnings are
+    computed over the whole round, so a correction of one slip updates the others."""
+    event = locked.game.event
+    position = rebuild(locked.game)
+    if position.current is None or position.current.pk != locked.pk:
+        raise ApplicationError(f"round {locked.number} is not the game's current round")
     board, rules, lexicon = position.game.board, _judging_rules(position, event), position.game.lexicon
-    rack = rack_codes(round.rack)
+    rack = rack_codes(locked.rack)
     settings = adjudication_settings(event)
     players = list(event.players.all())
-    slips = {s.player_id: s for s in round.slips.filter(current=True)}
-    late = {s.player_id: s for s in round.slips.filter(late=True)}
+    existing = {r.player_id: r for r in Ruling.objects.select_for_update().filter(round=locked)}
+    kept = {pid for pid, r in existing.items() if r.overridden}
+    shifted = {
+        pid for pid, r in existing.items() if r.reason == adj.Reason.SHIFT_ACCEPTED and not r.overridden
+    }
+    slips = {s.player_id: s for s in locked.slips.filter(current=True)}
+    late = {s.player_id: s for s in locked.slips.filter(late=True)}
     verdicts: dict[int, adj.Verdict] = {}
+    used: dict[int, Slip | None] = {}
     for player in players:
-        slip = slips.get(player.pk)
-        if slip is None and player.pk in late:
-            slip = late[player.pk]
+        slip = slips.get(player.pk) or late.get(player.pk)
+        used[player.pk] = slip
         slip_input = (
             None
             if slip is None
             else adj.SlipInput(slip.coordinates, slip.word, slip.announced_score, late=slip.late)
         )
-        verdicts[player.pk] = adj.adjudicate_slip(board, rack, lexicon, rules, settings, slip_input)
+        verdict = adj.adjudicate_slip(board, rack, lexicon, rules, settings, slip_input)
+        if player.pk in shifted and slip_input is not None and verdict.shift_candidate:
+            verdict = adj.accept_shift(board, rack, lexicon, rules, settings, slip_input, verdict)
+        verdicts[player.pk] = verdict
     credits = adj.credit_round(
         verdicts,
-        top_score=round.top_score or 0,
-        prior_warnings=_prior_warnings(round),
+        top_score=locked.top_score or 0,
+        prior_warnings=_prior_warnings(locked),
         players_in_game=len(players),
         settings=settings,
     )
-    with transaction.atomic():
-        locked = Round.objects.select_for_update().get(pk=round_id)
-        kept = set(Ruling.objects.filter(round=locked, overridden=True).values_list("player_id", flat=True))
-        for player in players:
-            if player.pk in kept:
-                continue
-            v, c = verdicts[player.pk], credits[player.pk]
-            slip = slips.get(player.pk) or late.get(player.pk)
-            values = {
-                "slip": slip,
-                "move": v.move,
-                "move_score": v.move_score,
-                "credited": c.credited,
-                "warnings": c.warnings,
-                "penalty": c.penalty,
-                "solo": c.solo,
-                "is_top": c.is_top,
-                "letterpoints": v.letterpoints,
-                "reason": v.reason,
-                "detail": v.detail,
-                "invalid_words": list(v.invalid_words),
-                "shift_candidate": v.shift_candidate,
-            }
-            previous = Ruling.objects.filter(round=locked, player=player).first()
-            old = _ruling_snapshot(previous) if previous else None
-            ruling, _ = Ruling.objects.update_or_create(round=locked, player=player, defaults=values)
-            new = _ruling_snapshot(ruling)
-            if old != new:  # a second run that changes nothing leaves no trace
-                history_record(
-                    event=event,
-                    entity="ruling",
-                    object_id=ruling.pk,
-                    action="rule" if old is None else "rerule",
-                    by=None,
-                    old=old,
-                    new=new,
-                )
-        if locked.state == Round.State.CLOSED:
-            locked.state = Round.State.ADJUDICATED
-            locked.save(update_fields=["state"])
-        return locked
+    for player in players:
+        if player.pk in kept:
+            continue
+        v, c = verdicts[player.pk], credits[player.pk]
+        values = {
+            "slip": used[player.pk],
+            "move": v.move,
+            "move_score": v.move_score,
+            "credited": c.credited,
+            "warnings": c.warnings,
+            "penalty": c.penalty,
+            "solo": c.solo,
+            "is_top": c.is_top,
+            "letterpoints": v.letterpoints,
+            "reason": v.reason,
+            "detail": v.detail,
+            "invalid_words": list(v.invalid_words),
+            "shift_candidate": v.shift_candidate,
+        }
+        previous = existing.get(player.pk)
+        old = _ruling_snapshot(previous) if previous else None
+        ruling, _ = Ruling.objects.update_or_create(round=locked, player=player, defaults=values)
+        new = _ruling_snapshot(ruling)
+        if old != new:  # a second run that changes nothing leaves no trace
+            history_record(
+                event=event,
+                entity="ruling",
+                object_id=ruling.pk,
+                action="rule" if old is None else "rerule",
+                by=None,
+                old=old,
+                new=new,
+            )
 
 
 def _ruling_snapshot(ruling: Ruling) -> dict[str, Any]:
@@ -588,8 +640,17 @@ def _ruling_snapshot(ruling: Ruling) -> dict[str, Any]:
         "warnings": ruling.warnings,
         "penalty": ruling.penalty,
         "solo": ruling.solo,
+        "is_top": ruling.is_top,
+        "letterpoints": ruling.letterpoints,
         "reason": ruling.reason,
     }
+
+
+def _lock_ruling(ruling: Ruling) -> tuple[Round, Ruling]:
+    """Lock the round, then the ruling: the order round_adjudicate uses, so a correction
+    and a re-adjudication never interleave (and never deadlock)."""
+    round = Round.objects.select_for_update().get(pk=ruling.round_id)
+    return round, Ruling.objects.select_for_update().get(pk=ruling.pk)
 
 
 def ruling_override(
@@ -601,14 +662,18 @@ def ruling_override(
     warnings: int | None = None,
     penalty: int | None = None,
 ) -> Ruling:
-    """The arbitrator's correction of a ruling; the reason is required and kept."""
+    """The arbitrator's correction of a ruling; the reason is required and kept. The
+    credited score is always given, so that the total matches what was decided."""
     if not reason.strip():
         raise ApplicationError("say why the ruling is changed: the reason is kept in the history")
+    if credited is None:
+        raise ApplicationError("give the credited score (with the warnings or penalty if they change)")
+    if (warnings is not None and warnings < 0) or (penalty is not None and penalty < 0):
+        raise ApplicationError("warnings and penalties cannot be negative")
     with transaction.atomic():
-        ruling = Ruling.objects.select_for_update().get(pk=ruling.pk)
+        _, ruling = _lock_ruling(ruling)
         old = _ruling_snapshot(ruling)
-        if credited is not None:
-            ruling.credited = credited
+        ruling.credited = credited
         if warnings is not None:
             ruling.warnings = warnings
         if penalty is not None:
@@ -633,41 +698,36 @@ def ruling_override(
 
 
 def ruling_accept_shift(*, ruling: Ruling, by: User, reason: str = "shifted reference accepted") -> Ruling:
-    """Accept a shifted reference: the nearby placement's score minus the shift penalty."""
-    if not ruling.shift_candidate:
-        raise ApplicationError("this slip has no nearby placement to accept")
-    event = ruling.round.game.event
-    position = rebuild(ruling.round.game)
-    if position.current is None or position.current.pk != ruling.round_id:
-        raise ApplicationError("a shifted reference is accepted before the round is placed")
-    slip = ruling.slip
-    assert slip is not None
-    settings = adjudication_settings(event)
-    game = position.game
-    rack = rack_codes(ruling.round.rack)
-    slip_input = adj.SlipInput(slip.coordinates, slip.word, slip.announced_score)
-    rules = _judging_rules(position, event)
-    verdict = adj.adjudicate_slip(game.board, rack, game.lexicon, rules, settings, slip_input)
-    accepted = adj.accept_shift(game.board, rack, game.lexicon, rules, settings, slip_input, verdict)
-    ruling = ruling_override(
-        ruling=ruling,
-        by=by,
-        reason=reason,
-        credited=accepted.score - accepted.penalty,
-        penalty=accepted.penalty,
-        warnings=accepted.warnings,
-    )
-    Ruling.objects.filter(pk=ruling.pk).update(
-        move=accepted.move,
-        move_score=accepted.move_score,
-        letterpoints=accepted.letterpoints,
-        reason=adj.Reason.SHIFT_ACCEPTED,
-    )
-    ruling.refresh_from_db()
-    return ruling
-
-
-# --------------------------------------------------------------------------- top and placement
+    """Accept a shifted reference: the nearby placement scores, less the shift penalty;
+    the whole round is ruled again so that tops, solos and warning penalties follow."""
+    if not reason.strip():
+        raise ApplicationError("say why the shifted reference is accepted")
+    with transaction.atomic():
+        round, ruling = _lock_ruling(ruling)
+        if round.state != Round.State.ADJUDICATED:
+            raise ApplicationError(
+                "a shifted reference is accepted after the adjudication, before the placement"
+            )
+        if not ruling.shift_candidate:
+            raise ApplicationError("this slip has no nearby placement to accept")
+        old = _ruling_snapshot(ruling)
+        user, _ = _actor(by)
+        Ruling.objects.filter(pk=ruling.pk).update(
+            reason=adj.Reason.SHIFT_ACCEPTED, overridden=False, override_reason=reason.strip(), ruled_by=user
+        )
+        _rule_round(round)
+        ruling.refresh_from_db()
+        history_record(
+            event=round.game.event,
+            entity="ruling",
+            object_id=ruling.pk,
+            action="accept_shift",
+            by=by,
+            old=old,
+            new=_ruling_snapshot(ruling),
+            reason=reason.strip(),
+        )
+        return ruling
 
 
 @dataclass
@@ -682,6 +742,7 @@ def top_choose(*, round: Round, move_text: str, by: User = None, confirm_lower: 
     ``confirm_lower``: the result carries a warning either way."""
     with transaction.atomic():
         round = Round.objects.select_for_update().get(pk=round.pk)
+        _check_playing(round.game)
         if round.state == Round.State.PLACED:
             raise ApplicationError("the round is already placed")
         if round.solved_at is None:
@@ -722,8 +783,11 @@ def round_place(*, round: Round, by: User = None, draw_next: bool = True) -> Rou
     """Place the chosen move (default: the automatic choice among the tops) on the board
     for everyone; then draw the next rack at random unless ``draw_next`` is False.
     Returns the next round, or None (no next round drawn, or the game ended)."""
+    # One transaction for the placement and the next draw: a refused draw leaves the
+    # round unplaced rather than a placed round with no next rack.
     with transaction.atomic():
         round = Round.objects.select_for_update().get(pk=round.pk)
+        _check_playing(round.game)
         if round.state != Round.State.ADJUDICATED:
             raise ApplicationError(
                 f"round {round.number} is {round.get_state_display()}: adjudicate it first"
@@ -748,9 +812,9 @@ def round_place(*, round: Round, by: User = None, draw_next: bool = True) -> Rou
             new={"chosen": round.chosen, "score": round.chosen_score},
         )
         rebuild(round.game)  # the placed move must replay: refuse the commit otherwise
-    if draw_next:
-        return round_draw(game=round.game, by=by)
-    return None
+        if draw_next:
+            return round_draw(game=round.game, by=by)
+        return None
 
 
 def game_end(*, game: Game, reason: str, by: User = None) -> Game:
