@@ -1,13 +1,35 @@
-"""Admin for every model. The history is read-only: it is the record of who changed what."""
+"""Admin for every model.
+
+Lexicons, events and players are edited here. The play itself (games, rounds, slips,
+rulings) is view-only, as is the history: their changes go through the services, which
+check the state of the round and record who changed what (``rulings --override``,
+``top_choose``, ...); an edit here would bypass both.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
 from django.contrib import admin
+from django.db.models import Model
 from django.http import HttpRequest
 
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
+
+_M = TypeVar("_M", bound=Model)
+
+
+class ReadOnlyAdmin(admin.ModelAdmin[_M]):
+    """View only, even for a superuser: no add, change or delete."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Lexicon)
@@ -36,30 +58,19 @@ class PlayerAdmin(admin.ModelAdmin[Player]):
 
 
 @admin.register(Game)
-class GameAdmin(admin.ModelAdmin[Game]):
+class GameAdmin(ReadOnlyAdmin[Game]):
     list_display = ("event", "number", "state", "end_reason", "started_at")
     list_filter = ("event", "state")
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin[Round]):
+class RoundAdmin(ReadOnlyAdmin[Round]):
     list_display = ("game", "number", "state", "reliquat", "new_tiles", "top_score", "chosen")
     list_filter = ("state", "game__event")
-    # Draws and tops change only through the services, which keep the history.
-    readonly_fields = (
-        "reliquat",
-        "new_tiles",
-        "rejected",
-        "manual",
-        "move_count",
-        "top_score",
-        "tops",
-        "solved_at",
-    )
 
 
 @admin.register(Slip)
-class SlipAdmin(admin.ModelAdmin[Slip]):
+class SlipAdmin(ReadOnlyAdmin[Slip]):
     list_display = (
         "round",
         "player",
@@ -72,25 +83,15 @@ class SlipAdmin(admin.ModelAdmin[Slip]):
         "current",
     )
     list_filter = ("source", "late", "current")
-    readonly_fields = ("received_at", "client_id")
 
 
 @admin.register(Ruling)
-class RulingAdmin(admin.ModelAdmin[Ruling]):
+class RulingAdmin(ReadOnlyAdmin[Ruling]):
     list_display = ("round", "player", "move", "credited", "warnings", "penalty", "solo", "is_top", "reason")
     list_filter = ("reason", "solo", "is_top", "overridden")
 
 
 @admin.register(HistoryEntry)
-class HistoryAdmin(admin.ModelAdmin[HistoryEntry]):
+class HistoryAdmin(ReadOnlyAdmin[HistoryEntry]):
     list_display = ("at", "actor_label", "action", "entity", "object_id", "reason")
     list_filter = ("entity", "action")
-
-    def has_add_permission(self, request: HttpRequest) -> bool:
-        return False
-
-    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False
-
-    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
-        return False

@@ -2,6 +2,11 @@
 
 Both services are idempotent (a second run finds the work done or rewrites the same
 rulings), so ``acks_late`` redelivery after a lost worker is safe.
+
+The time limits are not set here: the app's ``task_soft_time_limit`` and
+``task_time_limit`` apply (settings CELERY_TASK_SOFT_TIME_LIMIT and CELERY_TASK_TIME_LIMIT,
+from ARBITER_TASK_SOFT_TIME_LIMIT and ARBITER_TASK_TIME_LIMIT); a limit in the decorator
+would override them.
 """
 
 from __future__ import annotations
@@ -9,14 +14,14 @@ from __future__ import annotations
 from celery import shared_task
 
 
-@shared_task(acks_late=True, soft_time_limit=120, time_limit=180)
+@shared_task(acks_late=True)
 def round_solve_task(round_id: int) -> None:
     from tournaments.services import round_solve
 
     round_solve(round_id=round_id)
 
 
-@shared_task(acks_late=True, soft_time_limit=120, time_limit=180)
+@shared_task(acks_late=True)
 def round_adjudicate_task(round_id: int) -> None:
     from tournaments.services import round_adjudicate
 

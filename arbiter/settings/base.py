@@ -12,7 +12,15 @@ from pathlib import Path
 
 import django_stubs_ext
 
-from arbiter.settings.env import database_from_url, env_bool, env_int, env_list, env_str, redis_url
+from arbiter.settings.env import (
+    database_from_url,
+    env_bool,
+    env_int,
+    env_list,
+    env_path,
+    env_str,
+    redis_url,
+)
 
 # Lets the admin classes be written ModelAdmin[Event] for the type checker.
 django_stubs_ext.monkeypatch()
@@ -62,7 +70,7 @@ TEMPLATES = [
 ]
 WSGI_APPLICATION = "arbiter.wsgi.application"
 
-VAR_DIR = Path(env_str("ARBITER_VAR_DIR", str(BASE_DIR / "var")))
+VAR_DIR = env_path("ARBITER_VAR_DIR", BASE_DIR / "var")
 
 _database_url = env_str("DATABASE_URL", "")
 if _database_url:

@@ -7,6 +7,7 @@ import datetime as dt
 import io
 import json
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import pytest
@@ -336,12 +337,40 @@ def test_players_import_refusals(event: Event, tmp_path) -> None:
     assert "table    5  Hélène" in run("players_import", "--event", event.code, str(latin)).out
 
 
+def test_players_import_refuses_a_binary_file_and_a_csv_error(event: Event, tmp_path) -> None:
+    before = event.players.count()
+    sheet = tmp_path / "players.xlsx"
+    # A spreadsheet saved as .xlsx (a zip): Latin-1 would decode it, as garbage.
+    sheet.write_bytes(b"PK\x03\x04\x14\x00\x06\x00\x08\x00\x00\x00!\x00name\xff\xfe\n")
+    run(
+        "players_import",
+        "--event",
+        event.code,
+        str(sheet),
+        fails=r"cannot read .*players\.xlsx: not a CSV text file \(control character 0x03 on line 1\)",
+    )
+    huge = tmp_path / "huge.csv"
+    huge.write_text("name\nZoe\n" + "A" * 200_000 + "\n", encoding="utf-8")
+    run(
+        "players_import",
+        "--event",
+        event.code,
+        str(huge),
+        fails=r"cannot read .*huge\.csv: field larger than field limit",
+    )
+    assert event.players.count() == before  # all or nothing: Zoe is not imported either
+
+
 # ------------------------------------------------------------------ refusals of the round commands
 
 
 def test_unknown_event_user_and_no_game(event: Event) -> None:
     run("round_open", "--event", "NOPE99", fails="no event with id or join code 'NOPE99'")
     run("round_open", "--event", "999999", fails="no event with id or join code")
+    # isdigit() is True for these, int() refuses them: no traceback, the usual refusal.
+    run("round_open", "--event", "²", fails="no event with id or join code '²'")
+    run("round_open", "--event", "9" * 5000, fails="no event with id or join code")
+    run("round_open", "--event", "9" * 30, fails="no event with id or join code")
     run("round_open", "--event", event.code.lower(), fails="no game is being played")
     run("round_draw", "--event", event.code, fails="add --new-game to start game 1")
     run("round_draw", "--event", event.code, "--user", "ghost", fails="no user named 'ghost'")
@@ -372,6 +401,9 @@ def test_each_step_refuses_a_round_in_the_wrong_state(event: Event) -> None:
     run("rulings", "--event", code, "--round", "1", fails="round 1 is drawn: it is ruled when it closes")
     run("rulings", "--event", code, "--round", "7", fails="game 1 has no round 7")
     run("round_open", "--event", code, "--seconds", "0", fails="--seconds must be a positive")
+    run("round_open", "--event", code, "--seconds", "-5", fails="--seconds must be a positive")
+    run("round_open", "--event", code, "--seconds", "86401", fails="at most 86400")
+    run("round_open", "--event", code, "--seconds", str(10**30), fails="at most 86400")
     run("round_open", "--event", code)
     run("round_open", "--event", code, fails="round 1 is open, it cannot be opened")
     run("round_place", "--event", code, fails="round 1 is open: close it with round_close first")
@@ -423,6 +455,8 @@ def test_each_step_refuses_a_round_in_the_wrong_state(event: Event) -> None:
         ("12 h8,a,word 34", SlipLine(12, "h8,a", "word", 34)),
         ("12 h8, a, word", SlipLine(12, "h8,a", "word", None)),
         ("12 -", SlipLine(12, "", "", None)),
+        ("12 H4 WORD 9999", SlipLine(12, "H4", "WORD", 9999)),
+        ("12 H4 WORD 0034", SlipLine(12, "H4", "WORD", 34)),
     ],
 )
 def test_slip_lines_are_read(text: str, expected: SlipLine) -> None:
@@ -439,6 +473,11 @@ def test_slip_lines_are_read(text: str, expected: SlipLine) -> None:
         ("12 H4 WORD 3A", "unexpected text"),
         ("12 H4 WORD -3", "cannot be negative"),
         ("12 h8,word 3", "the scramble form is h8,a,word"),
+        ("² 8H PROOF", "'²' is not a table number"),
+        ("1² 8H PROOF", "'1²' is not a table number"),
+        ("9" * 5000 + " 8H PROOF", "is not a table number"),
+        ("12 H4 WORD 10000", r"the announced score 10000 is not a score \(0 to 9999\)"),
+        ("12 H4 WORD " + "9" * 5000, r"is not a score \(0 to 9999\)"),
     ],
 )
 def test_malformed_slip_lines_are_refused(text: str, message: str) -> None:
@@ -460,6 +499,18 @@ def test_bad_lines_are_refused_and_the_others_stored(event: Event, open_round: R
     assert "line 3: no player at table 9" in out.err and "line 6: table 2:" in out.err
     assert "66 ok" in out.out and "0: the slip is blank" in out.out
     assert sorted(Slip.objects.filter(round=open_round).values_list("player__table", flat=True)) == [1, 3]
+
+
+def test_unreadable_tables_and_absurd_scores_are_refused_and_the_loop_goes_on(
+    event: Event, open_round: Round
+) -> None:
+    lines = "² 8H PROOF\n1 H8 RETAINS 99999\n2 H8 RETAINS 66\n3 H8 RETAINS " + "9" * 5000 + "\n"
+    out = run("slips_enter", "--event", event.code, stdin=lines, fails=r"3 lines refused \(line 1, 2, 4\)")
+    assert "line 1: '²' is not a table number" in out.err
+    assert "line 2: table 1: the announced score 99999 is not a score (0 to 9999)" in out.err
+    assert "66 ok" in out.out
+    slips = Slip.objects.filter(round=open_round)
+    assert list(slips.values_list("player__table", "announced_score")) == [(2, 66)]
 
 
 def test_slips_from_a_file_and_a_penalty_warned_at_once(tmp_path, arbitrator) -> None:
@@ -572,3 +623,69 @@ def test_with_worker_the_commands_say_the_work_is_queued(event: Event, monkeypat
     assert "the workers are ruling the slips" in out
     run("round_place", "--event", event.code, fails="round 1 is closed: its slips are being ruled")
     assert "wait for the rulings" in run("event_status", "--event", event.code).out
+
+
+def test_top_choose_by_number_refuses_what_is_not_a_number(event: Event) -> None:
+    run("round_draw", "--event", event.code, "--new-game", "--rack", "AEIRSTN")
+    # "²".isdigit() is True and int("²") fails: it is read as a move, and refused as one.
+    run("top_choose", "--event", event.code, "²", fails="cannot read the coordinates '²'")
+    for number in ("0", "9" * 30, "9" * 5000):
+        run("top_choose", "--event", event.code, number, fails="there are 54 equal tops: choose 1 to 54")
+
+
+# ------------------------------------------------------------------ tasks run in the process
+
+
+@pytest.fixture
+def tasks_as_in_production() -> Iterator[None]:
+    """The test settings make eager tasks propagate; production does not: the commands
+    must turn it on themselves."""
+    from arbiter.celery import app as celery_app
+
+    conf = celery_app.conf
+    previous = conf.task_always_eager, conf.task_eager_propagates
+    conf.task_always_eager = conf.task_eager_propagates = False
+    yield
+    conf.task_always_eager, conf.task_eager_propagates = previous
+
+
+def test_a_failed_adjudication_ends_round_close_with_the_reason(
+    event: Event, monkeypatch: pytest.MonkeyPatch, tasks_as_in_production: None
+) -> None:
+    from arbiter.celery import app as celery_app
+
+    def failing(*, round_id: int) -> Round:
+        raise RuntimeError("the lexicon file is unreadable")
+
+    monkeypatch.setattr(services, "round_adjudicate", failing)
+    run("round_draw", "--event", event.code, "--new-game", "--rack", "AEIRSTN")
+    run("round_open", "--event", event.code)
+    out = run(
+        "round_close",
+        "--event",
+        event.code,
+        fails=r"ruling the slips of round 1 of game 1 failed: RuntimeError: the lexicon file is unreadable",
+    )
+    assert "the workers are ruling the slips" not in out.out
+    assert _round(event).state == Round.State.CLOSED
+    assert not Ruling.objects.filter(round=_round(event)).exists()
+    # The app's settings are put back after the command.
+    assert celery_app.conf.task_always_eager is False
+    assert celery_app.conf.task_eager_propagates is False
+
+
+def test_a_failed_solve_ends_simulate_event_with_the_reason(
+    monkeypatch: pytest.MonkeyPatch, tasks_as_in_production: None
+) -> None:
+    def failing(*, round_id: int) -> Round:
+        raise RuntimeError("the move generator crashed")
+
+    monkeypatch.setattr(services, "round_solve", failing)
+    run(
+        "simulate_event",
+        "--players",
+        "1",
+        "--games",
+        "1",
+        fails=r"computing the tops of round 1 of game 1 failed: RuntimeError: the move generator crashed",
+    )

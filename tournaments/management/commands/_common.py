@@ -9,7 +9,9 @@ transactional).
 Commands that enqueue Celery tasks (draw -> solve, close -> adjudicate) run those tasks in
 their own process by default, as ``simulate_event`` does, so that an arbitrator with one
 laptop and no worker gets the tops and the rulings at once; ``--worker`` leaves them to
-running workers and waits for them a while.
+running workers and waits for them a while. In this process a task's failure is not
+swallowed: the command ends with a CommandError naming the work and the reason (see
+:func:`tasks_in_process`).
 """
 
 from __future__ import annotations
@@ -18,7 +20,7 @@ import os
 import sys
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -32,6 +34,7 @@ from solver.notation import format_move, parse_move
 from tournaments.models import Event, Game, Player, Round, Slip
 from tournaments.services import ApplicationError
 from tournaments.state import StateError
+from tournaments.tasks import round_adjudicate_task, round_solve_task
 
 
 @contextmanager
@@ -44,6 +47,61 @@ def refusals() -> Iterator[None]:
     except StateError as exc:
         # Not the arbitrator's typing: the stored rounds no longer replay. Say so plainly.
         raise CommandError(f"the stored game does not replay ({exc}): the data was changed by hand") from exc
+
+
+#: What each task does, for the message when it fails in this process.
+TASK_WORK = {
+    round_solve_task.run.__code__: "computing the tops",
+    round_adjudicate_task.run.__code__: "ruling the slips",
+}
+
+
+def failed_task(exc: BaseException) -> tuple[str, str] | None:
+    """What the task that raised ``exc`` was doing, and on which round, if ``exc`` came
+    out of one of the tasks (its function is in the traceback); else None."""
+    found = None
+    tb = exc.__traceback__
+    while tb is not None:
+        work = TASK_WORK.get(tb.tb_frame.f_code)
+        if work is not None:
+            found = (work, tb.tb_frame.f_locals.get("round_id"))
+        tb = tb.tb_next
+    if found is None:
+        return None
+    work, round_id = found
+    round = Round.objects.filter(pk=round_id).select_related("game").first() if round_id else None
+    where = "the round" if round is None else f"round {round.number} of game {round.game.number}"
+    return work, where
+
+
+@contextmanager
+def tasks_in_process() -> Iterator[None]:
+    """Run the Celery tasks sent inside the block in this process, at once.
+
+    Eager tasks swallow their errors unless ``task_eager_propagates`` is on: a failed
+    adjudication would leave the round CLOSED while the command says the workers are on it.
+    With it on, the task's exception reaches the caller (here through the service's
+    on_commit); it is turned into a CommandError naming the work, the round and the
+    reason. The app's settings are put back afterwards."""
+    conf = celery_app.conf
+    previous = (conf.task_always_eager, conf.task_eager_propagates)
+    conf.task_always_eager = True
+    conf.task_eager_propagates = True
+    try:
+        yield
+    except Exception as exc:
+        failed = failed_task(exc)
+        if failed is None:
+            raise
+        work, where = failed
+        reason = exc.message if isinstance(exc, ApplicationError) else str(exc) or repr(exc)
+        raise CommandError(
+            f"{work} of {where} failed: {type(exc).__name__}: {reason}"
+            " (the round is kept as it is; once the cause is fixed,"
+            " serve sends the task again when it starts)"
+        ) from exc
+    finally:
+        conf.task_always_eager, conf.task_eager_propagates = previous
 
 
 class ArbiterCommand(BaseCommand):
@@ -84,11 +142,12 @@ class ArbiterCommand(BaseCommand):
         """The command's own arguments."""
 
     def handle(self, *args: Any, **options: Any) -> None:
-        if self.enqueues_tasks and not options["worker"]:
-            celery_app.conf.task_always_eager = True
         self.options = options
         try:
-            with refusals():
+            with ExitStack() as stack:
+                stack.enter_context(refusals())
+                if self.enqueues_tasks and not options["worker"]:
+                    stack.enter_context(tasks_in_process())
                 self.user = find_user(options.get("user"))
                 self.run(*args, **options)
         except BrokenPipeError:
@@ -131,12 +190,26 @@ class ArbiterCommand(BaseCommand):
 # --------------------------------------------------------------------------- look-ups
 
 
+def decimal_number(text: str) -> int | None:
+    """``text`` as a whole number if it is written with decimal digits only, else None.
+
+    ``str.isdigit`` is not enough: ``"²".isdigit()`` is True and ``int("²")`` fails. A
+    number too long for ``int`` (over 4300 digits) is None too."""
+    if not text.isdecimal():
+        return None
+    try:
+        return int(text)
+    except ValueError:
+        return None
+
+
 def find_event(text: str) -> Event:
     text = (text or "").strip()
     events = Event.objects.select_related("lexicon")
     event = None
-    if text.isdigit():
-        event = events.filter(pk=int(text)).first()
+    number = decimal_number(text)
+    if number is not None:
+        event = events.filter(pk=number).first()
     # A join code may be all digits too: try it as a code when no id matches.
     if event is None:
         event = events.filter(code__iexact=text).first()

@@ -7,6 +7,8 @@ naming the line.
 
 from __future__ import annotations
 
+import csv
+import re
 from pathlib import Path
 from typing import Any
 
@@ -15,17 +17,31 @@ from django.core.management.base import CommandError, CommandParser
 from tournaments import services
 from tournaments.management.commands._common import ArbiterCommand, plural
 
+#: Control characters no CSV text holds (tab, line and page breaks are text); binary files
+#: (a spreadsheet's .xlsx or .ods, a PDF, an image) are full of them.
+_BINARY = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+
 
 def read_text(path: Path) -> str:
-    """The file as text: UTF-8 (a spreadsheet's BOM dropped), else Latin-1 (old exports)."""
+    """The file as text: UTF-8 (a spreadsheet's BOM dropped), else Latin-1 (old exports).
+    Latin-1 decodes any bytes, so a binary file is recognised by its control characters
+    and refused, instead of being read as garbage."""
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise CommandError(f"cannot read {path}: {exc.strerror}") from exc
     try:
-        return data.decode("utf-8-sig")
+        text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
-        return data.decode("latin-1")
+        text = data.decode("latin-1")
+    control = _BINARY.search(text)
+    if control is not None:
+        line = text.count("\n", 0, control.start()) + 1
+        raise CommandError(
+            f"cannot read {path}: not a CSV text file (control character {ord(control[0]):#04x}"
+            f" on line {line}); save the spreadsheet as CSV"
+        )
+    return text
 
 
 class Command(ArbiterCommand):
@@ -36,7 +52,11 @@ class Command(ArbiterCommand):
 
     def run(self, *args: Any, **opts: Any) -> None:
         event = self.event()
-        created = services.players_import(event=event, csv_text=read_text(Path(opts["file"])))
+        path = Path(opts["file"])
+        try:
+            created = services.players_import(event=event, csv_text=read_text(path))
+        except csv.Error as exc:  # e.g. "field larger than field limit (131072)"
+            raise CommandError(f"cannot read {path}: {exc}") from exc
         self.say(
             f"{plural(len(created), 'player')} imported into {event.name} ({event.players.count()} in all)"
         )

@@ -1,7 +1,7 @@
 """``python manage.py round_open --event X [--seconds N]``
 
 Opens the drawn round: slips are accepted until the deadline (the event's time per round,
-or ``--seconds``).
+or ``--seconds``, 1 to 86400).
 """
 
 from __future__ import annotations
@@ -14,6 +14,9 @@ from django.utils import timezone
 from tournaments import services
 from tournaments.management.commands._common import ArbiterCommand, current_round, playing_game, rack_text
 
+#: The longest round ``--seconds`` accepts: a day (more is a typing slip).
+MAX_SECONDS = 86400
+
 
 class Command(ArbiterCommand):
     help = "Open the drawn round for slips."
@@ -24,8 +27,10 @@ class Command(ArbiterCommand):
         )
 
     def run(self, *args: Any, **opts: Any) -> None:
-        if opts["seconds"] is not None and opts["seconds"] <= 0:
-            raise CommandError("--seconds must be a positive number of seconds")
+        if opts["seconds"] is not None and not 1 <= opts["seconds"] <= MAX_SECONDS:
+            raise CommandError(
+                f"--seconds must be a positive number of seconds, at most {MAX_SECONDS} (a day)"
+            )
         event = self.event()
         round = current_round(playing_game(event))
         round = services.round_open(round=round, by=self.user, seconds=opts["seconds"])

@@ -6,6 +6,7 @@ services and Celery tasks; the event stays in the database for a look afterwards
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import json
 import random
@@ -13,12 +14,12 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from arbiter.celery import app as celery_app
 from scoring.selectors import event_standings, game_standings, top_total
 from scoring.standings import to_dict
 from solver.notation import format_coord, format_word
 from solver.players import VirtualPlayer
 from tournaments import services
+from tournaments.management.commands._common import tasks_in_process
 from tournaments.models import Event, Game, Player, Round
 
 #: Mixed levels, strongest first, repeated over the tables.
@@ -45,8 +46,12 @@ class Command(BaseCommand):
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["players"] < 1 or opts["games"] < 1:
             raise CommandError("at least one player and one game")
-        if not opts["worker"]:
-            celery_app.conf.task_always_eager = True
+        # In this process, a failed task ends the command with its reason (not a round
+        # left unsolved or unruled, reported as "no Celery worker did the work").
+        with contextlib.nullcontext() if opts["worker"] else tasks_in_process():
+            self._simulate(opts)
+
+    def _simulate(self, opts: dict[str, Any]) -> None:
         lexicon = services.lexicon_bundled(
             name=opts["lexicon"] or ("french" if opts["language"] == "french" else "enable")
         )

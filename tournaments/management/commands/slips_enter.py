@@ -46,6 +46,7 @@ from tournaments import services
 from tournaments.management.commands._common import (
     ArbiterCommand,
     current_round,
+    decimal_number,
     missing_tables,
     playing_game,
     plural,
@@ -59,6 +60,8 @@ from tournaments.state import Position, rebuild
 
 USAGE = "TABLE COORDINATES WORD [SCORE] (12 H4 WORD 34, 12 h8,a,word 34), or TABLE - for a blank slip"
 _NUMBER = re.compile(r"-?[0-9]+")
+#: The highest announced score a slip may carry; more is a typing slip, refused with the line.
+MAX_ANNOUNCED = 9999
 _QUIT = {"quit", "q", "exit", "."}
 _MISSING = {"?", "missing"}
 
@@ -96,19 +99,25 @@ def parse_slip_line(text: str) -> SlipLine:
     if not tokens:
         raise SlipLineError(f"empty line: {USAGE}")
     table_text, rest = tokens[0], tokens[1:]
-    if not table_text.isdigit():
+    number = decimal_number(table_text)
+    if number is None:
         raise SlipLineError(f"{table_text!r} is not a table number: {USAGE}")
-    table = int(table_text)
+    table = number
     if not rest:
         raise SlipLineError(f"table {table}: the move is missing: {USAGE}")
     if rest == ["-"]:
         return SlipLine(table, "", "", None)
     announced = None
     if len(rest) > 1 and _NUMBER.fullmatch(rest[-1]):
-        announced = int(rest[-1])
-        rest = rest[:-1]
-        if announced < 0:
+        written, rest = rest[-1], rest[:-1]
+        if written.startswith("-"):
             raise SlipLineError(f"table {table}: the announced score cannot be negative")
+        # Checked on the digits: int() refuses more than 4300 of them with a ValueError.
+        if len(written.lstrip("0")) > len(str(MAX_ANNOUNCED)) or int(written) > MAX_ANNOUNCED:
+            raise SlipLineError(
+                f"table {table}: the announced score {written} is not a score (0 to {MAX_ANNOUNCED})"
+            )
+        announced = int(written)
     move = " ".join(rest)
     if "," in move:
         # The scramble form carries its own direction; spaces around the commas are noise.

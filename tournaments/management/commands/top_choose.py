@@ -16,6 +16,7 @@ from tournaments import services
 from tournaments.management.commands._common import (
     ArbiterCommand,
     current_round,
+    decimal_number,
     playing_game,
     rack_text,
     shown_move,
@@ -48,8 +49,8 @@ class Command(ArbiterCommand):
                     f"  chosen: {shown_move(round.chosen, event)} {round.chosen_score} (lower than the top)"
                 )
             return
-        if text.isdigit():
-            index = int(text)
+        if text.isdecimal():  # not isdigit(): "²" is a digit that int() refuses
+            index = decimal_number(text) or 0  # None: more digits than int() reads
             if round.solved_at is None:
                 raise CommandError("the tops are not computed yet")
             if not 1 <= index <= len(round.tops):
