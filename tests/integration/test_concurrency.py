@@ -144,7 +144,9 @@ def _check(round_id: int, players: list[Player], sent: list[Sent], top_score: in
         f"{where}: lost {sorted(set(told) - set(slips))}, unknown {sorted(set(slips) - set(told))}"
     )
     logged = HistoryEntry.objects.filter(entity="slip", object_id__in=list(slips))
-    actions = {h.object_id: h.action for h in logged}
+    actions: dict[int, set[str]] = defaultdict(set)
+    for h in logged:
+        actions[h.object_id].add(h.action)
     for slip in slips.values():
         assert slip.late == told[slip.pk].late, f"{where}: slip {slip.pk} stored otherwise than told"
         if slip.late:
@@ -152,7 +154,8 @@ def _check(round_id: int, players: list[Player], sent: list[Sent], top_score: in
             assert not slip.current, f"{where}: late slip {slip.pk} is current"
         else:
             assert slip.received_at <= closed_at, f"{where}: slip {slip.pk} after the close but on time"
-        assert actions.get(slip.pk) == ("late" if slip.late else "submit"), f"{where}: history of {slip.pk}"
+        expected = {"late"} if slip.late else {"submit"} if slip.current else {"submit", "replaced"}
+        assert actions[slip.pk] == expected, f"{where}: history of {slip.pk}"
 
     by_player: dict[int, list[Slip]] = defaultdict(list)
     for slip in slips.values():
