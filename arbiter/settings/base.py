@@ -38,8 +38,13 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "rest_framework",
+    "rest_framework.authtoken",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
     "tournaments",
     "scoring",
+    "api",
 ]
 
 MIDDLEWARE = [
@@ -136,3 +141,29 @@ USE_I18N = True
 USE_TZ = True
 STATIC_URL = "static/"
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# The API (api/): player tokens from the join flow, DRF tokens or the session for arbitrators.
+REST_FRAMEWORK = {
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "api.auth.PlayerTokenAuthentication",
+        "rest_framework.authentication.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {
+        "join": env_str("ARBITER_JOIN_RATE", "10/min"),
+        "slips": env_str("ARBITER_SLIP_RATE", "30/min"),
+    },
+}
+SPECTACULAR_SETTINGS = {
+    "TITLE": "Arbiter API",
+    "DESCRIPTION": "Duplicate Scrabble arbitration: events, rounds, slips, standings.",
+    "VERSION": "1",
+    "SERVE_INCLUDE_SCHEMA": False,
+    # Served from the sidecar's static files: the docs load nothing from the internet.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
