@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from django.db.models import Sum
+from django.db.models import QuerySet, Sum
 
 from scoring.standings import PlayerInfo, RoundResult, Row, standings
 from tournaments.models import Event, Game, Player, Round, Ruling
@@ -15,7 +15,7 @@ def _players(event: Event) -> list[PlayerInfo]:
     ]
 
 
-def _results(rulings: object) -> list[RoundResult]:
+def _results(rulings: QuerySet[Ruling]) -> list[RoundResult]:
     return [
         RoundResult(
             player=r.player_id,
@@ -28,7 +28,7 @@ def _results(rulings: object) -> list[RoundResult]:
             penalty=r.penalty,
             letterpoints=r.letterpoints,
         )
-        for r in rulings  # type: ignore[attr-defined]
+        for r in rulings
     ]
 
 

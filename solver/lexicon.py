@@ -44,7 +44,12 @@ BUNDLED = {
 
 
 class LexiconError(ValueError):
-    """A word list that cannot be read or compiled (missing, empty, not text)."""
+    """A word list that cannot be read or compiled (missing, empty, not text); ``report``
+    says what was read when the list was readable but had no usable word."""
+
+    def __init__(self, message: str, report: LexiconReport | None = None):
+        super().__init__(message)
+        self.report = report
 
 
 def fold(entry: str) -> str:
@@ -184,7 +189,7 @@ class Lexicon:
     ) -> Lexicon:
         kept, report = normalize(words, source=name, max_length=max_length)
         if not kept:
-            raise LexiconError(f"{name}: no usable word (see the report)\n{report.summary()}")
+            raise LexiconError(f"{name}: no usable word (see the report)\n{report.summary()}", report)
         digest = hashlib.sha256("\n".join(kept).encode()).hexdigest()
         return cls(name, gaddag.build(kept), len(kept), digest, report)
 
@@ -203,7 +208,7 @@ def _cache_paths(checksum: str, max_length: int) -> tuple[Path, Path]:
     return folder / f"{key}.gdg", folder / f"{key}.json"
 
 
-def _atomic_write(path: Path, data: bytes) -> None:
+def atomic_write(path: Path, data: bytes) -> None:
     """Write via a temporary file and rename, so a crash never leaves half a cache file."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
@@ -245,21 +250,23 @@ def load(
             return Lexicon(label, graph, meta["word_count"], checksum, report)
         except (ValueError, KeyError, TypeError, OSError):
             pass  # a damaged cache is rebuilt below, never trusted
-    words, report = normalize(decode_lines(raw, src), source=str(src), max_length=max_length)
+    # Messages name the list as the caller knows it (an imported file is cached under its checksum).
+    where = Path(name) if name else src
+    words, report = normalize(decode_lines(raw, where), source=str(src), max_length=max_length)
     if not words:
-        raise LexiconError(f"{src}: no usable word in the list\n{report.summary()}")
+        raise LexiconError(f"{where}: no usable word in the list\n{report.summary()}", report)
     graph = gaddag.build(words)
     if use_cache:
         try:
             blob = graph.to_bytes()
-            _atomic_write(gdg_path, blob)
+            atomic_write(gdg_path, blob)
             meta = {
                 "word_count": len(words),
                 "report": report.to_dict(),
                 "source": str(src),
                 "gdg_sha256": hashlib.sha256(blob).hexdigest(),
             }
-            _atomic_write(meta_path, json.dumps(meta).encode())
+            atomic_write(meta_path, json.dumps(meta).encode())
         except OSError:
             pass  # a read-only cache folder only costs a rebuild next time
     return Lexicon(label, graph, len(words), checksum, report)

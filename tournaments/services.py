@@ -18,11 +18,11 @@ import gzip
 import hashlib
 import io
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as AuthUser
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
@@ -31,12 +31,13 @@ from scoring import adjudication as adj
 from solver import lexicon as lexmod
 from solver.analysis import analyse, order_tops
 from solver.errors import IllegalMoveError, IllegalRackError, InvalidMoveError
+from solver.game import config_rules
 from solver.notation import format_move, parse_move
 from solver.rules import Rules, validate
 from solver.tiles import rack_codes, rack_string
 from tournaments import tasks
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
-from tournaments.state import Position, game_config, rebuild, solver_lexicon
+from tournaments.state import Position, compile_imported, game_config, rebuild
 
 User = AuthUser | AnonymousUser | None
 
@@ -101,30 +102,34 @@ def lexicon_bundled(*, name: str) -> Lexicon:
     )
 
 
+def lexicon_pack(data: bytes) -> bytes:
+    """The stored form of an imported list: gzipped with mtime 0, so that the same list
+    always gives the same bytes, hence the same checksum."""
+    return data if data[:2] == b"\x1f\x8b" else gzip.compress(data, mtime=0)
+
+
 def lexicon_import(*, name: str, language: str, data: bytes, source_name: str = "") -> Lexicon:
-    """Import a user's word list: compiled once to check it, kept gzipped in the database."""
+    """Import a user's word list: compiled once (which checks it), kept gzipped in the
+    database; the row is created only for a list that compiles."""
     if Lexicon.objects.filter(name=name).exists():
         raise ApplicationError(f"a lexicon named {name!r} already exists")
+    packed = lexicon_pack(data)
+    label = source_name or name
     try:
-        lines = lexmod.decode_lines(data, Path(source_name or name))
-        words, report = lexmod.normalize(lines, source=source_name or name)
+        compiled = compile_imported(hashlib.sha256(packed).hexdigest(), packed, label)
     except lexmod.LexiconError as exc:
+        if exc.report is not None:
+            raise ApplicationError(f"{label}: no usable word", {"report": exc.report.to_dict()}) from exc
         raise ApplicationError(str(exc)) from exc
-    if not words:
-        raise ApplicationError(f"{source_name or name}: no usable word", {"report": report.to_dict()})
-    # Stored gzipped (mtime 0: the same list always gives the same bytes and checksum).
-    packed = data if data[:2] == b"\x1f\x8b" else gzip.compress(data, mtime=0)
-    lexicon = Lexicon.objects.create(
+    return Lexicon.objects.create(
         name=name,
         language=language,
         content=packed,
         source_name=source_name,
-        word_count=len(words),
-        checksum=hashlib.sha256(packed).hexdigest(),
-        report=report.to_dict(),
+        word_count=compiled.word_count,
+        checksum=compiled.checksum,
+        report=compiled.report.to_dict() if compiled.report else {},
     )
-    solver_lexicon(lexicon)  # compile now: the first round should not wait for it
-    return lexicon
 
 
 # --------------------------------------------------------------------------- events and players
@@ -168,14 +173,9 @@ def event_create(
     event = Event(name=name, starts_on=starts_on, lexicon=lexicon, created_by=user, **settings)
     try:
         event.full_clean()
-    except Exception as exc:  # ValidationError: one message per field
-        raise ApplicationError(f"the event cannot be created: {exc}") from exc
-    try:
-        game_config_check = game_config(Game(event=event, number=1))
-        from solver.game import config_rules
-
-        config_rules(game_config_check)
-    except ValueError as exc:
+        # The solver's own checks of the settings (minimums that fit the rack, ...).
+        config_rules(game_config(Game(event=event, number=1)))
+    except (ValidationError, ValueError) as exc:
         raise ApplicationError(f"the event cannot be created: {exc}") from exc
     event.save()
     return event

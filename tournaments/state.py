@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 
 from solver import lexicon as lexmod
 from solver.analysis import Analysis
@@ -37,17 +36,27 @@ def solver_lexicon(lexicon: models.Lexicon) -> lexmod.Lexicon:
             return cached
         if lexicon.bundled:
             compiled = lexmod.load_bundled(lexicon.bundled)
-        else:
-            # Imported lists live in the database so that any worker machine has them.
-            path = lexmod.cache_dir() / "imports" / f"{lexicon.checksum}.txt.gz"
-            if not path.exists():
-                path.parent.mkdir(parents=True, exist_ok=True)
-                Path(str(path) + ".tmp").write_bytes(bytes(lexicon.content))
-                Path(str(path) + ".tmp").replace(path)
-            compiled = lexmod.load(path, name=lexicon.name)
-        if compiled.checksum != lexicon.checksum:
-            raise StateError(f"lexicon {lexicon.name}: the word list changed (checksum differs)")
-        _lexicons[lexicon.checksum] = compiled
+            if compiled.checksum != lexicon.checksum:
+                raise StateError(f"lexicon {lexicon.name}: the word list changed (checksum differs)")
+            _lexicons[lexicon.checksum] = compiled
+            return compiled
+    return compile_imported(lexicon.checksum, bytes(lexicon.content), lexicon.name)
+
+
+def compile_imported(checksum: str, packed: bytes, name: str) -> lexmod.Lexicon:
+    """Compile an imported list (kept gzipped in the database so that every worker machine
+    has it) through a file named by its checksum; raises ``LexiconError``."""
+    with _lock:
+        cached = _lexicons.get(checksum)
+        if cached is not None:
+            return cached
+        path = lexmod.cache_dir() / "imports" / f"{checksum}.txt.gz"
+        if not path.exists():
+            lexmod.atomic_write(path, packed)
+        compiled = lexmod.load(path, name=name)
+        if compiled.checksum != checksum:
+            raise StateError(f"lexicon {name}: the word list changed (checksum differs)")
+        _lexicons[checksum] = compiled
         return compiled
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
-import gzip
 import hashlib
 from pathlib import Path
 from typing import Any
@@ -71,13 +70,6 @@ def add_setting_options(parser: CommandParser) -> None:
             group.add_argument(_option(field), type=int, metavar="N", help=help_text)
         else:  # pragma: no cover - a new kind of setting needs a line here
             group.add_argument(_option(field), help=help_text)
-
-
-def _packed_checksum(data: bytes) -> str:
-    # The same packing as services.lexicon_import, so that a re-import of the same file is
-    # recognised and reused instead of refused for its name.
-    packed = data if data[:2] == b"\x1f\x8b" else gzip.compress(data, mtime=0)
-    return hashlib.sha256(packed).hexdigest()
 
 
 class Command(ArbiterCommand):
@@ -142,7 +134,7 @@ class Command(ArbiterCommand):
         name = name or path.name.split(".")[0] or path.name
         existing = Lexicon.objects.filter(name=name).first()
         if existing is not None:
-            if existing.checksum == _packed_checksum(data):
+            if existing.checksum == hashlib.sha256(services.lexicon_pack(data)).hexdigest():
                 self.say(f"Lexicon {name}: already imported, the same words are used")
                 return existing
             raise CommandError(
