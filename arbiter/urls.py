@@ -1,10 +1,18 @@
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
 from arbiter import views
+from tournaments.urls import console_patterns, hall_patterns, phone_patterns
 
 urlpatterns = [
     path("", views.home, name="home"),
     path("admin/", admin.site.urls),
+    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("i18n/", include("django.conf.urls.i18n")),
+    path("console/", include(console_patterns)),
+    path("", include(phone_patterns)),
+    path("", include(hall_patterns)),
     path("api/", include("api.urls")),
 ]

@@ -181,6 +181,58 @@ def event_create(
     return event
 
 
+#: Settings that may change after the first game started: they do not change the draws,
+#: the board or the scores already stored (the others would stop the games replaying).
+LIVE_SETTINGS = {"round_seconds", "ends_on"}
+
+
+def event_update(*, event: Event, by: User = None, **changes: Any) -> Event:
+    """Change an event's name or settings. Once a game has started only the time per
+    round and the last day may change. Each change is kept in the history."""
+    unknown = set(changes) - EVENT_SETTINGS - {"name", "starts_on", "lexicon"}
+    if unknown:
+        raise ApplicationError(f"unknown event settings: {', '.join(sorted(unknown))}")
+    with transaction.atomic():
+        # Locked with game_start: a game cannot start between this check and the save.
+        event = Event.objects.select_for_update().get(pk=event.pk)
+        changed = {k: v for k, v in changes.items() if getattr(event, k) != v}
+        if not changed:
+            return event
+        if event.games.exists() and set(changed) - LIVE_SETTINGS:
+            frozen = ", ".join(sorted(set(changed) - LIVE_SETTINGS))
+            raise ApplicationError(
+                f"a game has started: these settings can no longer change ({frozen})", {"frozen": frozen}
+            )
+        old = {k: _plain(getattr(event, k)) for k in changed}
+        for key, value in changed.items():
+            setattr(event, key, value)
+        try:
+            event.full_clean()
+            config_rules(game_config(Game(event=event, number=1)))
+        except (ValidationError, ValueError) as exc:
+            raise ApplicationError(f"the event cannot be changed: {exc}") from exc
+        event.save()
+        history_record(
+            event=event,
+            entity="event",
+            object_id=event.pk,
+            action="settings",
+            by=by,
+            old=old,
+            new={k: _plain(v) for k, v in changed.items()},
+        )
+        return event
+
+
+def _plain(value: Any) -> Any:
+    """A setting as JSON for the history."""
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, Lexicon):
+        return value.name
+    return value
+
+
 def player_add(
     *,
     event: Event,
@@ -460,6 +512,35 @@ def slip_submit(
             },
         )
         return SubmitResult(slip, invalid)
+
+
+def paper_slip_submit(
+    *,
+    round: Round,
+    player: Player,
+    coordinates: str,
+    word: str,
+    announced_score: int | None,
+    by: User,
+    now: dt.datetime | None = None,
+) -> SubmitResult:
+    """A paper slip typed by an arbitrator. Paper is collected by the deadline and typed
+    afterwards, so one typed after the deadline while the round is still open is recorded
+    as received at the deadline (the history keeps the real time of typing)."""
+    now = now or timezone.now()
+    deadline = Round.objects.filter(pk=round.pk).values_list("deadline", flat=True).first()
+    if deadline is not None and now > deadline:
+        now = deadline
+    return slip_submit(
+        round=round,
+        player=player,
+        coordinates=coordinates,
+        word=word,
+        announced_score=announced_score,
+        source=Slip.Source.PAPER,
+        entered_by=by,
+        now=now,
+    )
 
 
 def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None) -> Round:

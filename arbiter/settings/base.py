@@ -38,6 +38,7 @@ INSTALLED_APPS = [
     "django.contrib.sessions",
     "django.contrib.messages",
     "django.contrib.staticfiles",
+    "django_htmx",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -49,12 +50,16 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files (htmx, the pages' CSS and scripts) from the app folders, no collectstatic
+    # needed on a laptop: runserver without DEBUG serves none.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
 ]
 
@@ -139,7 +144,17 @@ LANGUAGES = [("fr", "Français"), ("en", "English")]
 TIME_ZONE = "Europe/Paris"
 USE_I18N = True
 USE_TZ = True
+LOCALE_PATHS = [BASE_DIR / "locale"]
 STATIC_URL = "static/"
+STATIC_ROOT = VAR_DIR / "static"
+# WhiteNoise warns at every start without it; collectstatic fills it for production.
+STATIC_ROOT.mkdir(parents=True, exist_ok=True)
+WHITENOISE_USE_FINDERS = True
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "console:events"
+LOGOUT_REDIRECT_URL = "home"
+# How often the pages ask whether something changed (milliseconds): README, "Live updates".
+ARBITER_POLL_MS = env_int("ARBITER_POLL_MS", 1000)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # The API (api/): player tokens from the join flow, DRF tokens or the session for arbitrators.

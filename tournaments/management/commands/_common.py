@@ -30,7 +30,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from arbiter.celery import app as celery_app
 from solver.boards import layout
 from solver.formats.record import END_REASONS
-from solver.notation import format_move, parse_move
+from tournaments import display
 from tournaments.models import Event, Game, Player, Round, Slip
 from tournaments.services import ApplicationError
 from tournaments.state import StateError
@@ -275,17 +275,12 @@ def board_size(event: Event) -> int:
 
 def shown_move(gcg: str, event: Event) -> str:
     """A stored move (GCG) in the event's notation; the stored text if it cannot be read."""
-    if not gcg:
-        return ""
-    try:
-        return format_move(parse_move(gcg, "gcg", board_size(event)), event.notation)
-    except ValueError:  # InvalidMoveError or IllegalMoveError: show what is stored
-        return gcg
+    return display.shown_move(gcg, event.board, event.notation)
 
 
 def rack_text(round: Round) -> str:
     """The rack as reliquat+new tiles, as the game sheet prints it."""
-    return f"{round.reliquat}+{round.new_tiles}" if round.reliquat else round.new_tiles
+    return display.rack_text(round.reliquat, round.new_tiles)
 
 
 def tops_text(round: Round, event: Event) -> str:

@@ -37,7 +37,6 @@ from typing import IO, Any
 
 from django.core.management.base import CommandError, CommandParser
 from django.db.models import Sum
-from django.utils import timezone
 
 from scoring import adjudication as adj
 from solver.rules import Rules
@@ -254,18 +253,13 @@ class Command(ArbiterCommand):
             adj.SlipInput(line.coordinates, line.word, line.announced),
         )
         previous = Slip.objects.filter(round=self.round, player=player, current=True).first()
-        now = timezone.now()
-        if self.round.deadline is not None and now > self.round.deadline:
-            now = self.round.deadline  # collected by the deadline, typed later: see the module doc
-        result = services.slip_submit(
+        result = services.paper_slip_submit(
             round=self.round,
             player=player,
             coordinates=line.coordinates,
             word=line.word,
             announced_score=line.announced,
-            source=Slip.Source.PAPER,
-            entered_by=self.user,
-            now=now,
+            by=self.user,
         )
         self.stored += 1
         shown = shown_move(verdict.move, self.event_row) or line.written

@@ -1,0 +1,119 @@
+"""How stored moves, racks and boards are shown: in the event's notation, for every view
+(terminal commands, console, phone, projector, API). Pure reads, no database writes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from solver.boards import Layout, layout
+from solver.notation import format_move, parse_move
+from solver.tiles import BLANK_CHAR, TileSet
+
+#: Premium symbols of seed 000 as CSS class names and short labels (what a square says
+#: when it is empty). The labels are the French ones: "MT" mot triple, "LD" lettre double.
+PREMIUM_CLASS = {
+    ".": "",
+    "%": "l2",
+    "@": "l3",
+    "&": "l4",
+    "*": "w2",
+    "#": "w3",
+    "$": "w4",
+}
+
+
+def board_size(board: str) -> int:
+    return layout(board).size
+
+
+def shown_move(gcg: str, board: str, notation: str) -> str:
+    """A stored move (GCG) in the event's notation; the stored text if it cannot be read."""
+    if not gcg:
+        return ""
+    try:
+        return format_move(parse_move(gcg, "gcg", board_size(board)), notation)
+    except ValueError:  # InvalidMoveError or IllegalMoveError: show what is stored
+        return gcg
+
+
+def rack_text(reliquat: str, new_tiles: str) -> str:
+    """The rack as reliquat+new tiles, as the game sheet prints it."""
+    return f"{reliquat}+{new_tiles}" if reliquat else new_tiles
+
+
+VOWELS = frozenset("AEIOUY")
+
+
+def sorted_rack(rack: str, order: str = "v") -> str:
+    """Seed 000 ``--sort``: ``v`` vowels first then consonants, ``a`` alphabetical; the
+    blank last either way."""
+    letters = sorted(ch for ch in rack if ch != BLANK_CHAR)
+    if order == "v":
+        letters = [c for c in letters if c in VOWELS] + [c for c in letters if c not in VOWELS]
+    return "".join(letters) + BLANK_CHAR * rack.count(BLANK_CHAR)
+
+
+def axis_labels(size: int, notation: str) -> tuple[list[str], list[str]]:
+    """(row labels, column labels) as the notation reads squares: FISF rows are letters
+    and columns numbers; GCG and Scramble rows numbers and columns letters."""
+    letters = [chr(65 + i) for i in range(size)]
+    numbers = [str(i + 1) for i in range(size)]
+    return (letters, numbers) if notation == "fisf" else (numbers, letters)
+
+
+def square_name(row: int, col: int, notation: str) -> str:
+    rows, cols = axis_labels(max(row, col) + 1, notation)
+    return f"{rows[row]}{cols[col]}" if notation == "fisf" else f"{cols[col]}{rows[row]}"
+
+
+@dataclass(frozen=True)
+class Cell:
+    row: int
+    col: int
+    letter: str  # "" when empty; lowercase for a blank
+    premium: str  # CSS class of the premium, "" for a plain square
+    value: int  # face value of the tile (0 for a blank or an empty square)
+    name: str  # the square in the event's notation, for screen readers
+    new: bool = False  # placed by the last placed move
+    centre: bool = False
+
+
+def board_cells(
+    rows: list[str], board_layout: Layout, tiles: TileSet, notation: str, last_move: set[tuple[int, int]]
+) -> list[list[Cell]]:
+    """The board as rows of cells for the templates."""
+    from solver.tiles import letter_code
+
+    size = board_layout.size
+    row_labels, col_labels = axis_labels(size, notation)
+    centre = divmod(board_layout.centre, size)
+    out = []
+    for r, text in enumerate(rows):
+        line = []
+        for c, ch in enumerate(text):
+            letter = "" if ch == "." else ch
+            value = tiles.value(letter_code(letter)) if letter and letter.isupper() else 0
+            name = (
+                f"{row_labels[r]}{col_labels[c]}" if notation == "fisf" else f"{col_labels[c]}{row_labels[r]}"
+            )
+            line.append(
+                Cell(
+                    row=r,
+                    col=c,
+                    letter=letter,
+                    premium=PREMIUM_CLASS.get(board_layout.symbol(r, c), ""),
+                    value=value,
+                    name=name,
+                    new=(r, c) in last_move,
+                    centre=(r, c) == centre,
+                )
+            )
+        out.append(line)
+    return out
+
+
+def tile_values(tiles: TileSet, rack: str) -> list[tuple[str, int]]:
+    """(letter, value) for each tile of a rack, in rack order."""
+    from solver.tiles import letter_code
+
+    return [(ch, 0 if ch == BLANK_CHAR else tiles.value(letter_code(ch))) for ch in rack]

@@ -1,0 +1,205 @@
+"""The forms of the pages. They check the shape of what is typed; the services decide."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from tournaments.models import Event, Lexicon
+from tournaments.services import MAX_ANNOUNCED
+
+#: One help line per setting, with the default of DUPLICATE_RULES.md where it is one.
+EVENT_HELP = {
+    "name": _("As printed on the result sheets."),
+    "starts_on": _("First day of the event."),
+    "ends_on": _("Optional: last day, for events over several days."),
+    "language": _("The tile set: French (102 tiles on 15x15) or English (100)."),
+    "board": _("Standard 15x15 (rack of 7); the large and broad boards use a rack of 8."),
+    "smooth": _("21x21 only: off for the exact double distribution (seed 000 -nosmooth)."),
+    "notation": _("How squares are named on the boards, the slips and the sheets. FISF: H4 across, 4H down."),
+    "mode": _("Tournament: validity is learnt at the close. Training modes check words at submission."),
+    "random_seed": _("The draws follow from it: the same seed replays the same racks."),
+    "round_seconds": _("Default 180 s (3 minutes); may change between rounds."),
+    "bingo_bonus": _("Default 50 for using the whole rack."),
+    "first_move_horizontal": _("Default on: the first word of a duplicate game lies across."),
+    "y_counts_as": _("For the vowel/consonant minimums. Default: both (FISF wording not confirmed)."),
+    "early_rounds": _("Default 15: rounds 1-15 need the early minimums, then the later ones."),
+    "early_vowels": _("Default 2 vowels in each rack of the early rounds."),
+    "early_consonants": _("Default 2 consonants in each rack of the early rounds."),
+    "late_vowels": _("Default 1 vowel from the round after the early rounds."),
+    "late_consonants": _("Default 1 consonant from the round after the early rounds."),
+    "score_policy": _("FISF (default): a wrong or missing score is a warning, the real score counts."),
+    "free_warnings": _("Default 3 warnings free of charge in a game."),
+    "warning_penalty": _("Default 5 points for each warning beyond the free ones."),
+    "shift_penalty": _("Default 5 points when the arbitrator accepts a shifted reference."),
+    "solo_bonus": _("Default 10 points for the only player who found the top."),
+    "solo_min_players": _("Default 16: no solo bonus in a smaller game."),
+    "unmarked_blank_warning": _("Default on: a warning when a blank is not marked on the slip."),
+    "tie_break": _("Default: shared rank for equal totals (FISF tie-break not confirmed)."),
+}
+
+BUNDLED = (
+    ("bundled:french", _("French (bundled list)")),
+    ("bundled:enable", _("English, ENABLE (bundled list)")),
+)
+
+
+def lexicon_choices() -> list[tuple[str, Any]]:
+    imported = [(f"id:{lx.pk}", lx.name) for lx in Lexicon.objects.filter(bundled="").order_by("name")]
+    return [*BUNDLED, *imported]
+
+
+class EventForm(forms.ModelForm[Event]):
+    lexicon_choice = forms.ChoiceField(
+        label=_("Word list"),
+        help_text=_("Bundled French or English list, or a list imported below."),
+    )
+    word_list = forms.FileField(
+        label=_("Import a word list"),
+        required=False,
+        help_text=_("Optional: a text file, one word a line (case, accents and punctuation handled)."),
+    )
+
+    class Meta:
+        model = Event
+        fields = [
+            "name",
+            "starts_on",
+            "ends_on",
+            "language",
+            "board",
+            "smooth",
+            "notation",
+            "mode",
+            "round_seconds",
+            "random_seed",
+            "bingo_bonus",
+            "first_move_horizontal",
+            "y_counts_as",
+            "early_rounds",
+            "early_vowels",
+            "early_consonants",
+            "late_vowels",
+            "late_consonants",
+            "score_policy",
+            "free_warnings",
+            "warning_penalty",
+            "shift_penalty",
+            "solo_bonus",
+            "solo_min_players",
+            "unmarked_blank_warning",
+            "tie_break",
+        ]
+        help_texts = EVENT_HELP
+        widgets = {
+            "starts_on": forms.DateInput(attrs={"type": "date"}),
+            "ends_on": forms.DateInput(attrs={"type": "date"}),
+        }
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["lexicon_choice"]
+        assert isinstance(field, forms.ChoiceField)
+        field.choices = lexicon_choices()
+        lexicon = self.instance.lexicon if self.instance.pk else None
+        if lexicon is not None:
+            self.initial["lexicon_choice"] = (
+                f"bundled:{lexicon.bundled}" if lexicon.bundled else f"id:{lexicon.pk}"
+            )
+        self.fields["name"].help_text = EVENT_HELP["name"]
+
+    def settings(self) -> dict[str, Any]:
+        """The cleaned settings, without the name, first day and word list."""
+        data = dict(self.cleaned_data)
+        for key in ("name", "starts_on", "lexicon_choice", "word_list"):
+            data.pop(key, None)
+        return data
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    club = forms.CharField(label=_("Club"), max_length=120, required=False)
+    licence = forms.CharField(label=_("Licence number"), max_length=40, required=False)
+    category = forms.CharField(label=_("Category / series"), max_length=40, required=False)
+    table = forms.IntegerField(
+        label=_("Table"), min_value=1, required=False, help_text=_("Empty: the next free table.")
+    )
+
+
+class PlayersImportForm(forms.Form):
+    csv_file = forms.FileField(
+        label=_("CSV file"),
+        required=False,
+        help_text=_("A header row with name (required), club, licence, category, table."),
+    )
+    csv_text = forms.CharField(
+        label=_("or paste the CSV"), widget=forms.Textarea(attrs={"rows": 5}), required=False
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        upload = data.get("csv_file")
+        if upload is not None:
+            raw = upload.read()
+            try:
+                data["text"] = raw.decode("utf-8-sig")
+            except UnicodeDecodeError:
+                data["text"] = raw.decode("cp1252", errors="replace")
+        else:
+            data["text"] = data.get("csv_text") or ""
+        if not data["text"].strip():
+            raise forms.ValidationError(_("Choose a CSV file or paste its lines."))
+        return data
+
+
+class DrawForm(forms.Form):
+    typed = forms.CharField(
+        label=_("Rack drawn by hand"),
+        max_length=20,
+        required=False,
+        help_text=_("Empty: a random draw. Otherwise the whole rack, reliquat included; ? for a blank."),
+    )
+
+
+class OpenForm(forms.Form):
+    seconds = forms.IntegerField(label=_("Seconds"), min_value=10, max_value=3600, required=False)
+
+
+class SlipForm(forms.Form):
+    """A paper slip typed by the arbitrator, or a slip typed on a phone."""
+
+    table = forms.IntegerField(label=_("Table"), min_value=1)
+    coordinates = forms.CharField(label=_("Coordinates"), max_length=20, required=False)
+    word = forms.CharField(label=_("Word"), max_length=40, required=False)
+    announced_score = forms.IntegerField(
+        label=_("Score"), min_value=0, max_value=MAX_ANNOUNCED, required=False
+    )
+
+
+class TopForm(forms.Form):
+    move = forms.CharField(label=_("Move"), max_length=60)
+    confirm_lower = forms.BooleanField(
+        label=_("Place it although it scores less than the top"), required=False
+    )
+
+
+class OverrideForm(forms.Form):
+    credited = forms.IntegerField(label=_("Points credited"))
+    warnings = forms.IntegerField(label=_("Warnings"), min_value=0, required=False)
+    penalty = forms.IntegerField(label=_("Penalty"), min_value=0, required=False)
+    reason = forms.CharField(label=_("Reason (kept in the history)"), max_length=500)
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(label=_("Reason (kept in the history)"), max_length=500)
+
+
+class JoinForm(forms.Form):
+    code = forms.CharField(label=_("Event code"), max_length=20)
+    who = forms.CharField(
+        label=_("Table number or name"),
+        max_length=120,
+        help_text=_("The number on your table, or your name as the arbitrator registered it."),
+    )

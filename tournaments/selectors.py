@@ -1,0 +1,324 @@
+"""Reads shared by the console, the phone and projector pages and the API.
+
+The pages poll :func:`live_versions` (two small queries) and re-render only when it
+changes; :func:`public_view` replays the game, so its result is cached per version."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.core.cache import cache
+from django.db.models import Max
+
+from scoring import adjudication as adj
+from solver.notation import parse_move
+from solver.tiles import ALPHABET, BLANK_CHAR, rack_codes
+from tournaments.display import Cell, axis_labels, board_cells, rack_text, shown_move, tile_values
+from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
+from tournaments.state import rebuild
+
+#: Reasons whose move is scored (grouped by move in the review).
+SCORED = (adj.Reason.OK, adj.Reason.SHIFT_ACCEPTED)
+INVALID = (adj.Reason.ILLEGAL, adj.Reason.NOT_IN_LEXICON, adj.Reason.UNREADABLE)
+RULED = (Round.State.ADJUDICATED, Round.State.PLACED)
+
+
+def current_game(event: Event) -> Game | None:
+    """The game being played, else the last one (for a look back after its end)."""
+    return event.games.filter(state=Game.State.PLAYING).first() or event.games.order_by("number").last()
+
+
+def current_round(event: Event) -> Round | None:
+    """The last round of the event's last game."""
+    return (
+        Round.objects.filter(game__event=event)
+        .select_related("game__event")
+        .order_by("-game__number", "-number")
+        .first()
+    )
+
+
+# --------------------------------------------------------------------------- live updates
+
+
+@dataclass(frozen=True)
+class LiveVersions:
+    """``public`` changes with what every phone and the projector show (draws, opening,
+    close, rulings, placing); ``full`` also with every slip (the arbitrator's console)."""
+
+    public: str
+    full: str
+    deadline: str | None
+    state: str | None
+
+
+def live_versions(event: Event) -> LiveVersions:
+    last = HistoryEntry.objects.filter(event=event).aggregate(all=Max("id"))["all"] or 0
+    public = HistoryEntry.objects.filter(event=event).exclude(entity="slip").aggregate(m=Max("id"))["m"] or 0
+    round = current_round(event)
+    if round is None:
+        key = "none"
+        deadline = state = None
+    else:
+        # Solving and ruling are done by workers and leave no history: the round's own
+        # fields tell when they are done.
+        key = f"{round.pk}.{round.state}.{int(round.solved_at is not None)}"
+        deadline = round.deadline.isoformat() if round.deadline else None
+        state = round.state
+    return LiveVersions(f"{public}.{key}", f"{last}.{key}", deadline, state)
+
+
+# --------------------------------------------------------------------------- the game as shown
+
+
+@dataclass(frozen=True)
+class PlacedRound:
+    number: int
+    rack: str
+    move: str
+    score: int
+    top_score: int
+
+
+@dataclass
+class GameView:
+    """A game as phones and the projector show it: no secret before its time."""
+
+    event_id: int
+    game: int
+    game_state: str
+    round: int | None
+    state: str | None
+    deadline: str | None
+    rows: list[tuple[str, list[Cell]]]  # (row label, cells)
+    col_labels: list[str]
+    rack: str  # "" while the round is drawn and not open
+    rack_values: list[tuple[str, int]]
+    to_come: list[tuple[str, int, int]]  # (letter, count, value), unseen tiles only
+    to_come_total: int
+    values: list[tuple[str, int]]
+    placed: list[PlacedRound]
+    top_total: int
+    #: After the close and adjudication: the tops and the move to be placed.
+    top_score: int | None = None
+    tops: list[str] = field(default_factory=list)
+    chosen: str = ""
+
+
+def _placed_squares(game_rounds: list[Round], size: int) -> set[tuple[int, int]]:
+    placed = [r for r in game_rounds if r.state == Round.State.PLACED and r.chosen]
+    if not placed:
+        return set()
+    move = parse_move(placed[-1].chosen, "gcg", size)
+    step = (0, 1) if move.across else (1, 0)
+    return {(move.row + i * step[0], move.col + i * step[1]) for i in range(len(move.word))}
+
+
+def game_view(game: Game) -> GameView:
+    event = game.event
+    position = rebuild(game)
+    board = position.game.board
+    tiles = position.game.tiles
+    rounds = list(game.rounds.order_by("number"))
+    current = position.current
+    revealed = current is not None and current.state != Round.State.DRAWN
+    rack = current.rack if current is not None and revealed else ""
+    # The letters still to come: the bag, plus the rack itself while it is still secret.
+    unseen = list(position.game.bag.counts())
+    if current is not None and not revealed:
+        for code in rack_codes(current.rack):
+            unseen[code] += 1
+    to_come = [(ALPHABET[c - 1], unseen[c], tiles.values[c]) for c in range(1, 27) if unseen[c]]
+    if unseen[0]:
+        to_come.append((BLANK_CHAR, unseen[0], 0))
+    row_labels, col_labels = axis_labels(board.size, event.notation)
+    cells = board_cells(
+        board.rows(), board.layout, tiles, event.notation, _placed_squares(rounds, board.size)
+    )
+    placed = [
+        PlacedRound(
+            r.number,
+            rack_text(r.reliquat, r.new_tiles),
+            shown_move(r.chosen, event.board, event.notation),
+            r.chosen_score or 0,
+            r.top_score or 0,
+        )
+        for r in rounds
+        if r.state == Round.State.PLACED
+    ]
+    view = GameView(
+        event_id=event.pk,
+        game=game.number,
+        game_state=game.state,
+        round=current.number if current else None,
+        state=current.state if current else None,
+        deadline=current.deadline.isoformat() if current and current.deadline else None,
+        rows=list(zip(row_labels, cells, strict=True)),
+        col_labels=col_labels,
+        rack=rack,
+        rack_values=tile_values(tiles, rack),
+        to_come=to_come,
+        to_come_total=sum(unseen),
+        values=[(ALPHABET[c - 1], tiles.values[c]) for c in range(1, 27)],
+        placed=placed,
+        top_total=sum(p.top_score for p in placed),
+    )
+    if current is not None and current.state in RULED:
+        view.top_score = current.top_score
+        view.tops = [shown_move(t, event.board, event.notation) for t in current.tops]
+        view.chosen = shown_move(
+            current.chosen or (current.tops[0] if current.tops else ""), event.board, event.notation
+        )
+    return view
+
+
+def public_view(event: Event, version: str) -> GameView | None:
+    """:func:`game_view` of the current game, cached per live version: a hall of phones
+    asking at once after a change replays the game once."""
+    game = current_game(event)
+    if game is None:
+        return None
+    key = f"arbiter:view:{event.pk}:{game.pk}:{version}"
+    view: GameView | None = cache.get(key)
+    if view is None:
+        view = game_view(game)
+        cache.set(key, view, 300)
+    return view
+
+
+# --------------------------------------------------------------------------- review of a round
+
+
+@dataclass
+class MoveGroup:
+    move: str  # GCG
+    shown: str
+    score: int
+    is_top: bool
+    rulings: list[Ruling]
+
+
+@dataclass
+class Review:
+    round: Round
+    rulings: list[Ruling]
+    groups: list[MoveGroup]
+    invalid: list[Ruling]
+    blank: list[Ruling]
+    missing: list[Ruling]
+    late: list[Ruling]
+    overridden: list[Ruling]
+    solos: list[Ruling]
+    penalties: list[Ruling]
+    found_top: list[Ruling]
+
+
+def round_review(round: Round) -> Review:
+    """A round's rulings grouped by move (best first), then the slips scored 0 by kind."""
+    event = round.game.event
+    rulings = list(
+        Ruling.objects.filter(round=round)
+        .select_related("player", "slip", "ruled_by")
+        .order_by("player__table")
+    )
+    grouped: dict[tuple[str, int], list[Ruling]] = defaultdict(list)
+    for r in rulings:
+        if r.reason in SCORED:
+            grouped[(r.move, r.move_score)].append(r)
+    groups = [
+        MoveGroup(
+            move=move,
+            shown=shown_move(move, event.board, event.notation),
+            score=score,
+            is_top=bool(round.top_score) and score == round.top_score,
+            rulings=members,
+        )
+        for (move, score), members in sorted(grouped.items(), key=lambda kv: (-kv[0][1], kv[0][0]))
+    ]
+    return Review(
+        round=round,
+        rulings=rulings,
+        groups=groups,
+        invalid=[r for r in rulings if r.reason in INVALID],
+        blank=[r for r in rulings if r.reason == adj.Reason.BLANK_SLIP],
+        missing=[r for r in rulings if r.reason == adj.Reason.MISSING],
+        late=[r for r in rulings if r.reason == adj.Reason.LATE],
+        overridden=[r for r in rulings if r.overridden],
+        solos=[r for r in rulings if r.solo],
+        penalties=[r for r in rulings if r.penalty],
+        found_top=[r for r in rulings if r.is_top],
+    )
+
+
+# --------------------------------------------------------------------------- slips
+
+
+@dataclass(frozen=True)
+class SlipWatch:
+    """The arbitrator's view of an open round: who has handed in, who has not."""
+
+    received: int
+    expected: int
+    missing_tables: list[int]
+    slips: list[Slip]
+
+
+def slip_watch(round: Round) -> SlipWatch:
+    players = list(Player.objects.filter(event=round.game.event).order_by("table"))
+    slips = list(
+        Slip.objects.filter(round=round, current=True)
+        .select_related("player", "entered_by")
+        .order_by("-received_at")
+    )
+    handed = {s.player_id for s in slips}
+    return SlipWatch(
+        received=len(handed),
+        expected=len(players),
+        missing_tables=[p.table for p in players if p.pk not in handed],
+        slips=slips,
+    )
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The Try Move of seed 004: what a slip would score on the current board."""
+
+    reason: str
+    ok: bool
+    move: str  # in the event's notation, "" when unreadable
+    move_score: int
+    credited: int
+    warnings: int
+    detail: str
+    invalid_words: tuple[str, ...] = ()
+    shift_candidate: str = ""
+
+
+def move_preview(round: Round, coordinates: str, word: str, announced: int | None = None) -> Preview:
+    """Judge a slip as the close would (lexicon included), without storing anything."""
+    from tournaments.services import ApplicationError, _judging_rules, adjudication_settings
+
+    event = round.game.event
+    position = rebuild(round.game)
+    if position.current is None or position.current.pk != round.pk:
+        raise ApplicationError(f"round {round.number} is already placed")
+    verdict = adj.adjudicate_slip(
+        position.game.board,
+        rack_codes(round.rack),
+        position.game.lexicon,
+        _judging_rules(position, event),
+        adjudication_settings(event),
+        adj.SlipInput(coordinates, word, announced),
+    )
+    return Preview(
+        reason=verdict.reason,
+        ok=verdict.reason == adj.Reason.OK,
+        move=shown_move(verdict.move, event.board, event.notation),
+        move_score=verdict.move_score,
+        credited=verdict.score,
+        warnings=verdict.warnings,
+        detail=verdict.detail,
+        invalid_words=verdict.invalid_words,
+        shift_candidate=shown_move(verdict.shift_candidate, event.board, event.notation),
+    )

@@ -1,0 +1,186 @@
+/* The phone page: place rack tiles on the board by tapping (or type the slip), hand the
+   slip in through the REST API, and never lose it: the slip is kept in this phone's
+   storage with its client_id until the server acknowledges it, and sent again when the
+   network comes back (the server treats the same client_id as the same slip). */
+(function () {
+  "use strict";
+  var panel = document.getElementById("panel");
+  if (!panel) { return; }
+  var T = JSON.parse(document.getElementById("phone-text").textContent);
+  var api = panel.dataset.api;
+  var token = panel.dataset.token;
+  var store = "arbiter-pending-" + panel.dataset.event + "-" + panel.dataset.player;
+  var tap = { placed: [], selected: null, across: true };
+
+  function newId() {
+    if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
+    return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
+  }
+  function pending() { try { return JSON.parse(localStorage.getItem(store) || "null"); } catch (e) { return null; } }
+  function setPending(slip) {
+    if (slip) { localStorage.setItem(store, JSON.stringify(slip)); } else { localStorage.removeItem(store); }
+  }
+  function say(html, cls) {
+    var box = document.getElementById("receipt");
+    if (box) { box.innerHTML = '<p class="receipt ' + (cls || "") + '">' + html + "</p>"; }
+  }
+  function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; }); }
+  function slipText(s) { return "<b>" + esc(s.coordinates + " " + s.word) + "</b>" + (s.announced_score !== null ? " · " + esc(s.announced_score) : ""); }
+
+  /* ---------------------------------------------------------------- sending */
+  var sending = false;
+  function send() {
+    var slip = pending();
+    if (!slip || sending) { return; }
+    sending = true;
+    say(T.sending + " " + slipText(slip), "pending");
+    fetch(api, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Accept: "application/json", Authorization: "Player " + token },
+      body: JSON.stringify(slip),
+      credentials: "omit"
+    }).then(function (r) {
+      return r.json().then(function (body) { return { status: r.status, body: body }; });
+    }).then(function (res) {
+      sending = false;
+      if (res.status === 200 || res.status === 201) {
+        setPending(null);
+        var at = new Date(res.body.received_at).toLocaleTimeString();
+        if (res.body.late) { say(T.notsent + " " + slipText(slip), "late"); return; }
+        var words = (res.body.invalid_words || []).length ? " · ⚠ " + esc(res.body.invalid_words.join(", ")) : "";
+        say(T.received + " " + esc(at) + " : " + slipText(slip) + words + " — " + T.replace, "ok");
+        resetTap();
+      } else if (res.status >= 400 && res.status < 500 && res.status !== 429) {
+        setPending(null); // refused for good: the message says why, the player may type again
+        say(T.refused + " : " + esc((res.body.error || {}).message || res.status), "late");
+      } else {
+        throw new Error("retry");
+      }
+    }).catch(function () {
+      sending = false;
+      say(T.pending + " " + slipText(slip), "pending");
+      setTimeout(send, 3000);
+    });
+  }
+  window.addEventListener("online", send);
+  document.addEventListener("live-online", send);
+
+  /* ---------------------------------------------------------------- tapping */
+  function cell(r, c) { return panel.querySelector('td.sq[data-r="' + r + '"][data-c="' + c + '"]'); }
+  function boardLetter(r, c) {
+    var td = cell(r, c);
+    if (!td) { return null; }
+    if (td.dataset.letter) { return td.dataset.letter; }
+    for (var i = 0; i < tap.placed.length; i++) {
+      if (tap.placed[i].r === r && tap.placed[i].c === c) { return tap.placed[i].letter; }
+    }
+    return null;
+  }
+  function labels() {
+    var cols = Array.prototype.map.call(panel.querySelectorAll("thead th"), function (th) { return th.textContent; });
+    var rows = Array.prototype.map.call(panel.querySelectorAll("tbody th"), function (th) { return th.textContent; });
+    return { rows: rows, cols: cols };
+  }
+  function coordinates(r, c, across) {
+    var l = labels();
+    if (panel.dataset.notation === "scramble") { return l.cols[c].toLowerCase() + l.rows[r] + "," + (across ? "a" : "d"); }
+    return across ? l.rows[r] + l.cols[c] : l.cols[c] + l.rows[r];
+  }
+  function fill() {
+    var form = document.getElementById("slip");
+    if (!form || !tap.placed.length) { return; }
+    var p = tap.placed;
+    var across = tap.across;
+    if (p.length > 1) { across = p.every(function (x) { return x.r === p[0].r; }); }
+    var dr = across ? 0 : 1, dc = across ? 1 : 0;
+    var r = p[0].r, c = p[0].c;
+    p.forEach(function (x) { if (across ? x.c < c : x.r < r) { r = x.r; c = x.c; } });
+    while (boardLetter(r - dr, c - dc)) { r -= dr; c -= dc; }
+    var word = "", rr = r, cc = c, letter;
+    while ((letter = boardLetter(rr, cc))) { word += letter; rr += dr; cc += dc; }
+    form.coordinates.value = coordinates(r, c, across);
+    form.word.value = word;
+    var dir = panel.querySelector("[data-dir]");
+    if (dir) { dir.textContent = across ? T.across : T.down; }
+  }
+  function render() {
+    panel.querySelectorAll("td.sq.pending").forEach(function (td) {
+      td.classList.remove("pending");
+      td.querySelectorAll(".tmp").forEach(function (s) { s.remove(); });
+    });
+    tap.placed.forEach(function (x) {
+      var td = cell(x.r, x.c);
+      td.classList.add("pending");
+      var s = document.createElement("span");
+      s.className = "l tmp";
+      s.textContent = x.letter.toUpperCase();
+      td.appendChild(s);
+    });
+    panel.querySelectorAll(".rack .tile").forEach(function (b, i) {
+      var used = tap.placed.some(function (x) { return x.index === i; });
+      b.classList.toggle("used", used);
+      b.classList.toggle("selected", tap.selected === i);
+      b.setAttribute("aria-pressed", tap.selected === i ? "true" : "false");
+    });
+    var wrap = panel.querySelector(".board-wrap");
+    if (wrap) { wrap.classList.toggle("zoom", tap.selected !== null || tap.placed.length > 0); }
+    fill();
+  }
+  function resetTap() { tap.placed = []; tap.selected = null; render(); }
+  function chooseBlank(done) {
+    var dialog = document.getElementById("blank-dialog");
+    if (!dialog || !dialog.showModal) { var l = prompt("A-Z"); done(l ? l.toLowerCase() : ""); return; }
+    dialog.onclick = function (e) {
+      if (e.target.tagName === "BUTTON") { dialog.close(); done(e.target.value.toLowerCase()); }
+    };
+    dialog.showModal();
+  }
+  panel.addEventListener("click", function (e) {
+    var tile = e.target.closest(".rack .tile");
+    if (tile && !tile.disabled) {
+      var index = Array.prototype.indexOf.call(panel.querySelectorAll(".rack .tile"), tile);
+      if (tap.placed.some(function (x) { return x.index === index; })) { return; }
+      tap.selected = tap.selected === index ? null : index;
+      render();
+      return;
+    }
+    var td = e.target.closest("td.sq");
+    if (td && tap.selected !== null && !td.dataset.letter && !td.classList.contains("pending")) {
+      var index2 = tap.selected;
+      var letter = panel.querySelectorAll(".rack .tile")[index2].dataset.letter;
+      var place = function (l) {
+        if (!l) { return; }
+        tap.placed.push({ r: +td.dataset.r, c: +td.dataset.c, letter: l, index: index2 });
+        tap.selected = null;
+        render();
+      };
+      if (letter === "?") { chooseBlank(place); } else { place(letter); }
+      return;
+    }
+    if (e.target.closest("[data-undo]")) { tap.placed.pop(); render(); return; }
+    var dir = e.target.closest("[data-dir]");
+    if (dir) {
+      tap.across = !tap.across;
+      dir.setAttribute("aria-pressed", tap.across ? "true" : "false");
+      dir.textContent = tap.across ? T.across : T.down;
+      fill();
+    }
+  });
+
+  /* ---------------------------------------------------------------- the form */
+  panel.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (form.id !== "slip") { return; }
+    e.preventDefault();
+    var score = form.announced_score.value.trim();
+    setPending({
+      coordinates: form.coordinates.value.trim(),
+      word: form.word.value.trim(),
+      announced_score: score === "" ? null : parseInt(score, 10),
+      client_id: newId()
+    });
+    send();
+  });
+  document.body.addEventListener("htmx:afterSwap", function () { tap = { placed: [], selected: null, across: true }; });
+  if (pending()) { send(); }
+})();
