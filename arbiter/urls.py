@@ -7,6 +7,8 @@ from tournaments.urls import console_patterns, hall_patterns, phone_patterns
 
 urlpatterns = [
     path("", views.home, name="home"),
+    path("first-arbitrator/", views.first_arbitrator, name="first_arbitrator"),
+    path("demo/", views.demo, name="demo"),
     path("admin/", admin.site.urls),
     path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),

@@ -302,6 +302,28 @@ def players_import(*, event: Event, csv_text: str) -> list[Player]:
     return created
 
 
+DEMO_PLAYERS = ("Anne", "Bruno", "Chloé", "David")
+
+
+def event_demo(*, by: User) -> Event:
+    """A ready-to-play event for a first look: French tiles and list, FISF notation, four
+    players at tables 1-4, the first game started and its first rack drawn."""
+    with transaction.atomic():
+        event = event_create(
+            name="Démo",
+            starts_on=timezone.localdate(),
+            lexicon=lexicon_bundled(name="french"),
+            created_by=by,
+            language=Event.Language.FRENCH,
+            notation=Event.Notation.FISF,
+        )
+        for name in DEMO_PLAYERS:
+            player_add(event=event, name=name)
+        game = game_start(event=event, by=by)
+        round_draw(game=game, by=by)
+    return event
+
+
 # --------------------------------------------------------------------------- games and draws
 
 

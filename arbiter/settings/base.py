@@ -153,6 +153,9 @@ WHITENOISE_USE_FINDERS = True
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "console:events"
 LOGOUT_REDIRECT_URL = "home"
+# The address phones use to reach this server, for the projector's join QR code (set by
+# `serve --host 0.0.0.0`); empty: the address the projector's browser used.
+ARBITER_PUBLIC_URL = env_str("ARBITER_PUBLIC_URL", "").rstrip("/")
 # How often the pages ask whether something changed (milliseconds): README, "Live updates".
 ARBITER_POLL_MS = env_int("ARBITER_POLL_MS", 1000)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"

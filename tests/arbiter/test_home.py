@@ -16,3 +16,40 @@ def test_the_home_page_names_the_four_boards(client: Client) -> None:
     text = response.content.decode()
     for name in ("standard 15x15", "large 19x19", "broad 21x21", "grand 21x21"):
         assert name in text
+
+
+def test_the_first_arbitrator_account_is_made_from_the_laptop_only(client: Client) -> None:
+    from django.contrib.auth import get_user_model
+
+    page = client.get("/").content.decode()
+    assert 'action="/first-arbitrator/"' in page
+    data = {"username": "chef", "password1": "a-long-pass-phrase", "password2": "a-long-pass-phrase"}
+    # From the hall's Wi-Fi: refused, nothing created.
+    client.post("/first-arbitrator/", data, REMOTE_ADDR="192.168.1.20")
+    assert not get_user_model().objects.exists()
+    response = client.post("/first-arbitrator/", data)
+    assert response.status_code == 302
+    user = get_user_model().objects.get()
+    assert user.username == "chef" and user.is_staff
+    # Only once.
+    other = Client()
+    assert 'action="/first-arbitrator/"' not in other.get("/").content.decode()
+    other.post("/first-arbitrator/", {**data, "username": "intruder"})
+    assert get_user_model().objects.count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_demo_event_is_ready_to_play(client: Client) -> None:
+    from django.contrib.auth import get_user_model
+
+    from tournaments.models import Event, Round
+
+    user = get_user_model().objects.create_user("chef", password="x", is_staff=True)
+    assert client.post("/demo/").status_code == 302  # a login first
+    assert not Event.objects.exists()
+    client.force_login(user)
+    response = client.post("/demo/")
+    event = Event.objects.get()
+    assert response["Location"] == f"/console/{event.pk}/"
+    assert event.players.count() == 4 and event.notation == "fisf" and event.lexicon.bundled == "french"
+    assert Round.objects.get(game__event=event).state == Round.State.DRAWN

@@ -6,6 +6,7 @@ import io
 import time
 
 import segno
+from django.conf import settings
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
@@ -27,7 +28,9 @@ LIVE_CACHE_SECONDS = 0.5
 
 
 def join_url(request: HttpRequest, event: Event) -> str:
-    return request.build_absolute_uri(reverse("phone:join_code", kwargs={"code": event.code}))
+    path = reverse("phone:join_code", kwargs={"code": event.code})
+    public = str(getattr(settings, "ARBITER_PUBLIC_URL", ""))
+    return f"{public}{path}" if public else request.build_absolute_uri(path)
 
 
 def join_qr_svg(url: str) -> str:

@@ -67,6 +67,28 @@ def _die_with_parent() -> None:
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
+def lan_addresses() -> list[str]:
+    """This machine's IPv4 addresses other than loopback, read from the network
+    interfaces (Linux ioctl; nothing is sent). Empty where that cannot be read."""
+    if sys.platform != "linux":
+        return []
+    import fcntl
+    import struct
+
+    siocgifaddr = 0x8915
+    found: list[str] = []
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as sock:
+        for _index, name in socket.if_nameindex():
+            try:
+                packed = fcntl.ioctl(sock.fileno(), siocgifaddr, struct.pack("256s", name[:15].encode()))
+            except OSError:  # an interface without an IPv4 address
+                continue
+            address = socket.inet_ntoa(packed[20:24])
+            if not address.startswith("127.") and address not in found:
+                found.append(address)
+    return found
+
+
 def _tail(path: Path, lines: int = 30) -> str:
     try:
         text = path.read_text("utf-8", errors="replace")
@@ -124,6 +146,7 @@ class Command(BaseCommand):
         self.web: subprocess.Popen[bytes] | None = None
         self.worker: subprocess.Popen[bytes] | None = None
         self.worker_started = 0.0
+        self.lan: list[str] = []
         self.env = self._child_env()
 
         self._check_port()
@@ -171,6 +194,17 @@ class Command(BaseCommand):
         base = str(settings.BASE_DIR)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (base, env.get("PYTHONPATH", "")) if p)
         env.setdefault("PYTHONUNBUFFERED", "1")
+        if self.host in ("0.0.0.0", "0", "::"):
+            # Phones on the hall's Wi-Fi reach this laptop by its LAN address: the web server
+            # must accept that Host, and the projector's QR code must point there, not at
+            # 127.0.0.1 where the arbitrator's own browser opened it.
+            self.lan = lan_addresses()
+            if "DJANGO_ALLOWED_HOSTS" not in env:
+                env["DJANGO_ALLOWED_HOSTS"] = ",".join(
+                    [*settings.ALLOWED_HOSTS, *self.lan, socket.gethostname()]
+                )
+            if self.lan and not env.get("ARBITER_PUBLIC_URL"):
+                env["ARBITER_PUBLIC_URL"] = f"http://{self.lan[0]}:{self.port}"
         return env
 
     def _spawn(self, argv: list[str], out: IO[bytes] | None) -> subprocess.Popen[bytes]:
@@ -335,6 +369,11 @@ class Command(BaseCommand):
             "Arbiter is running (Django's development server"
             + (" and a Celery worker)." if with_worker else ")."),
             f"  Site:      {url}",
+            *(
+                [f"  Phones:    http://{self.lan[0]}:{self.port}/j/   (on the same Wi-Fi as this laptop)"]
+                if self.lan
+                else []
+            ),
             f"  Admin:     {url}admin/   (a login first: python manage.py createsuperuser)",
             f"  Data:      {self.var_dir}",
             f"  Database:  {database}",
