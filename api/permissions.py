@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import User
@@ -9,7 +10,7 @@ from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
 from api.models import PlayerToken
-from tournaments.models import Event
+from tournaments.models import Event, Round
 
 if TYPE_CHECKING:
     from rest_framework.views import APIView
@@ -50,3 +51,31 @@ class IsEventPlayer(BasePermission):
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         return event_player_token(request, _event(view)) is not None
+
+
+class MayTryMoves(BasePermission):
+    """Try Move: the arbitrator's calculator for paper slips, and the players' in the
+    training modes only (in tournament mode a player learns nothing about validity before
+    the close)."""
+
+    message = IsEventPlayer.message
+    training_only = "players may try a move only in the training modes (strict, nostrict)"
+
+    def has_permission(self, request: Request, view: APIView) -> bool:
+        event = _event(view)
+        if is_arbitrator(request, event):
+            return True
+        if event_player_token(request, event) is None:
+            return False
+        if event.mode == Event.Mode.TOURNAMENT:
+            self.message = self.training_only
+            return False
+        return True
+
+
+def tries_allowed(round: Round, now: dt.datetime) -> bool:
+    """A player tries moves while the round is open only: before, the answers would tell
+    the rack; after, slips are late anyway."""
+    if round.state != Round.State.OPEN:
+        return False
+    return round.deadline is None or now <= round.deadline

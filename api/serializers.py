@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from rest_framework import serializers
 
-from tournaments.models import Event, Player, Round, Slip
+from solver.formats.record import END_REASONS
+from tournaments.display import shown_move
+from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
+from tournaments.selectors import GameView
 from tournaments.services import MAX_ANNOUNCED
 
 
@@ -14,6 +18,32 @@ class PlayerSerializer(serializers.ModelSerializer[Player]):
     class Meta:
         model = Player
         fields = ["id", "name", "club", "category", "table"]
+
+
+class ArbitratorPlayerSerializer(serializers.ModelSerializer[Player]):
+    """A player as the arbitrator sees it: with the licence number and the virtual level."""
+
+    class Meta:
+        model = Player
+        fields = ["id", "name", "club", "licence", "category", "table", "virtual_level"]
+
+
+class PlayerInputSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=120)
+    club = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
+    licence = serializers.CharField(max_length=40, allow_blank=True, required=False, default="")
+    category = serializers.CharField(max_length=40, allow_blank=True, required=False, default="")
+    table = serializers.IntegerField(
+        min_value=1, required=False, default=None, help_text="the next free table without it"
+    )
+
+
+class PlayersImportSerializer(serializers.Serializer[Any]):
+    csv = serializers.CharField(
+        trim_whitespace=False,
+        help_text="a header row with 'name' (required) and optionally 'club', 'licence', 'category', "
+        "'table'; comma, semicolon or tab separated. One bad line refuses the whole file.",
+    )
 
 
 class EventSerializer(serializers.ModelSerializer[Event]):
@@ -47,12 +77,42 @@ SECRET_ROUND_FIELDS = ("top_score", "tops", "move_count")
 RULED = (Round.State.ADJUDICATED, Round.State.PLACED)
 
 
+class GameStateField(serializers.ChoiceField):
+    """A game's state: its own schema component (see :mod:`api.schema`)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(choices=Game.State.choices, **kwargs)
+
+
+class GameSerializer(serializers.ModelSerializer[Game]):
+    state = GameStateField(read_only=True)
+
+    class Meta:
+        model = Game
+        fields = ["number", "state", "end_reason", "started_at", "ended_at"]
+        read_only_fields = fields
+
+
+class GameEndInputSerializer(serializers.Serializer[Any]):
+    reason = serializers.ChoiceField(choices=[(code, text) for code, text in END_REASONS.items() if code])
+
+
+class GameOverSerializer(serializers.Serializer[Any]):
+    """A draw that ends the game (the bag and rack cannot meet the minimums)."""
+
+    game_over = serializers.BooleanField()
+    game = GameSerializer()
+
+
 class RoundSerializer(serializers.ModelSerializer[Round]):
     """Pass ``context={"arbitrator": bool}``: players get ``null`` in the secret fields
     until the round is adjudicated, and no rack before it is opened."""
 
     game = serializers.IntegerField(source="game.number", read_only=True)
     rack = serializers.SerializerMethodField()
+    reliquat = serializers.SerializerMethodField()
+    new_tiles = serializers.SerializerMethodField()
+    rejected = serializers.ListField(child=serializers.CharField(), read_only=True)
     tops = serializers.ListField(child=serializers.CharField(), allow_null=True, read_only=True)
 
     class Meta:
@@ -62,6 +122,10 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
             "number",
             "state",
             "rack",
+            "reliquat",
+            "new_tiles",
+            "rejected",
+            "manual",
             "deadline",
             "opened_at",
             "closed_at",
@@ -73,10 +137,17 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
         ]
         read_only_fields = fields
 
+    def _hidden(self, round: Round) -> bool:
+        return not self.context.get("arbitrator") and round.state == Round.State.DRAWN
+
     def get_rack(self, round: Round) -> str | None:
-        if not self.context.get("arbitrator") and round.state == Round.State.DRAWN:
-            return None
-        return round.rack
+        return None if self._hidden(round) else round.rack
+
+    def get_reliquat(self, round: Round) -> str | None:
+        return None if self._hidden(round) else round.reliquat
+
+    def get_new_tiles(self, round: Round) -> str | None:
+        return None if self._hidden(round) else round.new_tiles
 
     def to_representation(self, instance: Round) -> dict[str, Any]:
         data: dict[str, Any] = super().to_representation(instance)
@@ -89,15 +160,49 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
         return data
 
 
-class SlipInputSerializer(serializers.Serializer[Any]):
-    """No player here: a slip is always the token's player's."""
+class DrawInputSerializer(serializers.Serializer[Any]):
+    typed = serializers.CharField(
+        max_length=20,
+        required=False,
+        help_text="a rack drawn by hand, reliquat included ('?' for a blank); a random draw without it",
+    )
+    rejected = serializers.ListField(
+        child=serializers.CharField(max_length=20),
+        required=False,
+        default=list,
+        help_text="the racks drawn by hand before it and rejected by the vowel/consonant rule",
+    )
 
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if attrs["rejected"] and not attrs.get("typed"):
+            raise serializers.ValidationError({"rejected": ["rejected racks come with a typed rack"]})
+        return attrs
+
+
+class OpenInputSerializer(serializers.Serializer[Any]):
+    seconds = serializers.IntegerField(
+        min_value=1, max_value=24 * 3600, required=False, help_text="the event's time per round without it"
+    )
+
+
+class MoveInputSerializer(serializers.Serializer[Any]):
     coordinates = serializers.CharField(max_length=20, allow_blank=True)
     word = serializers.CharField(max_length=40, allow_blank=True)
     announced_score = serializers.IntegerField(
         allow_null=True, required=False, default=None, min_value=0, max_value=MAX_ANNOUNCED
     )
+
+
+class SlipInputSerializer(MoveInputSerializer):
+    """A player's slip is always the token's player's: ``table`` is the arbitrator's."""
+
     client_id = serializers.CharField(max_length=64, allow_blank=True, required=False, default="")
+    table = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="arbitrator only, and required then: the table of the paper slip typed in. "
+        "Ignored in a player's slip.",
+    )
 
 
 class SlipSerializer(serializers.ModelSerializer[Slip]):
@@ -118,6 +223,35 @@ class SlipSerializer(serializers.ModelSerializer[Slip]):
             "current",
         ]
         read_only_fields = fields
+
+
+class ArbitratorSlipSerializer(SlipSerializer):
+    entered_by = serializers.CharField(source="entered_by.username", allow_null=True, read_only=True)
+
+    class Meta(SlipSerializer.Meta):
+        fields = [*SlipSerializer.Meta.fields, "entered_by"]
+        read_only_fields = fields
+
+
+class SlipWatchSerializer(serializers.Serializer[Any]):
+    received = serializers.IntegerField(help_text="players with a current slip")
+    expected = serializers.IntegerField(help_text="players of the event")
+    missing_tables = serializers.ListField(child=serializers.IntegerField())
+    slips = ArbitratorSlipSerializer(many=True, help_text="current slips, latest first")
+
+
+class PreviewSerializer(serializers.Serializer[Any]):
+    """What a slip would score on the current board, judged as the close would."""
+
+    reason = serializers.CharField(help_text="a stable code: ok, illegal, not_in_lexicon, ...")
+    ok = serializers.BooleanField()
+    move = serializers.CharField(help_text="in the event's notation; empty when unreadable")
+    move_score = serializers.IntegerField()
+    credited = serializers.IntegerField()
+    warnings = serializers.IntegerField()
+    detail = serializers.CharField()
+    invalid_words = serializers.ListField(child=serializers.CharField())
+    shift_candidate = serializers.CharField()
 
 
 class SlipReceiptSerializer(serializers.Serializer[Any]):
@@ -163,6 +297,215 @@ class StandingsSerializer(serializers.Serializer[Any]):
 class StandingsQuerySerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField(min_value=1, required=False)
     category = serializers.CharField(max_length=40, required=False)
+
+
+class LiveSerializer(serializers.Serializer[Any]):
+    """Poll this: refetch the game and the round only when ``public`` (or ``full``) changes."""
+
+    public = serializers.CharField(help_text="changes with what every phone shows")
+    full = serializers.CharField(required=False, help_text="arbitrator only: also changes with every slip")
+    deadline = serializers.DateTimeField(allow_null=True)
+    state = serializers.ChoiceField(choices=Round.State.choices, allow_null=True)
+    now = serializers.DateTimeField(help_text="the server's clock, to count down to the deadline")
+
+
+class CellSerializer(serializers.Serializer[Any]):
+    row = serializers.IntegerField()
+    col = serializers.IntegerField()
+    letter = serializers.CharField(help_text="empty for an empty square; lowercase for a blank")
+    premium = serializers.CharField(help_text="l2, l3, l4, w2, w3, w4 or empty")
+    value = serializers.IntegerField()
+    name = serializers.CharField(help_text="the square in the event's notation")
+    new = serializers.BooleanField(help_text="placed by the last placed move")
+    centre = serializers.BooleanField()
+
+
+class BoardRowSerializer(serializers.Serializer[Any]):
+    row_label = serializers.CharField(help_text="as the notation names the row")
+    cells = CellSerializer(many=True)
+
+
+class TileValueSerializer(serializers.Serializer[Any]):
+    letter = serializers.CharField()
+    value = serializers.IntegerField()
+
+
+class TileCountSerializer(TileValueSerializer):
+    count = serializers.IntegerField()
+
+
+class PlacedRoundSerializer(serializers.Serializer[Any]):
+    number = serializers.IntegerField()
+    rack = serializers.CharField(help_text="reliquat+new tiles")
+    move = serializers.CharField()
+    score = serializers.IntegerField()
+    top_score = serializers.IntegerField()
+
+
+class GameViewSerializer(serializers.Serializer[Any]):
+    """A :class:`~tournaments.selectors.GameView`: the game as phones and the projector
+    show it. The rack is empty until the round opens; the tops come after adjudication."""
+
+    event_id = serializers.IntegerField()
+    game = serializers.IntegerField()
+    game_state = GameStateField()
+    round = serializers.IntegerField(allow_null=True)
+    state = serializers.ChoiceField(choices=Round.State.choices, allow_null=True)
+    deadline = serializers.DateTimeField(allow_null=True)
+    rows = BoardRowSerializer(many=True)
+    col_labels = serializers.ListField(child=serializers.CharField())
+    rack = serializers.CharField()
+    rack_values = TileValueSerializer(many=True)
+    to_come = TileCountSerializer(many=True, help_text="the tiles not seen yet: bag, and rack until open")
+    to_come_total = serializers.IntegerField()
+    values = TileValueSerializer(many=True)
+    placed = PlacedRoundSerializer(many=True)
+    top_total = serializers.IntegerField()
+    top_score = serializers.IntegerField(allow_null=True)
+    tops = serializers.ListField(child=serializers.CharField())
+    chosen = serializers.CharField()
+
+    def to_representation(self, instance: GameView) -> dict[str, Any]:
+        data = dataclasses.asdict(instance)
+        data["rows"] = [{"row_label": label, "cells": cells} for label, cells in data["rows"]]
+        data["rack_values"] = [{"letter": ch, "value": v} for ch, v in data["rack_values"]]
+        data["values"] = [{"letter": ch, "value": v} for ch, v in data["values"]]
+        data["to_come"] = [{"letter": ch, "count": n, "value": v} for ch, n, v in data["to_come"]]
+        result: dict[str, Any] = super().to_representation(data)
+        return result
+
+
+class RulingSlipSerializer(serializers.ModelSerializer[Slip]):
+    class Meta:
+        model = Slip
+        fields = ["id", "coordinates", "word", "announced_score", "received_at", "source", "late"]
+        read_only_fields = fields
+
+
+class RulingSerializer(serializers.ModelSerializer[Ruling]):
+    """Pass ``context={"event": event}``: moves are shown in the event's notation."""
+
+    player = PlayerSerializer(read_only=True)
+    slip = RulingSlipSerializer(read_only=True, allow_null=True)
+    move = serializers.SerializerMethodField(help_text="in the event's notation")
+    shift_candidate = serializers.SerializerMethodField(help_text="in the event's notation")
+    invalid_words = serializers.ListField(child=serializers.CharField(), read_only=True)
+    ruled_by = serializers.CharField(source="ruled_by.username", allow_null=True, read_only=True)
+
+    class Meta:
+        model = Ruling
+        fields = [
+            "id",
+            "player",
+            "slip",
+            "move",
+            "move_score",
+            "credited",
+            "warnings",
+            "penalty",
+            "solo",
+            "is_top",
+            "letterpoints",
+            "reason",
+            "detail",
+            "invalid_words",
+            "shift_candidate",
+            "overridden",
+            "override_reason",
+            "ruled_by",
+            "ruled_at",
+        ]
+        read_only_fields = fields
+
+    def _shown(self, gcg: str) -> str:
+        event: Event = self.context["event"]
+        return shown_move(gcg, event.board, event.notation)
+
+    def get_move(self, ruling: Ruling) -> str:
+        return self._shown(ruling.move)
+
+    def get_shift_candidate(self, ruling: Ruling) -> str:
+        return self._shown(ruling.shift_candidate)
+
+
+class RoundRulingSerializer(RulingSerializer):
+    """A ruling on its own: with its game and round (load them with ``select_related``)."""
+
+    game = serializers.IntegerField(source="round.game.number", read_only=True)
+    round = serializers.IntegerField(source="round.number", read_only=True)
+
+    class Meta(RulingSerializer.Meta):
+        fields = ["game", "round", *RulingSerializer.Meta.fields]
+        read_only_fields = fields
+
+
+class RulingQuerySerializer(serializers.Serializer[Any]):
+    table = serializers.IntegerField(min_value=1, required=False)
+
+
+class MoveGroupSerializer(serializers.Serializer[Any]):
+    move = serializers.CharField(help_text="GCG notation")
+    shown = serializers.CharField(help_text="in the event's notation")
+    score = serializers.IntegerField()
+    is_top = serializers.BooleanField()
+    rulings = RulingSerializer(many=True)
+
+
+class ReviewSerializer(serializers.Serializer[Any]):
+    """:func:`tournaments.selectors.round_review`: the scored moves best first, then the
+    rulings by kind (a ruling appears in every list it belongs to)."""
+
+    round = RoundSerializer()
+    rulings = RulingSerializer(many=True)
+    groups = MoveGroupSerializer(many=True)
+    invalid = RulingSerializer(many=True)
+    blank = RulingSerializer(many=True)
+    missing = RulingSerializer(many=True)
+    late = RulingSerializer(many=True)
+    overridden = RulingSerializer(many=True)
+    solos = RulingSerializer(many=True)
+    penalties = RulingSerializer(many=True)
+    found_top = RulingSerializer(many=True)
+
+
+class TopInputSerializer(serializers.Serializer[Any]):
+    move = serializers.CharField(max_length=40, help_text="in the event's notation, e.g. '8H PROOF'")
+    confirm_lower = serializers.BooleanField(
+        default=False, help_text="place a move scoring less than the top (refused without it)"
+    )
+
+
+class TopChoiceSerializer(serializers.Serializer[Any]):
+    round = RoundSerializer()
+    warning = serializers.CharField(help_text="set when the move scores less than the top")
+
+
+class PlaceInputSerializer(serializers.Serializer[Any]):
+    draw_next = serializers.BooleanField(default=True, help_text="draw the next rack at random")
+
+
+class PlaceResultSerializer(serializers.Serializer[Any]):
+    placed = RoundSerializer()
+    next = RoundSerializer(allow_null=True, help_text="null without draw_next, or when the game ended")
+    game_over = serializers.BooleanField()
+
+
+class OverrideInputSerializer(serializers.Serializer[Any]):
+    credited = serializers.IntegerField(help_text="the score credited for the round")
+    warnings = serializers.IntegerField(min_value=0, required=False)
+    penalty = serializers.IntegerField(min_value=0, required=False)
+    reason = serializers.CharField(max_length=1000, help_text="kept in the history")
+
+
+class AcceptShiftInputSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(max_length=1000, required=False, help_text="kept in the history")
+
+
+class HistoryEntrySerializer(serializers.ModelSerializer[HistoryEntry]):
+    class Meta:
+        model = HistoryEntry
+        fields = ["id", "entity", "object_id", "action", "actor_label", "at", "old", "new", "reason"]
+        read_only_fields = fields
 
 
 class ErrorDetailSerializer(serializers.Serializer[Any]):

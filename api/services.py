@@ -7,8 +7,9 @@ import hmac
 from django.db import transaction
 
 from api.models import PlayerToken
-from tournaments.models import Event
-from tournaments.services import ApplicationError
+from tournaments import services
+from tournaments.models import Event, Ruling
+from tournaments.services import ApplicationError, User
 
 
 def player_token_issue(*, event: Event, code: str, table: int) -> PlayerToken:
@@ -22,3 +23,14 @@ def player_token_issue(*, event: Event, code: str, table: int) -> PlayerToken:
         raise refused
     with transaction.atomic():
         return PlayerToken.objects.create(player=player)
+
+
+def ruling_accept_shift(*, ruling: Ruling, by: User, reason: str | None = None) -> Ruling:
+    """:func:`tournaments.services.ruling_accept_shift`, whose re-adjudication raises a
+    bare ValueError when the offered placement no longer matches the board (a stale
+    ruling): that is a refusal to report to the arbitrator, not a server error."""
+    extra = {} if reason is None else {"reason": reason}
+    try:
+        return services.ruling_accept_shift(ruling=ruling, by=by, **extra)
+    except ValueError as exc:
+        raise ApplicationError(str(exc), {"reason": "stale_shift"}) from exc

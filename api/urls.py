@@ -11,9 +11,28 @@ app_name = "api"
 event_patterns = [
     path("", views.EventDetailView.as_view(), name="event-detail"),
     path("join/", views.JoinView.as_view(), name="event-join"),
+    path("live/", views.LiveView.as_view(), name="event-live"),
+    path("history/", views.HistoryView.as_view(), name="event-history"),
+    path("players/", views.PlayersView.as_view(), name="players"),
+    path("players/import/", views.PlayersImportView.as_view(), name="players-import"),
+    path("games/", views.GamesView.as_view(), name="games"),
+    path("games/current/end/", views.GameEndView.as_view(), name="game-end"),
+    path("game/", views.CurrentGameView.as_view(), name="game-current"),
+    path("rounds/draw/", views.DrawView.as_view(), name="round-draw"),
     path("rounds/current/", views.CurrentRoundView.as_view(), name="round-current"),
+    path("rounds/current/open/", views.OpenRoundView.as_view(), name="round-open"),
     path("rounds/current/slips/", views.RoundSlipsView.as_view(), name="round-slips"),
+    path("rounds/current/preview/", views.PreviewView.as_view(), name="round-preview"),
+    path("rounds/current/watch/", views.WatchView.as_view(), name="round-watch"),
     path("rounds/current/close/", views.CloseRoundView.as_view(), name="round-close"),
+    path("rounds/current/review/", views.ReviewView.as_view(), name="round-review"),
+    path("rounds/current/ruling/", views.RoundRulingView.as_view(), name="round-ruling"),
+    path("rounds/current/top/", views.TopView.as_view(), name="round-top"),
+    path("rounds/current/place/", views.PlaceView.as_view(), name="round-place"),
+    path("rulings/<int:ruling_id>/override/", views.OverrideView.as_view(), name="ruling-override"),
+    path(
+        "rulings/<int:ruling_id>/accept-shift/", views.AcceptShiftView.as_view(), name="ruling-accept-shift"
+    ),
     path("standings/", views.StandingsView.as_view(), name="event-standings"),
 ]
 

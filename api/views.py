@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
-from rest_framework.exceptions import NotFound, PermissionDenied
+from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -17,24 +20,56 @@ from rest_framework.views import APIView
 from api import selectors
 from api import services as api_services
 from api.models import PlayerToken
-from api.permissions import IsEventArbitrator, IsEventPlayer, event_player_token, is_arbitrator
+from api.permissions import (
+    IsEventArbitrator,
+    IsEventPlayer,
+    MayTryMoves,
+    event_player_token,
+    is_arbitrator,
+    tries_allowed,
+)
 from api.serializers import (
+    AcceptShiftInputSerializer,
+    ArbitratorPlayerSerializer,
+    DrawInputSerializer,
     ErrorSerializer,
     EventSerializer,
+    GameEndInputSerializer,
+    GameOverSerializer,
+    GameSerializer,
+    GameViewSerializer,
+    HistoryEntrySerializer,
     JoinInputSerializer,
     JoinOutputSerializer,
+    LiveSerializer,
+    MoveInputSerializer,
+    OpenInputSerializer,
+    OverrideInputSerializer,
+    PlaceInputSerializer,
+    PlaceResultSerializer,
+    PlayerInputSerializer,
     PlayerSerializer,
+    PlayersImportSerializer,
+    PreviewSerializer,
+    ReviewSerializer,
+    RoundRulingSerializer,
     RoundSerializer,
+    RulingQuerySerializer,
     SlipInputSerializer,
     SlipReceiptSerializer,
     SlipSerializer,
+    SlipWatchSerializer,
     StandingsQuerySerializer,
     StandingsSerializer,
+    TopChoiceSerializer,
+    TopInputSerializer,
 )
 from scoring.selectors import event_standings, game_standings
 from scoring.standings import to_dict
+from tournaments import selectors as shared
 from tournaments import services
-from tournaments.models import Event, Round, Slip
+from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
+from tournaments.services import ApplicationError
 
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 429)}
 
@@ -42,10 +77,19 @@ ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404
 class SlipThrottle(ScopedRateThrottle):
     """Per player token, on submissions only (reading the slips is not throttled)."""
 
+    ident_prefix = "token"
+
     def get_cache_key(self, request: Request, view: APIView) -> str | None:
         if request.method != "POST" or not isinstance(request.auth, PlayerToken):
             return None
-        return self.cache_format % {"scope": self.scope, "ident": f"token-{request.auth.pk}"}
+        return self.cache_format % {"scope": self.scope, "ident": f"{self.ident_prefix}-{request.auth.pk}"}
+
+
+class PreviewThrottle(SlipThrottle):
+    """A tried move replays the game: players get the slips' rate, in a bucket of its own
+    so that trying moves never uses up the right to hand in a slip."""
+
+    ident_prefix = "preview-token"
 
 
 class EventMixin:
@@ -63,9 +107,45 @@ class EventMixin:
             raise NotFound("no round has been drawn in this event yet")
         return round
 
+    def ruled_round(self) -> Round:
+        """The current round once adjudicated: before, its rulings do not exist or are
+        being written."""
+        round = self.current_round()
+        if round.state not in shared.RULED:
+            raise ApplicationError(
+                f"round {round.number} is not adjudicated yet",
+                {"reason": "not_adjudicated", "state": round.state},
+            )
+        return round
+
+    def current_game(self) -> Game:
+        game = selectors.current_game(self.get_event())
+        if game is None:
+            raise NotFound("no game has been started in this event yet")
+        return game
+
+    def token_player(self, request: Request) -> Player:
+        token = event_player_token(request, self.get_event())
+        assert token is not None  # IsEventPlayer
+        return token.player
+
 
 def _arbitrator_or_player() -> list[type[BasePermission]]:
     return [IsEventArbitrator | IsEventPlayer]  # type: ignore[list-item]
+
+
+#: The serializer context of the arbitrator's answers: the round's secrets included.
+ARBITRATOR = {"arbitrator": True}
+
+
+def _fresh(round: Round) -> Round:
+    """A round re-read after a service: the solver and the adjudication run on commit
+    (in-process when tasks are eager), so the instance the service returned may be stale."""
+    round.refresh_from_db()
+    return round
+
+
+# ------------------------------------------------------------------ events
 
 
 @extend_schema(tags=["events"], responses={200: EventSerializer(many=True), **ERRORS})
@@ -85,6 +165,43 @@ class EventDetailView(EventMixin, APIView):
 
     def get(self, request: Request, event_id: int) -> Response:
         return Response(EventSerializer(self.get_event()).data)
+
+
+@extend_schema(
+    tags=["events"],
+    summary="Version stamps to poll: refetch the game or the round only when they change",
+    responses={200: LiveSerializer, **ERRORS},
+)
+class LiveView(EventMixin, APIView):
+    """Two small queries and no throttle: every phone polls it every few seconds."""
+
+    throttle_classes: list[Any] = []
+
+    def get_permissions(self) -> list[BasePermission]:
+        return [p() for p in _arbitrator_or_player()]
+
+    def get(self, request: Request, event_id: int) -> Response:
+        event = self.get_event()
+        body: dict[str, Any] = dataclasses.asdict(shared.live_versions(event))
+        body["now"] = timezone.now()
+        if not is_arbitrator(request, event):
+            del body["full"]  # it moves with every slip: the arbitrator's business
+        return Response(LiveSerializer(body).data)
+
+
+@extend_schema(tags=["events"], responses={200: HistoryEntrySerializer(many=True), **ERRORS})
+class HistoryView(EventMixin, generics.ListAPIView[HistoryEntry]):
+    """Every change to the event's draws, slips and rulings, newest first."""
+
+    serializer_class = HistoryEntrySerializer
+    pagination_class = LimitOffsetPagination
+    permission_classes = [IsEventArbitrator]
+
+    def get_queryset(self) -> Any:
+        return selectors.event_history(self.get_event())
+
+
+# ------------------------------------------------------------------ players
 
 
 @extend_schema(
@@ -111,6 +228,135 @@ class JoinView(EventMixin, APIView):
         return Response(JoinOutputSerializer(body).data, status=status.HTTP_201_CREATED)
 
 
+class PlayersView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    @extend_schema(
+        tags=["players"],
+        summary="The players of the event, by table",
+        responses={200: ArbitratorPlayerSerializer(many=True), **ERRORS},
+    )
+    def get(self, request: Request, event_id: int) -> Response:
+        players = selectors.event_players(self.get_event())
+        return Response(ArbitratorPlayerSerializer(players, many=True).data)
+
+    @extend_schema(
+        tags=["players"],
+        summary="Add a player (at the next free table unless one is given)",
+        request=PlayerInputSerializer,
+        responses={201: ArbitratorPlayerSerializer, **ERRORS},
+    )
+    def post(self, request: Request, event_id: int) -> Response:
+        data = PlayerInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_add(event=self.get_event(), **data.validated_data)
+        return Response(ArbitratorPlayerSerializer(player).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    tags=["players"],
+    summary="Import players from CSV text: all or nothing, a refusal names the bad line",
+    request=PlayersImportSerializer,
+    responses={201: ArbitratorPlayerSerializer(many=True), **ERRORS},
+)
+class PlayersImportView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        data = PlayersImportSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        players = services.players_import(event=self.get_event(), csv_text=data.validated_data["csv"])
+        return Response(ArbitratorPlayerSerializer(players, many=True).data, status=status.HTTP_201_CREATED)
+
+
+# ------------------------------------------------------------------ games
+
+
+@extend_schema(
+    tags=["games"],
+    summary="Start the next game (refused while one is being played)",
+    request=None,
+    responses={201: GameSerializer, **ERRORS},
+)
+class GamesView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        game = services.game_start(event=self.get_event(), by=request.user)
+        return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    tags=["games"],
+    summary="End the current game",
+    request=GameEndInputSerializer,
+    responses={200: GameSerializer, **ERRORS},
+)
+class GameEndView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        data = GameEndInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = services.game_end(
+            game=self.current_game(), reason=data.validated_data["reason"], by=request.user
+        )
+        return Response(GameSerializer(game).data)
+
+
+@extend_schema(
+    tags=["games"],
+    summary="The current game as the phones show it: board, rack once open, letters to come",
+    responses={200: GameViewSerializer, **ERRORS},
+)
+class CurrentGameView(EventMixin, APIView):
+    """No secret before its time: the rack from the opening, the tops from adjudication."""
+
+    def get_permissions(self) -> list[BasePermission]:
+        return [p() for p in _arbitrator_or_player()]
+
+    def get(self, request: Request, event_id: int) -> Response:
+        event = self.get_event()
+        view = shared.public_view(event, shared.live_versions(event).public)
+        if view is None:
+            raise NotFound("no game has been started in this event yet")
+        return Response(GameViewSerializer(view).data)
+
+
+# ------------------------------------------------------------------ rounds
+
+
+@extend_schema(
+    tags=["rounds"],
+    summary="Draw the next rack, at random or typed from a physical draw",
+    request=DrawInputSerializer,
+    responses={
+        201: RoundSerializer,
+        200: OpenApiResponse(GameOverSerializer, description="the draw rule ended the game"),
+        **ERRORS,
+    },
+)
+class DrawView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        data = DrawInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        game = self.current_game()
+        round = services.round_draw(
+            game=game,
+            by=request.user,
+            typed=data.validated_data.get("typed"),
+            rejected=tuple(data.validated_data["rejected"]),
+        )
+        if round is None:
+            game.refresh_from_db()
+            return Response(GameOverSerializer({"game_over": True, "game": game}).data)
+        return Response(
+            RoundSerializer(_fresh(round), context=ARBITRATOR).data, status=status.HTTP_201_CREATED
+        )
+
+
 @extend_schema(tags=["rounds"], responses={200: RoundSerializer, **ERRORS})
 class CurrentRoundView(EventMixin, APIView):
     """The current round. The tops are the arbitrator's until the round is adjudicated."""
@@ -123,13 +369,147 @@ class CurrentRoundView(EventMixin, APIView):
         return Response(RoundSerializer(self.current_round(), context=context).data)
 
 
+@extend_schema(
+    tags=["rounds"],
+    summary="Open the current round: the rack is shown and the clock starts",
+    request=OpenInputSerializer,
+    responses={200: RoundSerializer, **ERRORS},
+)
+class OpenRoundView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        data = OpenInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        round = services.round_open(
+            round=self.current_round(), by=request.user, seconds=data.validated_data.get("seconds")
+        )
+        return Response(RoundSerializer(_fresh(round), context=ARBITRATOR).data)
+
+
+@extend_schema(tags=["rounds"], request=None, responses={200: RoundSerializer, **ERRORS})
+class CloseRoundView(EventMixin, APIView):
+    """Close the current round (its slips are then adjudicated)."""
+
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        round = services.round_close(round=self.current_round(), by=request.user)
+        return Response(RoundSerializer(_fresh(round), context=ARBITRATOR).data)
+
+
+@extend_schema(
+    tags=["rounds"],
+    summary="Choose the move placed for everyone among the moves of the current round",
+    request=TopInputSerializer,
+    responses={200: TopChoiceSerializer, **ERRORS},
+)
+class TopView(EventMixin, APIView):
+    """A move scoring less than the top is refused (detail.warning) unless confirmed."""
+
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        data = TopInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        choice = services.top_choose(
+            round=self.current_round(),
+            move_text=data.validated_data["move"],
+            by=request.user,
+            confirm_lower=data.validated_data["confirm_lower"],
+        )
+        body = {"round": _fresh(choice.round), "warning": choice.warning}
+        return Response(TopChoiceSerializer(body, context=ARBITRATOR).data)
+
+
+@extend_schema(
+    tags=["rounds"],
+    summary="Place the chosen move (else the automatic top) and draw the next rack",
+    request=PlaceInputSerializer,
+    responses={200: PlaceResultSerializer, **ERRORS},
+)
+class PlaceView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        data = PlaceInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        round = self.current_round()
+        following = services.round_place(
+            round=round, by=request.user, draw_next=data.validated_data["draw_next"]
+        )
+        round.game.refresh_from_db()
+        body = {
+            "placed": _fresh(round),
+            "next": _fresh(following) if following is not None else None,
+            "game_over": round.game.state == Game.State.ENDED,
+        }
+        return Response(PlaceResultSerializer(body, context=ARBITRATOR).data)
+
+
+@extend_schema(
+    tags=["rounds"],
+    summary="The slips of the open round: who has handed in, who has not",
+    responses={200: SlipWatchSerializer, **ERRORS},
+)
+class WatchView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def get(self, request: Request, event_id: int) -> Response:
+        return Response(SlipWatchSerializer(shared.slip_watch(self.current_round())).data)
+
+
+@extend_schema(
+    tags=["rulings"],
+    summary="The rulings of the adjudicated round, grouped by move",
+    responses={200: ReviewSerializer, **ERRORS},
+)
+class ReviewView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def get(self, request: Request, event_id: int) -> Response:
+        review = shared.round_review(self.ruled_round())
+        context = {**ARBITRATOR, "event": self.get_event()}
+        return Response(ReviewSerializer(review, context=context).data)
+
+
+@extend_schema(
+    tags=["rulings"],
+    summary="A player's ruling of the adjudicated round: the caller's own, any table for the arbitrator",
+    parameters=[OpenApiParameter("table", int, description="arbitrator only, and required then")],
+    responses={200: RoundRulingSerializer, **ERRORS},
+)
+class RoundRulingView(EventMixin, APIView):
+    def get_permissions(self) -> list[BasePermission]:
+        return [p() for p in _arbitrator_or_player()]
+
+    def get(self, request: Request, event_id: int) -> Response:
+        event = self.get_event()
+        query = RulingQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        table: int | None = query.validated_data.get("table")
+        if is_arbitrator(request, event):
+            if table is None:
+                raise ValidationError({"table": ["give the table of the player"]})
+        else:
+            own = self.token_player(request).table
+            if table is not None and table != own:
+                raise PermissionDenied("a player sees only their own ruling")
+            table = own
+        ruling = selectors.round_ruling(self.ruled_round(), table)
+        if ruling is None:
+            raise NotFound(f"no ruling for table {table} in this round")
+        return Response(RoundRulingSerializer(ruling, context={"event": event}).data)
+
+
+# ------------------------------------------------------------------ slips
+
+
 class RoundSlipsView(EventMixin, APIView):
     throttle_classes = [SlipThrottle]
     throttle_scope = "slips"
 
     def get_permissions(self) -> list[BasePermission]:
-        if self.request.method == "POST":
-            return [IsEventPlayer()]
         return [p() for p in _arbitrator_or_player()]
 
     @extend_schema(
@@ -143,27 +523,34 @@ class RoundSlipsView(EventMixin, APIView):
         if is_arbitrator(request, event):
             slips = selectors.round_slips(round)
         else:
-            token = event_player_token(request, event)
-            assert token is not None  # IsEventPlayer
-            slips = selectors.round_slips(round, player_id=token.player_id)
+            slips = selectors.round_slips(round, player_id=self.token_player(request).pk)
         return Response(SlipSerializer(slips, many=True).data)
 
     @extend_schema(
         tags=["slips"],
-        summary="Hand in a slip for the token's player (the same client_id twice is one slip)",
+        summary="Hand in a slip: a player's own, or a paper slip typed by the arbitrator for a table "
+        "(the same client_id twice is one slip)",
         request=SlipInputSerializer,
         responses={201: SlipReceiptSerializer, 200: SlipReceiptSerializer, **ERRORS},
     )
     def post(self, request: Request, event_id: int) -> Response:
-        token = event_player_token(request, self.get_event())
-        assert token is not None  # IsEventPlayer
+        event = self.get_event()
         data = SlipInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
+        fields = dict(data.validated_data)
+        # A player's slip is the token's player's whatever the body says: the table is dropped.
+        table: int | None = fields.pop("table", None)
+        if is_arbitrator(request, event):
+            if table is None:
+                raise ValidationError({"table": ["the table of the paper slip is required"]})
+            player = selectors.player_at_table(event, table)
+            if player is None:
+                raise ValidationError({"table": [f"no player at table {table}"]})
+            source, entered_by = Slip.Source.PAPER, request.user
+        else:
+            player, source, entered_by = self.token_player(request), Slip.Source.PHONE, None
         result = services.slip_submit(
-            round=self.current_round(),
-            player=token.player,
-            source=Slip.Source.PHONE,
-            **data.validated_data,
+            round=self.current_round(), player=player, source=source, entered_by=entered_by, **fields
         )
         receipt = {
             "id": result.slip.pk,
@@ -179,16 +566,82 @@ class RoundSlipsView(EventMixin, APIView):
         )
 
 
-@extend_schema(tags=["rounds"], request=None, responses={200: RoundSerializer, **ERRORS})
-class CloseRoundView(EventMixin, APIView):
-    """Close the current round (its slips are then adjudicated)."""
+@extend_schema(
+    tags=["slips"],
+    summary="Try Move: what a slip would score on the current board, nothing stored",
+    request=MoveInputSerializer,
+    responses={200: PreviewSerializer, **ERRORS},
+)
+class PreviewView(EventMixin, APIView):
+    """The arbitrator's calculator for paper slips; players may use it in the training
+    modes, while the round is open."""
 
-    permission_classes = [IsEventArbitrator]
+    throttle_classes = [PreviewThrottle]
+    throttle_scope = "slips"
+
+    permission_classes = [MayTryMoves]
 
     def post(self, request: Request, event_id: int) -> Response:
-        round = services.round_close(round=self.current_round(), by=request.user)
-        round.refresh_from_db()
-        return Response(RoundSerializer(round, context={"arbitrator": True}).data)
+        data = MoveInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        round = self.current_round()
+        if not is_arbitrator(request, self.get_event()) and not tries_allowed(round, timezone.now()):
+            raise PermissionDenied("a player may try a move only while the round is open")
+        preview = shared.move_preview(
+            round,
+            data.validated_data["coordinates"],
+            data.validated_data["word"],
+            data.validated_data["announced_score"],
+        )
+        return Response(PreviewSerializer(preview).data)
+
+
+# ------------------------------------------------------------------ rulings
+
+
+class RulingMixin(EventMixin):
+    def get_ruling(self) -> Ruling:
+        ruling = selectors.event_ruling(self.get_event(), self.kwargs["ruling_id"])
+        if ruling is None:
+            raise NotFound("no such ruling in this event")
+        return ruling
+
+
+@extend_schema(
+    tags=["rulings"],
+    summary="Correct a ruling: the credited score is required, and the reason is kept",
+    request=OverrideInputSerializer,
+    responses={200: RoundRulingSerializer, **ERRORS},
+)
+class OverrideView(RulingMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int, ruling_id: int) -> Response:
+        data = OverrideInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        ruling = services.ruling_override(ruling=self.get_ruling(), by=request.user, **data.validated_data)
+        return Response(RoundRulingSerializer(ruling, context={"event": self.get_event()}).data)
+
+
+@extend_schema(
+    tags=["rulings"],
+    summary="Accept a shifted reference: the nearby placement scores, less the shift penalty",
+    request=AcceptShiftInputSerializer,
+    responses={200: RoundRulingSerializer, **ERRORS},
+)
+class AcceptShiftView(RulingMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int, ruling_id: int) -> Response:
+        data = AcceptShiftInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        ruling = api_services.ruling_accept_shift(
+            ruling=self.get_ruling(), by=request.user, reason=data.validated_data.get("reason")
+        )
+        return Response(RoundRulingSerializer(ruling, context={"event": self.get_event()}).data)
+
+
+# ------------------------------------------------------------------ standings
 
 
 @extend_schema(

@@ -1,11 +1,74 @@
 from __future__ import annotations
 
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.core.cache import cache
+from rest_framework.authtoken.models import Token
+from rest_framework.test import APIClient
 
-from tests.tournaments.conftest import enable_lexicon, event  # noqa: F401  (shared fixtures)
+from tests.api.helpers import player_client
+from tests.tournaments import conftest as shared
+from tournaments import services
+from tournaments.models import Event, Game, Player, Round
+
+enable_lexicon = shared.enable_lexicon
+event = shared.event
 
 
 @pytest.fixture(autouse=True)
 def _fresh_throttles() -> None:
+    # The cache also holds the throttles' counters and the cached game views.
     cache.clear()
+
+
+@pytest.fixture
+def arbitrator(event: Event) -> User:
+    user = get_user_model().objects.create_user("arbitre", password="x")
+    Event.objects.filter(pk=event.pk).update(created_by=user)
+    event.refresh_from_db()
+    return user
+
+
+@pytest.fixture
+def players(event: Event) -> list[Player]:
+    return [
+        services.player_add(event=event, name=f"Player {i}", category="A" if i < 3 else "B")
+        for i in (1, 2, 3)
+    ]
+
+
+@pytest.fixture
+def game(event: Event, players: list[Player]) -> Game:
+    return services.game_start(event=event)
+
+
+@pytest.fixture
+def drawn(game: Game) -> Round:
+    """Seed 7, game 1, round 1: rack BFOIPOR, one top, 8H PROOF for 28."""
+    round = services.round_draw(game=game)
+    assert round is not None
+    round.refresh_from_db()
+    return round
+
+
+@pytest.fixture
+def open_round(drawn: Round) -> Round:
+    return services.round_open(round=drawn)
+
+
+@pytest.fixture
+def arbitrator_client(arbitrator: User) -> APIClient:
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=arbitrator).key}")
+    return client
+
+
+@pytest.fixture
+def p1(players: list[Player]) -> APIClient:
+    return player_client(players[0])
+
+
+@pytest.fixture
+def p2(players: list[Player]) -> APIClient:
+    return player_client(players[1])

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.contrib.auth import get_user_model
 from drf_spectacular.generators import SchemaGenerator
@@ -13,99 +11,20 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
 from api.models import PlayerToken
+from tests.api.helpers import assert_error, event_url, place, player_client, top_slip
 from tournaments import services
 from tournaments.models import Event, Game, Player, Round, Slip
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-# ------------------------------------------------------------------ fixtures
-
-
-@pytest.fixture
-def arbitrator(event: Event):
-    user = get_user_model().objects.create_user("arbitre", password="x")
-    Event.objects.filter(pk=event.pk).update(created_by=user)
-    event.refresh_from_db()
-    return user
-
-
-@pytest.fixture
-def players(event: Event) -> list[Player]:
-    return [
-        services.player_add(event=event, name=f"Player {i}", category="A" if i < 3 else "B")
-        for i in (1, 2, 3)
-    ]
-
-
-@pytest.fixture
-def game(event: Event, players: list[Player]) -> Game:
-    return services.game_start(event=event)
-
-
-@pytest.fixture
-def drawn(game: Game) -> Round:
-    round = services.round_draw(game=game)
-    assert round is not None
-    round.refresh_from_db()
-    return round
-
-
-@pytest.fixture
-def open_round(drawn: Round) -> Round:
-    return services.round_open(round=drawn)
-
-
-def _url(event: Event, tail: str = "") -> str:
-    return f"/api/events/{event.pk}/{tail}"
-
-
-@pytest.fixture
-def arbitrator_client(arbitrator) -> APIClient:
-    client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION=f"Token {Token.objects.create(user=arbitrator).key}")
-    return client
-
-
-def _player_client(player: Player) -> APIClient:
-    client = APIClient()
-    token = PlayerToken.objects.create(player=player)
-    client.credentials(HTTP_AUTHORIZATION=f"Player {token.key}")
-    return client
-
-
-@pytest.fixture
-def p1(players: list[Player]) -> APIClient:
-    return _player_client(players[0])
-
-
-@pytest.fixture
-def p2(players: list[Player]) -> APIClient:
-    return _player_client(players[1])
-
-
-def _error(response, status: int, code: str) -> dict[str, Any]:
-    assert response.status_code == status, response.content
-    body = response.json()
-    assert set(body) == {"error"} and set(body["error"]) == {"code", "message", "detail"}
-    assert body["error"]["code"] == code
-    assert body["error"]["message"]
-    error: dict[str, Any] = body["error"]
-    return error
-
-
-def _place(round: Round) -> None:
-    services.round_close(round=round)
-    round.refresh_from_db()
-    services.top_choose(round=round, move_text=round.tops[0])
-    services.round_place(round=round, draw_next=False)
-
-
 # ------------------------------------------------------------------ join
 
 
 def test_join_issues_a_player_token_for_the_table(event: Event, players: list[Player]) -> None:
-    response = APIClient().post(_url(event, "join/"), {"code": event.code.lower(), "table": 2}, format="json")
+    response = APIClient().post(
+        event_url(event, "join/"), {"code": event.code.lower(), "table": 2}, format="json"
+    )
     assert response.status_code == 201
     body = response.json()
     assert body["player"] == {
@@ -119,7 +38,7 @@ def test_join_issues_a_player_token_for_the_table(event: Event, players: list[Pl
     assert token.player == players[1] and len(token.key) == 40
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION=f"Player {body['token']}")
-    assert client.get(_url(event)).status_code == 200
+    assert client.get(event_url(event)).status_code == 200
 
 
 @pytest.mark.parametrize("payload", [{"code": "WRONG1", "table": 1}, {"table": 99}])
@@ -127,21 +46,25 @@ def test_join_with_a_wrong_code_or_table_is_refused_alike(
     event: Event, players: list[Player], payload
 ) -> None:
     payload = {"code": event.code, **payload}
-    error = _error(APIClient().post(_url(event, "join/"), payload, format="json"), 400, "application_error")
+    error = assert_error(
+        APIClient().post(event_url(event, "join/"), payload, format="json"), 400, "application_error"
+    )
     assert error["message"] == "wrong join code or table"
     assert not PlayerToken.objects.exists()
 
 
 def test_a_virtual_player_cannot_be_joined(event: Event) -> None:
     services.player_add(event=event, name="Bot", table=5, virtual_level=3)
-    response = APIClient().post(_url(event, "join/"), {"code": event.code, "table": 5}, format="json")
-    _error(response, 400, "application_error")
+    response = APIClient().post(event_url(event, "join/"), {"code": event.code, "table": 5}, format="json")
+    assert_error(response, 400, "application_error")
 
 
 def test_join_validates_its_input_and_the_event(event: Event) -> None:
-    error = _error(APIClient().post(_url(event, "join/"), {"table": "x"}, format="json"), 400, "invalid")
+    error = assert_error(
+        APIClient().post(event_url(event, "join/"), {"table": "x"}, format="json"), 400, "invalid"
+    )
     assert set(error["detail"]) == {"code", "table"}
-    _error(
+    assert_error(
         APIClient().post("/api/events/999999/join/", {"code": "A", "table": 1}, format="json"),
         404,
         "not_found",
@@ -152,9 +75,11 @@ def test_join_is_throttled_per_address(event: Event, players: list[Player], monk
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "join", "3/min")
     client = APIClient()
     for _ in range(3):
-        client.post(_url(event, "join/"), {"code": "NOPE", "table": 1}, format="json")
-    error = _error(
-        client.post(_url(event, "join/"), {"code": event.code, "table": 1}, format="json"), 429, "throttled"
+        client.post(event_url(event, "join/"), {"code": "NOPE", "table": 1}, format="json")
+    error = assert_error(
+        client.post(event_url(event, "join/"), {"code": event.code, "table": 1}, format="json"),
+        429,
+        "throttled",
     )
     assert error["detail"]["wait"] > 0
 
@@ -165,29 +90,31 @@ def test_join_is_throttled_per_address(event: Event, players: list[Player], monk
 def test_anonymous_callers_are_refused(event: Event, open_round: Round) -> None:
     client = APIClient()
     for url in ("", "rounds/current/", "rounds/current/slips/", "standings/"):
-        response = client.get(_url(event, url))
-        _error(response, 401, "not_authenticated")
+        response = client.get(event_url(event, url))
+        assert_error(response, 401, "not_authenticated")
         assert response["WWW-Authenticate"] == "Player"
-    _error(client.get("/api/events/"), 401, "not_authenticated")
-    _error(client.post(_url(event, "rounds/current/close/")), 401, "not_authenticated")
+    assert_error(client.get("/api/events/"), 401, "not_authenticated")
+    assert_error(client.post(event_url(event, "rounds/current/close/")), 401, "not_authenticated")
 
 
 def test_a_bad_token_is_refused(event: Event) -> None:
     client = APIClient()
     client.credentials(HTTP_AUTHORIZATION="Player nope")
-    _error(client.get(_url(event)), 401, "authentication_failed")
+    assert_error(client.get(event_url(event)), 401, "authentication_failed")
     client.credentials(HTTP_AUTHORIZATION="Player")
-    _error(client.get(_url(event)), 401, "authentication_failed")
+    assert_error(client.get(event_url(event)), 401, "authentication_failed")
 
 
 def test_a_token_of_another_event_is_refused(event: Event, enable_lexicon, open_round: Round) -> None:
     other = services.event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon)
-    stranger = _player_client(services.player_add(event=other, name="Stranger"))
+    stranger = player_client(services.player_add(event=other, name="Stranger"))
     for url in ("", "rounds/current/", "rounds/current/slips/", "standings/"):
-        _error(stranger.get(_url(event, url)), 403, "permission_denied")
+        assert_error(stranger.get(event_url(event, url)), 403, "permission_denied")
     payload = {"coordinates": "8D", "word": "AA", "announced_score": 2}
-    _error(
-        stranger.post(_url(event, "rounds/current/slips/"), payload, format="json"), 403, "permission_denied"
+    assert_error(
+        stranger.post(event_url(event, "rounds/current/slips/"), payload, format="json"),
+        403,
+        "permission_denied",
     )
     assert not Slip.objects.exists()
 
@@ -196,15 +123,15 @@ def test_a_user_who_is_not_the_arbitrator_is_refused(event: Event, open_round: R
     client = APIClient()
     client.force_authenticate(get_user_model().objects.create_user("someone", password="x"))
     assert client.get("/api/events/").json() == []
-    _error(client.get(_url(event, "rounds/current/")), 403, "permission_denied")
-    _error(client.post(_url(event, "rounds/current/close/")), 403, "permission_denied")
+    assert_error(client.get(event_url(event, "rounds/current/")), 403, "permission_denied")
+    assert_error(client.post(event_url(event, "rounds/current/close/")), 403, "permission_denied")
 
 
 def test_the_arbitrator_token_is_obtained_with_the_password(arbitrator) -> None:
     response = APIClient().post("/api/auth/token/", {"username": "arbitre", "password": "x"}, format="json")
     assert response.status_code == 200 and response.json()["token"] == Token.objects.get(user=arbitrator).key
     bad = APIClient().post("/api/auth/token/", {"username": "arbitre", "password": "y"}, format="json")
-    _error(bad, 400, "invalid")
+    assert_error(bad, 400, "invalid")
 
 
 # ------------------------------------------------------------------ events
@@ -223,23 +150,23 @@ def test_events_list_is_the_callers(
 
 def test_event_detail_has_no_secrets(event: Event, arbitrator_client: APIClient, p1: APIClient) -> None:
     for client in (arbitrator_client, p1):
-        body = client.get(_url(event)).json()
+        body = client.get(event_url(event)).json()
         assert body["id"] == event.pk and body["name"] == "Club evening" and body["mode"] == "tournament"
         assert "code" not in body and "random_seed" not in body
-    _error(arbitrator_client.get("/api/events/999999/"), 404, "not_found")
+    assert_error(arbitrator_client.get("/api/events/999999/"), 404, "not_found")
 
 
 # ------------------------------------------------------------------ the current round
 
 
 def test_no_round_yet_is_not_found(event: Event, arbitrator_client: APIClient) -> None:
-    _error(arbitrator_client.get(_url(event, "rounds/current/")), 404, "not_found")
+    assert_error(arbitrator_client.get(event_url(event, "rounds/current/")), 404, "not_found")
 
 
 def test_the_arbitrator_sees_the_tops_of_an_open_round(
     event: Event, open_round: Round, arbitrator_client
 ) -> None:
-    body = arbitrator_client.get(_url(event, "rounds/current/")).json()
+    body = arbitrator_client.get(event_url(event, "rounds/current/")).json()
     assert body["state"] == "open" and body["number"] == 1 and body["game"] == 1
     assert body["rack"] == open_round.rack and body["deadline"]
     assert body["tops"] == open_round.tops and body["top_score"] == open_round.top_score
@@ -247,31 +174,26 @@ def test_the_arbitrator_sees_the_tops_of_an_open_round(
 
 
 def test_a_player_never_sees_the_top_before_adjudication(event: Event, drawn: Round, p1: APIClient) -> None:
-    body = p1.get(_url(event, "rounds/current/")).json()
+    body = p1.get(event_url(event, "rounds/current/")).json()
     assert body["state"] == "drawn" and body["rack"] is None
     assert body["tops"] is None and body["top_score"] is None and body["move_count"] is None
     services.round_open(round=drawn)
-    body = p1.get(_url(event, "rounds/current/")).json()
+    body = p1.get(event_url(event, "rounds/current/")).json()
     assert body["rack"] == drawn.rack and body["tops"] is None and body["top_score"] is None
     services.round_close(round=drawn)
     drawn.refresh_from_db()
     assert drawn.state == Round.State.ADJUDICATED
-    body = p1.get(_url(event, "rounds/current/")).json()
+    body = p1.get(event_url(event, "rounds/current/")).json()
     assert body["tops"] == drawn.tops and body["top_score"] == drawn.top_score
 
 
 # ------------------------------------------------------------------ slips
 
 
-def _top_slip(round: Round, **extra: Any) -> dict[str, Any]:
-    coordinates, word = round.tops[0].split()
-    return {"coordinates": coordinates, "word": word, "announced_score": round.top_score, **extra}
-
-
 def test_a_player_submits_a_slip_for_themselves(
     event: Event, open_round: Round, players, p1: APIClient
 ) -> None:
-    response = p1.post(_url(event, "rounds/current/slips/"), _top_slip(open_round), format="json")
+    response = p1.post(event_url(event, "rounds/current/slips/"), top_slip(open_round), format="json")
     assert response.status_code == 201, response.content
     receipt = response.json()
     assert receipt["late"] is False and receipt["current"] is True and receipt["created"] is True
@@ -283,8 +205,8 @@ def test_a_player_submits_a_slip_for_themselves(
 def test_no_one_can_submit_for_another_player(
     event: Event, open_round: Round, players, p1: APIClient
 ) -> None:
-    payload = _top_slip(open_round, player=players[1].pk, player_id=players[1].pk, table=2)
-    response = p1.post(_url(event, "rounds/current/slips/"), payload, format="json")
+    payload = top_slip(open_round, player=players[1].pk, player_id=players[1].pk, table=2)
+    response = p1.post(event_url(event, "rounds/current/slips/"), payload, format="json")
     assert response.status_code == 201
     assert Slip.objects.get().player == players[0]
 
@@ -292,18 +214,21 @@ def test_no_one_can_submit_for_another_player(
 def test_the_arbitrator_cannot_submit_as_a_player(
     event: Event, open_round: Round, players, arbitrator_client
 ) -> None:
-    payload = _top_slip(open_round, player=players[0].pk)
-    _error(
-        arbitrator_client.post(_url(event, "rounds/current/slips/"), payload, format="json"),
-        403,
-        "permission_denied",
+    # The arbitrator types paper slips: by table, never through the player field.
+    payload = top_slip(open_round, player=players[0].pk)
+    error = assert_error(
+        arbitrator_client.post(event_url(event, "rounds/current/slips/"), payload, format="json"),
+        400,
+        "invalid",
     )
+    assert set(error["detail"]) == {"table"}
+    assert not Slip.objects.exists()
 
 
 def test_the_same_client_id_is_one_slip(event: Event, open_round: Round, p1: APIClient) -> None:
-    payload = _top_slip(open_round, client_id="phone-1-round-1")
-    first = p1.post(_url(event, "rounds/current/slips/"), payload, format="json")
-    again = p1.post(_url(event, "rounds/current/slips/"), payload, format="json")
+    payload = top_slip(open_round, client_id="phone-1-round-1")
+    first = p1.post(event_url(event, "rounds/current/slips/"), payload, format="json")
+    again = p1.post(event_url(event, "rounds/current/slips/"), payload, format="json")
     assert first.status_code == 201 and again.status_code == 200
     assert again.json()["id"] == first.json()["id"] and again.json()["created"] is False
     assert Slip.objects.count() == 1
@@ -313,9 +238,9 @@ def test_a_slip_before_the_round_opens_is_an_application_error(
     event: Event, drawn: Round, p1: APIClient
 ) -> None:
     response = p1.post(
-        _url(event, "rounds/current/slips/"), {"coordinates": "8D", "word": "AA"}, format="json"
+        event_url(event, "rounds/current/slips/"), {"coordinates": "8D", "word": "AA"}, format="json"
     )
-    error = _error(response, 400, "application_error")
+    error = assert_error(response, 400, "application_error")
     assert error["message"] == "round 1 is not open yet" and error["detail"] == {}
 
 
@@ -323,8 +248,8 @@ def test_strict_mode_refusal_carries_its_detail(event: Event, open_round: Round,
     Event.objects.filter(pk=event.pk).update(mode=Event.Mode.STRICT)
     coordinates, word = open_round.tops[0].split()
     payload = {"coordinates": coordinates, "word": word[::-1], "announced_score": 0}
-    error = _error(
-        p1.post(_url(event, "rounds/current/slips/"), payload, format="json"), 400, "application_error"
+    error = assert_error(
+        p1.post(event_url(event, "rounds/current/slips/"), payload, format="json"), 400, "application_error"
     )
     assert error["detail"]["invalid_words"] == [word[::-1]] and error["detail"]["reason"]
     assert not Slip.objects.exists()
@@ -334,17 +259,19 @@ def test_nostrict_mode_returns_the_invalid_words(event: Event, open_round: Round
     Event.objects.filter(pk=event.pk).update(mode=Event.Mode.NOSTRICT)
     coordinates, word = open_round.tops[0].split()  # seed 7: 8H PROOF; FOORP is no word
     payload = {"coordinates": coordinates, "word": word[::-1], "announced_score": 0}
-    response = p1.post(_url(event, "rounds/current/slips/"), payload, format="json")
+    response = p1.post(event_url(event, "rounds/current/slips/"), payload, format="json")
     assert response.status_code == 201, response.content
     assert response.json()["invalid_words"] == [word[::-1]]
 
 
 def test_a_slip_is_validated(event: Event, open_round: Round, p1: APIClient) -> None:
     payload = {"coordinates": "8D", "announced_score": -1, "client_id": "x" * 65}
-    error = _error(p1.post(_url(event, "rounds/current/slips/"), payload, format="json"), 400, "invalid")
+    error = assert_error(
+        p1.post(event_url(event, "rounds/current/slips/"), payload, format="json"), 400, "invalid"
+    )
     assert set(error["detail"]) == {"word", "announced_score", "client_id"}
-    _error(
-        p1.post(_url(event, "rounds/current/slips/"), "{not json", content_type="application/json"),
+    assert_error(
+        p1.post(event_url(event, "rounds/current/slips/"), "{not json", content_type="application/json"),
         400,
         "parse_error",
     )
@@ -354,10 +281,10 @@ def test_slips_are_throttled_per_token(
     event: Event, open_round: Round, p1: APIClient, p2: APIClient, monkeypatch
 ) -> None:
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "slips", "2/min")
-    url = _url(event, "rounds/current/slips/")
+    url = event_url(event, "rounds/current/slips/")
     for _ in range(2):
         assert p1.post(url, {"coordinates": "8D", "word": "AA"}, format="json").status_code == 201
-    _error(p1.post(url, {"coordinates": "8D", "word": "AA"}, format="json"), 429, "throttled")
+    assert_error(p1.post(url, {"coordinates": "8D", "word": "AA"}, format="json"), 429, "throttled")
     assert p1.get(url).status_code == 200  # reading is not throttled
     assert p2.post(url, {"coordinates": "8D", "word": "AA"}, format="json").status_code == 201
 
@@ -365,7 +292,7 @@ def test_slips_are_throttled_per_token(
 def test_a_player_sees_only_their_own_slips(
     event: Event, open_round: Round, players, p1, p2, arbitrator_client
 ) -> None:
-    url = _url(event, "rounds/current/slips/")
+    url = event_url(event, "rounds/current/slips/")
     p1.post(url, {"coordinates": "8D", "word": "AA", "announced_score": 2}, format="json")
     p2.post(url, {"coordinates": "8H", "word": "BB", "announced_score": 3}, format="json")
     mine = p1.get(url).json()
@@ -378,17 +305,19 @@ def test_a_player_sees_only_their_own_slips(
 
 
 def test_only_the_arbitrator_closes_the_round(event: Event, open_round: Round, p1, arbitrator_client) -> None:
-    _error(p1.post(_url(event, "rounds/current/close/")), 403, "permission_denied")
-    response = arbitrator_client.post(_url(event, "rounds/current/close/"))
+    assert_error(p1.post(event_url(event, "rounds/current/close/")), 403, "permission_denied")
+    response = arbitrator_client.post(event_url(event, "rounds/current/close/"))
     assert response.status_code == 200
     assert response.json()["state"] == "adjudicated" and response.json()["tops"] == open_round.tops
-    error = _error(arbitrator_client.post(_url(event, "rounds/current/close/")), 400, "application_error")
+    error = assert_error(
+        arbitrator_client.post(event_url(event, "rounds/current/close/")), 400, "application_error"
+    )
     assert "cannot be closed" in error["message"]
 
 
 def test_a_slip_after_the_close_is_late(event: Event, open_round: Round, p1) -> None:
     services.round_close(round=open_round)
-    receipt = p1.post(_url(event, "rounds/current/slips/"), _top_slip(open_round), format="json").json()
+    receipt = p1.post(event_url(event, "rounds/current/slips/"), top_slip(open_round), format="json").json()
     assert receipt["late"] is True and receipt["current"] is False
 
 
@@ -398,12 +327,12 @@ def test_a_slip_after_the_close_is_late(event: Event, open_round: Round, p1) -> 
 def test_standings_are_the_arbitrators_until_a_round_is_placed(
     event: Event, open_round: Round, players, p1, arbitrator_client
 ) -> None:
-    url = _url(event, "standings/")
-    p1.post(_url(event, "rounds/current/slips/"), _top_slip(open_round), format="json")
+    url = event_url(event, "standings/")
+    p1.post(event_url(event, "rounds/current/slips/"), top_slip(open_round), format="json")
     assert arbitrator_client.get(url).status_code == 200
-    _error(p1.get(url), 403, "permission_denied")
-    _error(p1.get(url + "?game=1"), 403, "permission_denied")
-    _place(open_round)
+    assert_error(p1.get(url), 403, "permission_denied")
+    assert_error(p1.get(url + "?game=1"), 403, "permission_denied")
+    place(open_round)
     body = p1.get(url + "?game=1").json()
     assert body["game"] == 1 and body["category"] is None
     first = body["rows"][0]
@@ -416,8 +345,8 @@ def test_standings_are_the_arbitrators_until_a_round_is_placed(
 
 
 def test_standings_query_is_validated(event: Event, game: Game, arbitrator_client) -> None:
-    _error(arbitrator_client.get(_url(event, "standings/?game=zero")), 400, "invalid")
-    _error(arbitrator_client.get(_url(event, "standings/?game=7")), 404, "not_found")
+    assert_error(arbitrator_client.get(event_url(event, "standings/?game=zero")), 400, "invalid")
+    assert_error(arbitrator_client.get(event_url(event, "standings/?game=7")), 404, "not_found")
 
 
 # ------------------------------------------------------------------ schema and docs

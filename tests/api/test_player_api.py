@@ -1,0 +1,249 @@
+"""The phone page through the API: the game as shown, live versions, Try Move, rulings."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from rest_framework.test import APIClient
+from rest_framework.throttling import ScopedRateThrottle
+
+from tests.api.helpers import assert_error, event_url, top_slip
+from tournaments import services
+from tournaments.models import Event, Player, Round, Slip
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _training(event: Event, mode: str) -> None:
+    Event.objects.filter(pk=event.pk).update(mode=mode)
+
+
+# ------------------------------------------------------------------ the game as shown
+
+
+def test_no_game_yet_is_not_found(event: Event, p1: APIClient) -> None:
+    error = assert_error(p1.get(event_url(event, "game/")), 404, "not_found")
+    assert error["message"] == "no game has been started in this event yet"
+
+
+def test_the_board_and_letters_before_the_round_opens(event: Event, drawn: Round, p1: APIClient) -> None:
+    response = p1.get(event_url(event, "game/"))
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["game"], body["game_state"], body["round"], body["state"]) == (1, "playing", 1, "drawn")
+    assert body["rack"] == "" and body["rack_values"] == [] and body["deadline"] is None
+    # The secret rack is still among the letters to come: nothing placed, 100 tiles.
+    assert body["to_come_total"] == 100
+    assert {"letter": "B", "count": 2, "value": 3} in body["to_come"]
+    assert body["to_come"][-1] == {"letter": "?", "count": 2, "value": 0}
+    assert body["tops"] == [] and body["top_score"] is None and body["chosen"] == ""
+    assert body["placed"] == [] and body["top_total"] == 0
+    assert len(body["rows"]) == 15 and [r["row_label"] for r in body["rows"]][:3] == ["1", "2", "3"]
+    assert body["col_labels"][:3] == ["A", "B", "C"] and len(body["col_labels"]) == 15
+    centre = body["rows"][7]["cells"][7]
+    assert centre == {
+        "row": 7,
+        "col": 7,
+        "letter": "",
+        "premium": "w2",
+        "value": 0,
+        "name": "H8",
+        "new": False,
+        "centre": True,
+    }
+    assert body["values"][:2] == [{"letter": "A", "value": 1}, {"letter": "B", "value": 3}]
+
+
+def test_the_rack_shows_once_open(event: Event, open_round: Round, p1: APIClient) -> None:
+    body = p1.get(event_url(event, "game/")).json()
+    assert body["state"] == "open" and body["rack"] == "BFOIPOR"
+    assert body["rack_values"][:2] == [{"letter": "B", "value": 3}, {"letter": "F", "value": 4}]
+    assert body["to_come_total"] == 93
+    assert {"letter": "B", "count": 1, "value": 3} in body["to_come"]
+    assert dt.datetime.fromisoformat(body["deadline"]) == open_round.deadline
+    assert body["tops"] == [] and body["top_score"] is None
+
+
+def test_the_tops_show_after_adjudication_then_the_placed_move(
+    event: Event, open_round: Round, p1: APIClient
+) -> None:
+    services.round_close(round=open_round)
+    body = p1.get(event_url(event, "game/")).json()
+    assert body["state"] == "adjudicated"
+    assert (body["tops"], body["top_score"], body["chosen"]) == (["8H PROOF"], 28, "8H PROOF")
+    services.round_place(round=Round.objects.get(pk=open_round.pk))
+    body = p1.get(event_url(event, "game/")).json()
+    assert (body["round"], body["state"], body["rack"]) == (2, "drawn", "")
+    assert body["placed"] == [
+        {"number": 1, "rack": "BFOIPOR", "move": "8H PROOF", "score": 28, "top_score": 28}
+    ]
+    assert body["top_total"] == 28
+    row = body["rows"][7]["cells"]
+    assert [(c["letter"], c["value"], c["new"]) for c in row[7:12]] == [
+        ("P", 3, True),
+        ("R", 1, True),
+        ("O", 1, True),
+        ("O", 1, True),
+        ("F", 4, True),
+    ]
+    assert body["tops"] == [] and body["top_score"] is None
+
+
+def test_the_arbitrator_sees_the_game_as_the_phones_do(event: Event, drawn: Round, arbitrator_client) -> None:
+    body = arbitrator_client.get(event_url(event, "game/")).json()
+    assert body["rack"] == "" and body["tops"] == []
+
+
+# ------------------------------------------------------------------ live
+
+
+def test_a_player_polls_the_public_version_and_the_clock(event: Event, open_round: Round, p1, p2) -> None:
+    url = event_url(event, "live/")
+    before = p1.get(url).json()
+    assert set(before) == {"public", "deadline", "state", "now"}
+    assert before["state"] == "open"
+    assert dt.datetime.fromisoformat(before["deadline"]) == open_round.deadline
+    assert abs(dt.datetime.fromisoformat(before["now"]) - dt.datetime.now(dt.UTC)) < dt.timedelta(seconds=30)
+    p2.post(event_url(event, "rounds/current/slips/"), top_slip(open_round), format="json")
+    assert p1.get(url).json()["public"] == before["public"]  # another's slip tells nothing
+    services.round_close(round=open_round)
+    after = p1.get(url).json()
+    assert after["public"] != before["public"] and after["state"] == "adjudicated"
+
+
+def test_live_has_no_round_before_the_first_draw(event: Event, players, p1) -> None:
+    body = p1.get(event_url(event, "live/")).json()
+    assert body["state"] is None and body["deadline"] is None and body["public"] == "0.none"
+
+
+def test_live_is_never_throttled(event: Event, open_round: Round, p1, monkeypatch) -> None:
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "slips", "1/min")
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "join", "1/min")
+    assert all(p1.get(event_url(event, "live/")).status_code == 200 for _ in range(20))
+
+
+# ------------------------------------------------------------------ Try Move
+
+
+def test_the_arbitrator_tries_a_move_in_tournament_mode(
+    event: Event, open_round: Round, arbitrator_client
+) -> None:
+    payload = {"coordinates": "8H", "word": "PROOF", "announced_score": 20}
+    response = arbitrator_client.post(event_url(event, "rounds/current/preview/"), payload, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json() == {
+        "reason": "ok",
+        "ok": True,
+        "move": "8H PROOF",
+        "move_score": 28,
+        "credited": 28,
+        "warnings": 1,
+        "detail": "8H PROOF scores 28; announced 20: warning",
+        "invalid_words": [],
+        "shift_candidate": "",
+    }
+    assert not Slip.objects.exists()
+
+
+def test_the_arbitrator_tries_a_paper_slip_after_the_close(
+    event: Event, open_round: Round, arbitrator_client
+) -> None:
+    services.round_close(round=open_round)
+    payload = {"coordinates": "8H", "word": "FOB"}
+    body = arbitrator_client.post(event_url(event, "rounds/current/preview/"), payload, format="json").json()
+    assert (body["ok"], body["move_score"], body["credited"]) == (True, 16, 16)
+
+
+def test_players_cannot_try_moves_in_tournament_mode(event: Event, open_round: Round, p1) -> None:
+    payload = {"coordinates": "8H", "word": "PROOF"}
+    error = assert_error(
+        p1.post(event_url(event, "rounds/current/preview/"), payload, format="json"), 403, "permission_denied"
+    )
+    assert error["message"] == "players may try a move only in the training modes (strict, nostrict)"
+
+
+@pytest.mark.parametrize("mode", [Event.Mode.STRICT, Event.Mode.NOSTRICT])
+def test_players_try_moves_in_training(event: Event, open_round: Round, p1, mode) -> None:
+    _training(event, mode)
+    payload = {"coordinates": "8H", "word": "FOORP"}
+    response = p1.post(event_url(event, "rounds/current/preview/"), payload, format="json")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["reason"], body["ok"], body["invalid_words"], body["credited"]) == (
+        "not_in_lexicon",
+        False,
+        ["FOORP"],
+        0,
+    )
+
+
+def test_players_try_moves_only_while_the_round_is_open(event: Event, drawn: Round, p1) -> None:
+    _training(event, Event.Mode.NOSTRICT)
+    url = event_url(event, "rounds/current/preview/")
+    payload = {"coordinates": "8H", "word": "PROOF"}
+    error = assert_error(p1.post(url, payload, format="json"), 403, "permission_denied")
+    assert error["message"] == "a player may try a move only while the round is open"
+    services.round_open(round=drawn, now=dt.datetime.now(dt.UTC) - dt.timedelta(hours=1))
+    assert_error(p1.post(url, payload, format="json"), 403, "permission_denied")  # past the deadline
+    services.round_close(round=drawn)
+    assert_error(p1.post(url, payload, format="json"), 403, "permission_denied")
+
+
+def test_tried_moves_have_their_own_throttle(event: Event, open_round: Round, p1, monkeypatch) -> None:
+    _training(event, Event.Mode.NOSTRICT)
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "slips", "1/min")
+    preview = event_url(event, "rounds/current/preview/")
+    assert p1.post(preview, {"coordinates": "8H", "word": "PROOF"}, format="json").status_code == 200
+    assert_error(p1.post(preview, {"coordinates": "8H", "word": "PROOF"}, format="json"), 429, "throttled")
+    # Trying moves does not use up the right to hand in the slip.
+    slip = p1.post(event_url(event, "rounds/current/slips/"), top_slip(open_round), format="json")
+    assert slip.status_code == 201
+
+
+# ------------------------------------------------------------------ rulings
+
+
+@pytest.fixture
+def ruled(open_round: Round, players: list[Player]) -> Round:
+    services.slip_submit(
+        round=open_round, player=players[0], coordinates="8H", word="PROOF", announced_score=28
+    )
+    services.slip_submit(
+        round=open_round, player=players[1], coordinates="8H", word="FOB", announced_score=16
+    )
+    services.round_close(round=open_round)
+    open_round.refresh_from_db()
+    return open_round
+
+
+def test_a_player_reads_their_own_ruling(event: Event, ruled: Round, players, p1) -> None:
+    response = p1.get(event_url(event, "rounds/current/ruling/"))
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["game"], body["round"], body["player"]["id"]) == (1, 1, players[0].pk)
+    assert (body["move"], body["credited"], body["is_top"], body["reason"]) == ("8H PROOF", 28, True, "ok")
+    assert body["slip"]["word"] == "PROOF" and body["slip"]["source"] == "phone"
+    assert p1.get(event_url(event, "rounds/current/ruling/?table=1")).json()["id"] == body["id"]
+
+
+def test_a_player_never_reads_another_players_ruling(event: Event, ruled: Round, p1) -> None:
+    error = assert_error(p1.get(event_url(event, "rounds/current/ruling/?table=2")), 403, "permission_denied")
+    assert error["message"] == "a player sees only their own ruling"
+
+
+def test_no_ruling_before_the_adjudication(event: Event, open_round: Round, p1) -> None:
+    p1.post(event_url(event, "rounds/current/slips/"), top_slip(open_round), format="json")
+    error = assert_error(p1.get(event_url(event, "rounds/current/ruling/")), 400, "application_error")
+    assert error["detail"] == {"reason": "not_adjudicated", "state": "open"}
+
+
+def test_a_player_never_sees_the_top_before_adjudication(event: Event, open_round: Round, p1) -> None:
+    assert p1.get(event_url(event, "game/")).json()["tops"] == []
+    assert p1.get(event_url(event, "rounds/current/")).json()["tops"] is None
+    assert_error(p1.get(event_url(event, "rounds/current/review/")), 403, "permission_denied")
+    assert_error(p1.get(event_url(event, "rounds/current/watch/")), 403, "permission_denied")
+    assert_error(
+        p1.post(event_url(event, "rounds/current/top/"), {"move": "8H PROOF"}), 403, "permission_denied"
+    )
+    assert "full" not in p1.get(event_url(event, "live/")).json()
