@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.translation import gettext_lazy as _
+
 from solver.boards import Layout, layout
 from solver.notation import format_move, parse_move
 from solver.tiles import BLANK_CHAR, TileSet
@@ -20,6 +22,20 @@ PREMIUM_CLASS = {
     "#": "w3",
     "$": "w4",
 }
+
+
+#: How a game ended (the codes of solver.formats.record.END_REASONS), in the page's language.
+END_REASON_LABELS = {
+    "draw_rule": _("the bag and rack can no longer meet the vowel/consonant minimums"),
+    "no_move": _("no legal move"),
+    "stopped": _("stopped by the arbitrator"),
+    "": _("in progress"),
+}
+
+
+def end_reason_text(code: str) -> str:
+    """The sentence for a game's end reason; the code itself if it is not a known one."""
+    return str(END_REASON_LABELS.get(code, code))
 
 
 def board_size(board: str) -> int:

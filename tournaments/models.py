@@ -219,7 +219,7 @@ class Round(models.Model):
     # Filled by the solver task (round_solve_task).
     move_count = models.PositiveIntegerField(null=True, blank=True)
     top_score = models.PositiveIntegerField(null=True, blank=True)
-    tops = models.JSONField(default=list, blank=True, help_text="GCG notation, chosen-first order")
+    tops = models.JSONField(default=list, blank=True, help_text=_("GCG notation, chosen-first order"))
     solved_at = models.DateTimeField(null=True, blank=True)
     # The move placed on the board for everyone (GCG notation) and its score.
     chosen = models.CharField(max_length=40, blank=True)
@@ -343,7 +343,7 @@ class HistoryEntry(models.Model):
     object_id = models.PositiveBigIntegerField()
     action = models.CharField(max_length=40)
     actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL)
-    actor_label = models.CharField(max_length=150, help_text="who, even after the user is deleted")
+    actor_label = models.CharField(max_length=150, help_text=_("who, even after the user is deleted"))
     at = models.DateTimeField(auto_now_add=True)
     old = models.JSONField(null=True, blank=True)
     new = models.JSONField(null=True, blank=True)

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from django.core.cache import cache
 from django.db.models import Max
+from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
 from solver.notation import parse_move
@@ -302,7 +303,7 @@ def move_preview(round: Round, coordinates: str, word: str, announced: int | Non
     event = round.game.event
     position = rebuild(round.game)
     if position.current is None or position.current.pk != round.pk:
-        raise ApplicationError(f"round {round.number} is already placed")
+        raise ApplicationError(_("round %(number)s is already placed") % {"number": round.number})
     verdict = adj.adjudicate_slip(
         position.game.board,
         rack_codes(round.rack),

@@ -26,6 +26,7 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
 from solver import lexicon as lexmod
@@ -112,14 +113,16 @@ def lexicon_import(*, name: str, language: str, data: bytes, source_name: str = 
     """Import a user's word list: compiled once (which checks it), kept gzipped in the
     database; the row is created only for a list that compiles."""
     if Lexicon.objects.filter(name=name).exists():
-        raise ApplicationError(f"a lexicon named {name!r} already exists")
+        raise ApplicationError(_("a lexicon named %(name)s already exists") % {"name": repr(name)})
     packed = lexicon_pack(data)
     label = source_name or name
     try:
         compiled = compile_imported(hashlib.sha256(packed).hexdigest(), packed, label)
     except lexmod.LexiconError as exc:
         if exc.report is not None:
-            raise ApplicationError(f"{label}: no usable word", {"report": exc.report.to_dict()}) from exc
+            raise ApplicationError(
+                _("%(name)s: no usable word") % {"name": label}, {"report": exc.report.to_dict()}
+            ) from exc
         raise ApplicationError(str(exc)) from exc
     return Lexicon.objects.create(
         name=name,
@@ -168,15 +171,15 @@ def event_create(
 ) -> Event:
     unknown = set(settings) - EVENT_SETTINGS
     if unknown:
-        raise ApplicationError(f"unknown event settings: {', '.join(sorted(unknown))}")
-    user, _ = _actor(created_by)
+        raise ApplicationError(_("unknown event settings: %(names)s") % {"names": ", ".join(sorted(unknown))})
+    user, _label = _actor(created_by)
     event = Event(name=name, starts_on=starts_on, lexicon=lexicon, created_by=user, **settings)
     try:
         event.full_clean()
         # The solver's own checks of the settings (minimums that fit the rack, ...).
         config_rules(game_config(Game(event=event, number=1)))
     except (ValidationError, ValueError) as exc:
-        raise ApplicationError(f"the event cannot be created: {exc}") from exc
+        raise ApplicationError(_("the event cannot be created: %(error)s") % {"error": exc}) from exc
     event.save()
     return event
 
@@ -191,7 +194,7 @@ def event_update(*, event: Event, by: User = None, **changes: Any) -> Event:
     round and the last day may change. Each change is kept in the history."""
     unknown = set(changes) - EVENT_SETTINGS - {"name", "starts_on", "lexicon"}
     if unknown:
-        raise ApplicationError(f"unknown event settings: {', '.join(sorted(unknown))}")
+        raise ApplicationError(_("unknown event settings: %(names)s") % {"names": ", ".join(sorted(unknown))})
     with transaction.atomic():
         # Locked with game_start: a game cannot start between this check and the save.
         event = Event.objects.select_for_update().get(pk=event.pk)
@@ -201,7 +204,8 @@ def event_update(*, event: Event, by: User = None, **changes: Any) -> Event:
         if event.games.exists() and set(changed) - LIVE_SETTINGS:
             frozen = ", ".join(sorted(set(changed) - LIVE_SETTINGS))
             raise ApplicationError(
-                f"a game has started: these settings can no longer change ({frozen})", {"frozen": frozen}
+                _("a game has started: these settings can no longer change (%(names)s)") % {"names": frozen},
+                {"frozen": frozen},
             )
         old = {k: _plain(getattr(event, k)) for k in changed}
         for key, value in changed.items():
@@ -210,7 +214,7 @@ def event_update(*, event: Event, by: User = None, **changes: Any) -> Event:
             event.full_clean()
             config_rules(game_config(Game(event=event, number=1)))
         except (ValidationError, ValueError) as exc:
-            raise ApplicationError(f"the event cannot be changed: {exc}") from exc
+            raise ApplicationError(_("the event cannot be changed: %(error)s") % {"error": exc}) from exc
         event.save()
         history_record(
             event=event,
@@ -245,14 +249,14 @@ def player_add(
 ) -> Player:
     name = name.strip()
     if not name:
-        raise ApplicationError("a player needs a name")
+        raise ApplicationError(_("a player needs a name"))
     if virtual_level is not None and not 1 <= virtual_level <= 6:
-        raise ApplicationError("a virtual player's level is 1 to 6")
+        raise ApplicationError(_("a virtual player's level is 1 to 6"))
     with transaction.atomic():
         if table is None:
             table = (event.players.aggregate(m=Max("table"))["m"] or 0) + 1
         if event.players.filter(table=table).exists():
-            raise ApplicationError(f"table {table} already has a player")
+            raise ApplicationError(_("table %(table)s already has a player") % {"table": table})
         return Player.objects.create(
             event=event,
             name=name,
@@ -276,7 +280,7 @@ def players_import(*, event: Event, csv_text: str) -> list[Player]:
     reader = csv.DictReader(io.StringIO(csv_text), dialect=dialect)
     fields = [f.strip().lower() for f in (reader.fieldnames or [])]
     if "name" not in fields:
-        raise ApplicationError("the CSV needs a header row with a 'name' column")
+        raise ApplicationError(_("the CSV needs a header row with a 'name' column"))
     reader.fieldnames = fields
     created = []
     with transaction.atomic():
@@ -285,7 +289,10 @@ def players_import(*, event: Event, csv_text: str) -> list[Player]:
             try:
                 table = int(table_text) if table_text else None
             except ValueError:
-                raise ApplicationError(f"line {number}: table {table_text!r} is not a number") from None
+                raise ApplicationError(
+                    _("line %(line)s: table %(table)s is not a number")
+                    % {"line": number, "table": repr(table_text)}
+                ) from None
             try:
                 created.append(
                     player_add(
@@ -298,7 +305,9 @@ def players_import(*, event: Event, csv_text: str) -> list[Player]:
                     )
                 )
             except ApplicationError as exc:
-                raise ApplicationError(f"line {number}: {exc.message}") from exc
+                raise ApplicationError(
+                    _("line %(line)s: %(error)s") % {"line": number, "error": exc.message}
+                ) from exc
     return created
 
 
@@ -331,7 +340,7 @@ def game_start(*, event: Event, by: User = None) -> Game:
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=event.pk)  # one game number at a time
         if event.games.filter(state=Game.State.PLAYING).exists():
-            raise ApplicationError("a game of this event is still being played: end it first")
+            raise ApplicationError(_("a game of this event is still being played: end it first"))
         number = (event.games.aggregate(m=Max("number"))["m"] or 0) + 1
         game = Game.objects.create(event=event, number=number)
         history_record(
@@ -349,10 +358,12 @@ def round_draw(
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.state != Game.State.PLAYING:
-            raise ApplicationError("the game has ended")
+            raise ApplicationError(_("the game has ended"))
         position = rebuild(game)
         if position.current is not None:
-            raise ApplicationError(f"round {position.current.number} is not placed yet")
+            raise ApplicationError(
+                _("round %(number)s is not placed yet") % {"number": position.current.number}
+            )
         solver_game = position.game
         if typed is None:
             drawn = solver_game.draw()
@@ -398,7 +409,8 @@ def round_open(
         _check_playing(round.game)
         if round.state != Round.State.DRAWN:
             raise ApplicationError(
-                f"round {round.number} is {round.get_state_display()}, it cannot be opened"
+                _("round %(number)s is %(state)s, it cannot be opened")
+                % {"number": round.number, "state": round.get_state_display()}
             )
         now = now or timezone.now()
         length = seconds if seconds is not None else round.game.event.round_seconds
@@ -423,7 +435,7 @@ MAX_ANNOUNCED = 9999
 
 def _check_playing(game: Game) -> None:
     if game.state != Game.State.PLAYING:
-        raise ApplicationError(f"game {game.number} has ended")
+        raise ApplicationError(_("game %(number)s has ended") % {"number": game.number})
 
 
 @dataclass
@@ -469,10 +481,12 @@ def slip_submit(
     """Record a slip. The same ``client_id`` twice returns the first slip (a retry). The
     last slip before the deadline counts; one after it is kept, marked late, ruled 0."""
     if player.event_id != round.game.event_id:
-        raise ApplicationError("this player is not in this event")
+        raise ApplicationError(_("this player is not in this event"))
     coordinates, word = coordinates.strip(), word.strip()
     if announced_score is not None and not 0 <= announced_score <= MAX_ANNOUNCED:
-        raise ApplicationError(f"the announced score must be between 0 and {MAX_ANNOUNCED}")
+        raise ApplicationError(
+            _("the announced score must be between 0 and %(max)s") % {"max": MAX_ANNOUNCED}
+        )
     invalid: list[str] = []
     with transaction.atomic():
         # Locked so that a close cannot slip between reading the state and saving the slip.
@@ -483,14 +497,14 @@ def slip_submit(
                 return SubmitResult(previous, created=False)
         _check_playing(locked.game)
         if locked.state == Round.State.DRAWN:
-            raise ApplicationError(f"round {locked.number} is not open yet")
+            raise ApplicationError(_("round %(number)s is not open yet") % {"number": locked.number})
         if locked.state == Round.State.PLACED:
-            raise ApplicationError(f"round {locked.number} is over")
+            raise ApplicationError(_("round %(number)s is over") % {"number": locked.number})
         now = now or timezone.now()
         late = locked.state != Round.State.OPEN or (locked.deadline is not None and now > locked.deadline)
         if not late and locked.game.event.mode != Event.Mode.TOURNAMENT:
             invalid = _training_check(locked, coordinates, word)
-        user, _ = _actor(entered_by)
+        user, _label = _actor(entered_by)
         if not late:
             for replaced in Slip.objects.filter(round=locked, player=player, current=True):
                 replaced.current = False
@@ -572,7 +586,8 @@ def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None
         _check_playing(round.game)
         if round.state != Round.State.OPEN:
             raise ApplicationError(
-                f"round {round.number} is {round.get_state_display()}, it cannot be closed"
+                _("round %(number)s is %(state)s, it cannot be closed")
+                % {"number": round.number, "state": round.get_state_display()}
             )
         round.state = Round.State.CLOSED
         round.closed_at = now or timezone.now()
@@ -592,7 +607,9 @@ def round_solve(*, round_id: int) -> Round:
         return round
     position = rebuild(round.game)
     if position.current is None or position.current.pk != round.pk:
-        raise ApplicationError(f"round {round.number} is not the game's current round")
+        raise ApplicationError(
+            _("round %(number)s is not the game's current round") % {"number": round.number}
+        )
     result = position.game.analyse(rack_codes(round.rack))
     with transaction.atomic():
         locked = Round.objects.select_for_update().get(pk=round_id)
@@ -640,7 +657,7 @@ def round_adjudicate(*, round_id: int) -> Round:
     if round.state == Round.State.PLACED:
         return round  # a redelivered task after the placement: the rulings are final
     if round.state not in (Round.State.CLOSED, Round.State.ADJUDICATED):
-        raise ApplicationError(f"round {round.number} is not closed")
+        raise ApplicationError(_("round %(number)s is not closed") % {"number": round.number})
     if round.solved_at is None:
         round_solve(round_id=round_id)
     with transaction.atomic():
@@ -650,7 +667,7 @@ def round_adjudicate(*, round_id: int) -> Round:
         if locked.state == Round.State.PLACED:
             return locked
         if locked.state not in (Round.State.CLOSED, Round.State.ADJUDICATED):
-            raise ApplicationError(f"round {locked.number} is not closed")
+            raise ApplicationError(_("round %(number)s is not closed") % {"number": locked.number})
         _rule_round(locked)
         if locked.state == Round.State.CLOSED:
             locked.state = Round.State.ADJUDICATED
@@ -667,7 +684,9 @@ def _rule_round(locked: Round) -> None:
     event = locked.game.event
     position = rebuild(locked.game)
     if position.current is None or position.current.pk != locked.pk:
-        raise ApplicationError(f"round {locked.number} is not the game's current round")
+        raise ApplicationError(
+            _("round %(number)s is not the game's current round") % {"number": locked.number}
+        )
     board, rules, lexicon = position.game.board, _judging_rules(position, event), position.game.lexicon
     rack = rack_codes(locked.rack)
     settings = adjudication_settings(event)
@@ -721,7 +740,7 @@ def _rule_round(locked: Round) -> None:
         }
         previous = existing.get(player.pk)
         old = _ruling_snapshot(previous) if previous else None
-        ruling, _ = Ruling.objects.update_or_create(round=locked, player=player, defaults=values)
+        ruling, _created = Ruling.objects.update_or_create(round=locked, player=player, defaults=values)
         new = _ruling_snapshot(ruling)
         if old != new:  # a second run that changes nothing leaves no trace
             history_record(
@@ -768,13 +787,13 @@ def ruling_override(
     """The arbitrator's correction of a ruling; the reason is required and kept. The
     credited score is always given, so that the total matches what was decided."""
     if not reason.strip():
-        raise ApplicationError("say why the ruling is changed: the reason is kept in the history")
+        raise ApplicationError(_("say why the ruling is changed: the reason is kept in the history"))
     if credited is None:
-        raise ApplicationError("give the credited score (with the warnings or penalty if they change)")
+        raise ApplicationError(_("give the credited score (with the warnings or penalty if they change)"))
     if (warnings is not None and warnings < 0) or (penalty is not None and penalty < 0):
-        raise ApplicationError("warnings and penalties cannot be negative")
+        raise ApplicationError(_("warnings and penalties cannot be negative"))
     with transaction.atomic():
-        _, ruling = _lock_ruling(ruling)
+        _round, ruling = _lock_ruling(ruling)
         old = _ruling_snapshot(ruling)
         ruling.credited = credited
         if warnings is not None:
@@ -784,7 +803,7 @@ def ruling_override(
         ruling.overridden = True
         ruling.reason = adj.Reason.OVERRIDDEN
         ruling.override_reason = reason.strip()
-        user, _ = _actor(by)
+        user, _label = _actor(by)
         ruling.ruled_by = user
         ruling.save()
         history_record(
@@ -804,17 +823,17 @@ def ruling_accept_shift(*, ruling: Ruling, by: User, reason: str = "shifted refe
     """Accept a shifted reference: the nearby placement scores, less the shift penalty;
     the whole round is ruled again so that tops, solos and warning penalties follow."""
     if not reason.strip():
-        raise ApplicationError("say why the shifted reference is accepted")
+        raise ApplicationError(_("say why the shifted reference is accepted"))
     with transaction.atomic():
         round, ruling = _lock_ruling(ruling)
         if round.state != Round.State.ADJUDICATED:
             raise ApplicationError(
-                "a shifted reference is accepted after the adjudication, before the placement"
+                _("a shifted reference is accepted after the adjudication, before the placement")
             )
         if not ruling.shift_candidate:
-            raise ApplicationError("this slip has no nearby placement to accept")
+            raise ApplicationError(_("this slip has no nearby placement to accept"))
         old = _ruling_snapshot(ruling)
-        user, _ = _actor(by)
+        user, _label = _actor(by)
         Ruling.objects.filter(pk=ruling.pk).update(
             reason=adj.Reason.SHIFT_ACCEPTED, overridden=False, override_reason=reason.strip(), ruled_by=user
         )
@@ -847,9 +866,9 @@ def top_choose(*, round: Round, move_text: str, by: User = None, confirm_lower: 
         round = Round.objects.select_for_update().get(pk=round.pk)
         _check_playing(round.game)
         if round.state == Round.State.PLACED:
-            raise ApplicationError("the round is already placed")
+            raise ApplicationError(_("the round is already placed"))
         if round.solved_at is None:
-            raise ApplicationError("the tops are not computed yet")
+            raise ApplicationError(_("the tops are not computed yet"))
         position = rebuild(round.game)
         game = position.game
         try:
@@ -860,13 +879,20 @@ def top_choose(*, round: Round, move_text: str, by: User = None, confirm_lower: 
         warning = ""
         if scored.score < (round.top_score or 0):
             shown = format_move(scored.move, round.game.event.notation)
-            warning = f"{shown} scores {scored.score}, the top is {round.top_score}"
+            warning = _("%(move)s scores %(score)s, the top is %(top)s") % {
+                "move": shown,
+                "score": scored.score,
+                "top": round.top_score,
+            }
             if not confirm_lower:
-                raise ApplicationError(f"{warning}: confirm to place a lower move", {"warning": warning})
+                raise ApplicationError(
+                    _("%(warning)s: confirm to place a lower move") % {"warning": warning},
+                    {"warning": warning},
+                )
         old = {"chosen": round.chosen, "score": round.chosen_score}
         round.chosen = format_move(scored.move, "gcg")
         round.chosen_score = scored.score
-        user, _ = _actor(by)
+        user, _label = _actor(by)
         round.chosen_by = user
         round.save(update_fields=["chosen", "chosen_score", "chosen_by"])
         history_record(
@@ -893,11 +919,12 @@ def round_place(*, round: Round, by: User = None, draw_next: bool = True) -> Rou
         _check_playing(round.game)
         if round.state != Round.State.ADJUDICATED:
             raise ApplicationError(
-                f"round {round.number} is {round.get_state_display()}: adjudicate it first"
+                _("round %(number)s is %(state)s: adjudicate it first")
+                % {"number": round.number, "state": round.get_state_display()}
             )
         if not round.chosen:
             if not round.tops:
-                raise ApplicationError("no legal move: end the game")
+                raise ApplicationError(_("no legal move: end the game"))
             position = rebuild(round.game)
             tops = [parse_move(t, "gcg", position.game.board.size) for t in round.tops]
             chosen = order_tops(position.game.board, tops)[0]
@@ -924,7 +951,7 @@ def game_end(*, game: Game, reason: str, by: User = None) -> Game:
     from solver.formats.record import END_REASONS
 
     if reason not in END_REASONS or not reason:
-        raise ApplicationError(f"unknown end of game {reason!r}")
+        raise ApplicationError(_("unknown end of game %(reason)s") % {"reason": repr(reason)})
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.state == Game.State.ENDED:
@@ -933,7 +960,10 @@ def game_end(*, game: Game, reason: str, by: User = None) -> Game:
         # A drawn or adjudicated round that is never placed (no move, or stopped) keeps its
         # draw in the record; an open or closing round must be finished first.
         if pending is not None and pending.state in (Round.State.OPEN, Round.State.CLOSED):
-            raise ApplicationError(f"round {pending.number} is still {pending.get_state_display()}")
+            raise ApplicationError(
+                _("round %(number)s is still %(state)s")
+                % {"number": pending.number, "state": pending.get_state_display()}
+            )
         game.state = Game.State.ENDED
         game.end_reason = reason
         game.ended_at = timezone.now()

@@ -17,6 +17,13 @@ event = shared.event
 
 
 @pytest.fixture(autouse=True)
+def _english(settings) -> None:
+    """The tests match the English messages (the msgids); tests/test_i18n.py checks the
+    French side."""
+    settings.LANGUAGE_CODE = "en"
+
+
+@pytest.fixture(autouse=True)
 def _fresh_throttles() -> None:
     # The cache also holds the throttles' counters and the cached game views.
     cache.clear()

@@ -206,7 +206,7 @@ def test_a_round_with_two_phones_a_paper_slip_and_the_projector(
     )
     shot(arbitrator, "console-paper-slip")
     arbitrator.keyboard.press("Enter")
-    arbitrator.wait_for_selector("#preview .msg.success")
+    arbitrator.wait_for_selector("#preview [role=status]")  # the stored line, not the preview
     paper = Slip.objects.get(player__table=3)
     assert (paper.source, paper.word, paper.announced_score) == ("paper", word, round.top_score - 1)
 

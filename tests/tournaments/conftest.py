@@ -8,6 +8,14 @@ from tournaments import services
 from tournaments.models import Event, Lexicon
 
 
+@pytest.fixture(autouse=True)
+def _english(settings) -> None:
+    """These tests match the English messages (the msgids): they run in English, for the
+    services and the terminal commands as for the pages (no Accept-Language: the default
+    language). tests/test_i18n.py checks the French side."""
+    settings.LANGUAGE_CODE = "en"
+
+
 @pytest.fixture
 def enable_lexicon(transactional_db: None) -> Lexicon:
     return services.lexicon_bundled(name="enable")

@@ -15,11 +15,12 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from scoring.selectors import event_standings, game_standings
 from tournaments import services
-from tournaments.display import rack_text, shown_move
+from tournaments.display import end_reason_text, rack_text, shown_move
 from tournaments.forms import (
     DrawForm,
     EventForm,
@@ -144,7 +145,11 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
         if import_form.is_valid():
             with refusals(request):
                 created = services.players_import(event=event, csv_text=import_form.cleaned_data["text"])
-                messages.success(request, _("%(count)s players imported.") % {"count": len(created)})
+                messages.success(
+                    request,
+                    ngettext("%(count)s player imported.", "%(count)s players imported.", len(created))
+                    % {"count": len(created)},
+                )
                 return redirect("console:players", event_id=event.pk)
     listed = event.players.order_by("table")
     return render(
@@ -173,6 +178,7 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "open_form": OpenForm(initial={"seconds": event.round_seconds}),
         "slip_form": SlipForm(),
         "top_form": TopForm(),
+        "end_reason": end_reason_text(game.end_reason) if game else "",
     }
     if round is not None:
         context["rack"] = rack_text(round.reliquat, round.new_tiles)
@@ -316,7 +322,8 @@ def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
 
 def _outcome(preview: Any) -> str:
     if preview.ok:
-        text = _("%(score)s points") % {"score": preview.move_score}
+        score = preview.move_score
+        text = ngettext("%(score)s point", "%(score)s points", score) % {"score": score}
         if preview.warnings:
             text += ", " + _("warning, %(credited)s credited") % {"credited": preview.credited}
         return text

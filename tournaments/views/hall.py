@@ -11,6 +11,7 @@ from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from scoring.selectors import game_standings
@@ -88,7 +89,7 @@ def live(request: HttpRequest, event_id: int) -> JsonResponse:
     arbitrator = can_arbitrate(request.user, event)
     if not arbitrator and session_player(request, event)[0] is None:
         return JsonResponse(
-            {"error": {"code": "forbidden", "message": "join the event first", "detail": {}}}, status=403
+            {"error": {"code": "forbidden", "message": _("join the event first"), "detail": {}}}, status=403
         )
     versions = _versions(event)
     body: dict[str, object] = {

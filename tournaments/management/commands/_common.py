@@ -25,7 +25,7 @@ from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User as AuthUser
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser, no_translations
 
 from arbiter.celery import app as celery_app
 from solver.boards import layout
@@ -141,6 +141,9 @@ class ArbiterCommand(BaseCommand):
     def add_command_arguments(self, parser: CommandParser) -> None:
         """The command's own arguments."""
 
+    # The commands speak English: the services' refusals and the states they print must
+    # not come out in the site's default language inside English sentences.
+    @no_translations
     def handle(self, *args: Any, **options: Any) -> None:
         self.options = options
         try:

@@ -12,7 +12,7 @@ import json
 import random
 from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError, CommandParser
+from django.core.management.base import BaseCommand, CommandError, CommandParser, no_translations
 
 from scoring.selectors import event_standings, game_standings, top_total
 from scoring.standings import to_dict
@@ -43,6 +43,7 @@ class Command(BaseCommand):
             help="leave the tasks to running Celery workers (default: run them in this process)",
         )
 
+    @no_translations  # English output, like the other commands
     def handle(self, *args: Any, **opts: Any) -> None:
         if opts["players"] < 1 or opts["games"] < 1:
             raise CommandError("at least one player and one game")
