@@ -26,11 +26,7 @@ def player_token_issue(*, event: Event, code: str, table: int) -> PlayerToken:
 
 
 def ruling_accept_shift(*, ruling: Ruling, by: User, reason: str | None = None) -> Ruling:
-    """:func:`tournaments.services.ruling_accept_shift`, whose re-adjudication raises a
-    bare ValueError when the offered placement no longer matches the board (a stale
-    ruling): that is a refusal to report to the arbitrator, not a server error."""
+    """:func:`tournaments.services.ruling_accept_shift` with its default reason when the
+    request gives none (a stale placement is the service's refusal, ``stale_shift``)."""
     extra = {} if reason is None else {"reason": reason}
-    try:
-        return services.ruling_accept_shift(ruling=ruling, by=by, **extra)
-    except ValueError as exc:
-        raise ApplicationError(str(exc), {"reason": "stale_shift"}) from exc
+    return services.ruling_accept_shift(ruling=ruling, by=by, **extra)

@@ -546,12 +546,17 @@ class RoundSlipsView(EventMixin, APIView):
             player = selectors.player_at_table(event, table)
             if player is None:
                 raise ValidationError({"table": [f"no player at table {table}"]})
-            source, entered_by = Slip.Source.PAPER, request.user
+            # Collected by the deadline, typed later: the service dates it like the console.
+            result = services.paper_slip_submit(
+                round=self.current_round(), player=player, by=request.user, **fields
+            )
         else:
-            player, source, entered_by = self.token_player(request), Slip.Source.PHONE, None
-        result = services.slip_submit(
-            round=self.current_round(), player=player, source=source, entered_by=entered_by, **fields
-        )
+            result = services.slip_submit(
+                round=self.current_round(),
+                player=self.token_player(request),
+                source=Slip.Source.PHONE,
+                **fields,
+            )
         receipt = {
             "id": result.slip.pk,
             "received_at": result.slip.received_at,

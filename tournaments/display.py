@@ -33,6 +33,25 @@ END_REASON_LABELS = {
 }
 
 
+#: A ruling's reason (scoring.adjudication.Reason codes) in the page's language. The
+#: ruling's detail, written by the pure adjudication code, stays in English.
+RULING_LABELS = {
+    "ok": _("valid move"),
+    "missing": _("no slip handed in: 0"),
+    "late": _("slip received after the close: 0"),
+    "blank_slip": _("blank slip: 0"),
+    "unreadable": _("the slip cannot be read: 0"),
+    "illegal": _("the word cannot be placed there: 0"),
+    "not_in_lexicon": _("a word formed is not in the list: 0"),
+    "shift_accepted": _("shifted reference accepted, with the penalty"),
+    "overridden": _("corrected by the arbitrator"),
+}
+
+
+def ruling_text(code: str) -> str:
+    return str(RULING_LABELS.get(code, code))
+
+
 def end_reason_text(code: str) -> str:
     """The sentence for a game's end reason; the code itself if it is not a known one."""
     return str(END_REASON_LABELS.get(code, code))

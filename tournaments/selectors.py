@@ -1,6 +1,6 @@
 """Reads shared by the console, the phone and projector pages and the API.
 
-The pages poll :func:`live_versions` (two small queries) and re-render only when it
+The pages poll :func:`live_versions` (a few small queries) and re-render only when it
 changes; :func:`public_view` replays the game, so its result is cached per version."""
 
 from __future__ import annotations
@@ -31,13 +31,12 @@ def current_game(event: Event) -> Game | None:
 
 
 def current_round(event: Event) -> Round | None:
-    """The last round of the event's last game."""
-    return (
-        Round.objects.filter(game__event=event)
-        .select_related("game__event")
-        .order_by("-game__number", "-number")
-        .first()
-    )
+    """The last round of the current game (:func:`current_game`): None between the start of
+    a game and its first draw, not the last round of the game before."""
+    game = current_game(event)
+    if game is None:
+        return None
+    return Round.objects.filter(game=game).select_related("game__event").order_by("-number").first()
 
 
 # --------------------------------------------------------------------------- live updates
@@ -266,7 +265,10 @@ class SlipWatch:
 
 
 def slip_watch(round: Round) -> SlipWatch:
-    players = list(Player.objects.filter(event=round.game.event).order_by("table"))
+    # Virtual players hand in no slip through the pages: they are never "missing".
+    players = list(
+        Player.objects.filter(event=round.game.event, virtual_level__isnull=True).order_by("table")
+    )
     slips = list(
         Slip.objects.filter(round=round, current=True)
         .select_related("player", "entered_by")

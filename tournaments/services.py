@@ -23,7 +23,7 @@ from typing import Any
 from django.contrib.auth.models import AnonymousUser
 from django.contrib.auth.models import User as AuthUser
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Max, Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -252,20 +252,24 @@ def player_add(
         raise ApplicationError(_("a player needs a name"))
     if virtual_level is not None and not 1 <= virtual_level <= 6:
         raise ApplicationError(_("a virtual player's level is 1 to 6"))
+    values = {"name": name, "club": club.strip(), "licence": licence.strip(), "category": category.strip()}
+    for key, value in values.items():
+        # PostgreSQL refuses a longer text with an error; SQLite would keep it silently.
+        field = Player._meta.get_field(key)
+        assert isinstance(field, models.CharField)
+        if field.max_length is not None and len(value) > field.max_length:
+            raise ApplicationError(
+                _("%(field)s is too long (%(length)s characters, %(limit)s at most)")
+                % {"field": field.verbose_name, "length": len(value), "limit": field.max_length}
+            )
+    if table is not None and not 1 <= table <= 2_147_483_647:
+        raise ApplicationError(_("a table number is 1 or more"))
     with transaction.atomic():
         if table is None:
             table = (event.players.aggregate(m=Max("table"))["m"] or 0) + 1
         if event.players.filter(table=table).exists():
             raise ApplicationError(_("table %(table)s already has a player") % {"table": table})
-        return Player.objects.create(
-            event=event,
-            name=name,
-            club=club.strip(),
-            licence=licence.strip(),
-            category=category.strip(),
-            table=table,
-            virtual_level=virtual_level,
-        )
+        return Player.objects.create(event=event, table=table, virtual_level=virtual_level, **values)
 
 
 def players_import(*, event: Event, csv_text: str) -> list[Player]:
@@ -414,6 +418,8 @@ def round_open(
             )
         now = now or timezone.now()
         length = seconds if seconds is not None else round.game.event.round_seconds
+        if length < 1:
+            raise ApplicationError(_("a round lasts at least one second"))
         round.state = Round.State.OPEN
         round.opened_at = now
         round.deadline = now + dt.timedelta(seconds=length)
@@ -558,6 +564,7 @@ def paper_slip_submit(
     word: str,
     announced_score: int | None,
     by: User,
+    client_id: str = "",
     now: dt.datetime | None = None,
 ) -> SubmitResult:
     """A paper slip typed by an arbitrator. Paper is collected by the deadline and typed
@@ -575,6 +582,7 @@ def paper_slip_submit(
         announced_score=announced_score,
         source=Slip.Source.PAPER,
         entered_by=by,
+        client_id=client_id,
         now=now,
     )
 
@@ -837,7 +845,15 @@ def ruling_accept_shift(*, ruling: Ruling, by: User, reason: str = "shifted refe
         Ruling.objects.filter(pk=ruling.pk).update(
             reason=adj.Reason.SHIFT_ACCEPTED, overridden=False, override_reason=reason.strip(), ruled_by=user
         )
-        _rule_round(round)
+        try:
+            _rule_round(round)
+        except ValueError as exc:
+            # The board or the slip changed since the ruling offered it: the whole
+            # transaction (the update above included) is undone.
+            raise ApplicationError(
+                _("the shifted placement no longer fits: %(error)s") % {"error": exc},
+                {"reason": "stale_shift"},
+            ) from exc
         ruling.refresh_from_db()
         history_record(
             event=round.game.event,

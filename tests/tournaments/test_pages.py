@@ -468,3 +468,36 @@ def test_live_versions_change_with_the_state(console: Client, event: Event, draw
 
 def test_live_is_refused_to_strangers(event: Event, players) -> None:
     assert Client().get(f"/live/{event.pk}/").status_code == 403
+
+
+def test_phone_slips_are_rate_limited(console: Client, event: Event, opened: Round) -> None:
+    anne = _phone(event, 1)
+    for i in range(30):
+        anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": f"W{i}"})
+    response = anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "LAST"}, follow=True)
+    assert any("Too many" in m for m in _messages(response))
+    assert not Slip.objects.filter(word="LAST").exists()
+    assert Slip.objects.filter(player__table=1).count() == 30
+
+
+def test_the_phone_shows_the_ruling_in_words(console: Client, event: Event, opened: Round) -> None:
+    anne = _phone(event, 1)
+    anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "QQQQ"})
+    console.post(_url(event, "close/"))
+    page = anne.get(f"/p/{event.pk}/").content.decode()
+    assert "0: " not in page or "cannot be" in page or "not in the list" in page
+    ruling = Ruling.objects.get(player__table=1)
+    from tournaments.display import ruling_text
+
+    assert ruling_text(ruling.reason) in page
+
+
+def test_the_current_round_is_none_between_a_new_game_and_its_draw(
+    console: Client, event: Event, drawn: Round
+) -> None:
+    from tournaments.selectors import current_round
+
+    console.post(_url(event, "game/end/"))
+    services.game_start(event=event)
+    assert current_round(event) is None
+    assert "next game" not in console.get(_url(event)).content.decode()

@@ -422,3 +422,24 @@ def test_slips_are_judged_with_the_events_notation(event: Event, game: Game) -> 
         Event.objects.filter(pk=event.pk).update(notation=notation)
         event.refresh_from_db()
         assert _judging_rules(rebuild(game), event).notation == notation
+
+
+@pytest.mark.django_db(transaction=True)
+def test_player_fields_longer_than_the_columns_are_refused(event) -> None:
+    with pytest.raises(ApplicationError, match="too long"):
+        services.player_add(event=event, name="x" * 121)
+    with pytest.raises(ApplicationError, match="table number"):
+        services.player_add(event=event, name="Anne", table=0)
+    assert not event.players.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_round_cannot_open_for_no_time(event) -> None:
+    services.player_add(event=event, name="Anne")
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    with pytest.raises(ApplicationError, match="at least one second"):
+        services.round_open(round=round, seconds=0)
+    round.refresh_from_db()
+    assert round.state == "drawn"

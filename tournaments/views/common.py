@@ -9,6 +9,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
@@ -74,3 +75,15 @@ def refusals(request: HttpRequest) -> Iterator[None]:
 def is_htmx(request: HttpRequest) -> bool:
     """Asked by htmx (django-htmx's middleware sets ``request.htmx``): answer a fragment."""
     return bool(getattr(request, "htmx", False))
+
+
+def within_rate(key: str, limit: int, seconds: int = 60) -> bool:
+    """Count one more request under ``key`` in a fixed window; False past ``limit``."""
+    key = f"arbiter:rate:{key}"
+    cache.add(key, 0, seconds)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window expired between add and incr
+        cache.set(key, 1, seconds)
+        count = 1
+    return count <= limit

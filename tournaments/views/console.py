@@ -166,8 +166,6 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
     versions = live_versions(event)
     game = current_game(event)
     round = current_round(event)
-    if round is not None and game is not None and round.game_id != game.pk:
-        round = None
     context: dict[str, Any] = {
         "event": event,
         "game": game,
@@ -415,12 +413,9 @@ def ruling_edit(request: HttpRequest, event_id: int, ruling_id: int) -> HttpResp
         shift_form = ReasonForm(request.POST, prefix="shift")
         if shift_form.is_valid():
             with refusals(request):
-                try:
-                    services.ruling_accept_shift(
-                        ruling=ruling, by=request.user, reason=shift_form.cleaned_data["reason"]
-                    )
-                except ValueError as exc:  # the board or the slip changed since the ruling
-                    raise services.ApplicationError(str(exc)) from exc
+                services.ruling_accept_shift(
+                    ruling=ruling, by=request.user, reason=shift_form.cleaned_data["reason"]
+                )
                 messages.success(request, _("Shifted reference accepted."))
                 return _back(event)
     elif request.method == "POST":

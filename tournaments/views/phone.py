@@ -9,7 +9,6 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib import messages
-from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -17,14 +16,23 @@ from django.views.decorators.http import require_POST
 
 from api import services as api_services
 from tournaments import services
-from tournaments.display import sorted_rack
+from tournaments.display import ruling_text, sorted_rack
 from tournaments.forms import JoinForm
 from tournaments.models import Event, Player, Round, Ruling, Slip
 from tournaments.selectors import RULED, GameView, current_round, live_versions, public_view
-from tournaments.views.common import SESSION_PLAYERS, is_htmx, refusals, remember_player, session_player
+from tournaments.views.common import (
+    SESSION_PLAYERS,
+    is_htmx,
+    refusals,
+    remember_player,
+    session_player,
+    within_rate,
+)
 
-#: Joins per address and minute on the page (the API has its own throttle).
+#: Joins per address and slips per player, a minute, on the page (the API has its own
+#: throttles, at the same rates by default).
 JOIN_LIMIT = 10
+SLIP_LIMIT = 30
 
 
 def _client_address(request: HttpRequest) -> str:
@@ -32,15 +40,8 @@ def _client_address(request: HttpRequest) -> str:
 
 
 def _join_allowed(request: HttpRequest) -> bool:
-    """A fixed one-minute window per address: enough to stop code guessing."""
-    key = f"arbiter:join:{_client_address(request)}"
-    cache.add(key, 0, 60)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, 60)
-        count = 1
-    return count <= JOIN_LIMIT
+    """Per address: enough to stop code guessing."""
+    return within_rate(f"join:{_client_address(request)}", JOIN_LIMIT)
 
 
 def _find_player(event: Event, who: str) -> Player | None:
@@ -111,6 +112,7 @@ def _play_context(request: HttpRequest, event: Event, player: Player, token: str
         "round": round,
         "slip": slip,
         "ruling": ruling,
+        "ruling_label": ruling_text(ruling.reason) if ruling else "",
         "order": order,
         "rack_sorted": sorted_rack(view.rack, order) if view else "",
         "rack_tiles": _tiles(view, sorted_rack(view.rack, order)) if view else [],
@@ -158,6 +160,8 @@ def slip(request: HttpRequest, event_id: int) -> HttpResponse:
     round = current_round(event)
     score_text = (request.POST.get("announced_score") or "").strip()
     with refusals(request):
+        if not within_rate(f"slip:{player.pk}", SLIP_LIMIT):
+            raise services.ApplicationError(_("Too many slips: wait a minute and try again."))
         if round is None:
             raise services.ApplicationError(_("No round is open."))
         if score_text and not score_text.isdecimal():

@@ -130,10 +130,7 @@ class Command(ArbiterCommand):
     def _accept_shift(self, event: Event, round: Round, table: int, reason: str) -> None:
         ruling = self._ruling(event, round, table)
         before = ruling.credited
-        try:
-            ruling = services.ruling_accept_shift(ruling=ruling, by=self.user, reason=reason)
-        except ValueError as exc:  # the board or the slip changed since the ruling: stale
-            raise CommandError(str(exc)) from exc
+        ruling = services.ruling_accept_shift(ruling=ruling, by=self.user, reason=reason)
         self.say(
             f"Table {table} ({ruling.player.name}), round {round.number}: shifted reference accepted,"
             f" {shown_move(ruling.move, event)} scores {ruling.move_score};"
