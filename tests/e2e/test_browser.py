@@ -246,3 +246,61 @@ def test_a_round_with_two_phones_a_paper_slip_and_the_projector(
     assert Round.objects.filter(game__event=event).count() == 2
     assert Player.objects.filter(event=event).count() == 3
     desk.close()
+
+
+def test_a_slip_typed_while_the_wifi_drops_is_not_lost(live_server: Any, browser: Any, event: Event) -> None:
+    base = live_server.url
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    services.round_open(round=round, seconds=600)
+    round.refresh_from_db()
+    coordinates, word = round.tops[0].split()
+
+    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True, is_mobile=True)
+    phone = context.new_page()
+    phone.set_default_timeout(LIVE_MS)
+    phone.goto(f"{base}/j/{event.code}/")
+    phone.fill("#id_who", "1")
+    phone.locator("form button.primary").click()
+    phone.wait_for_selector("ol.rack .tile")
+
+    # The Wi-Fi drops while the slip is handed in: the phone keeps it and says so.
+    context.set_offline(True)
+    phone.fill("#slip input[name=coordinates]", coordinates)
+    phone.fill("#slip input[name=word]", word)
+    phone.locator("#slip button.primary").click()
+    phone.wait_for_selector("#receipt .receipt.pending")
+    assert "not received yet" in phone.locator("#receipt").inner_text().lower()
+    shot(phone, "phone-offline")
+    assert not Slip.objects.exists()
+    stored = phone.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('arbiter-pending'))")
+    assert len(stored) == 1
+
+    # Back online: it is sent by itself, once.
+    context.set_offline(False)
+    phone.wait_for_selector("#receipt .receipt.ok", timeout=LIVE_MS)
+    slip = Slip.objects.get()
+    assert (slip.word, slip.late, slip.player.table) == (word, False, 1)
+    assert (
+        phone.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('arbiter-pending')).length")
+        == 0
+    )
+
+    # Offline again, and the round closes before the network is back: a clear message.
+    context.set_offline(True)
+    phone.fill("#slip input[name=coordinates]", coordinates)
+    phone.fill("#slip input[name=word]", word.lower())
+    phone.locator("#slip button.primary").click()
+    phone.wait_for_selector("#receipt .receipt.pending")
+    services.round_close(round=round)
+    context.set_offline(False)
+    phone.wait_for_selector("#receipt .receipt.late", timeout=LIVE_MS)
+    assert "not received" in phone.locator("#receipt").inner_text().lower()
+    # Still said after the page has caught up with the close.
+    phone.wait_for_selector("#result-title, .status-line", timeout=LIVE_MS)
+    phone.wait_for_timeout(2500)
+    assert "not received" in phone.locator("#receipt").inner_text().lower()
+    assert Slip.objects.filter(late=True).count() == 1
+    assert Slip.objects.get(current=True).word == word  # the slip on time still counts
+    context.close()

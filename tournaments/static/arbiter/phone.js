@@ -20,9 +20,20 @@
   function setPending(slip) {
     if (slip) { localStorage.setItem(store, JSON.stringify(slip)); } else { localStorage.removeItem(store); }
   }
+  var notice = null; // the last answer about a slip, shown again after the panel reloads
   function say(html, cls) {
     var box = document.getElementById("receipt");
-    if (box) { box.innerHTML = '<p class="receipt ' + (cls || "") + '">' + html + "</p>"; }
+    if (!box) { return; }
+    notice = { html: html, cls: cls || "", round: box.dataset.round };
+    box.innerHTML = '<p class="receipt ' + notice.cls + '">' + html + "</p>";
+  }
+  function sayAgain() {
+    // A reload of the panel (the round closed, say) must not hide what happened to the
+    // last slip, above all a slip that did not arrive in time.
+    var box = document.getElementById("receipt");
+    if (box && notice && notice.round === box.dataset.round && notice.cls !== "ok") {
+      box.insertAdjacentHTML("afterbegin", '<p class="receipt ' + notice.cls + '">' + notice.html + "</p>");
+    }
   }
   function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; }); }
   function slipText(s) { return "<b>" + esc(s.coordinates + " " + s.word) + "</b>" + (s.announced_score !== null ? " · " + esc(s.announced_score) : ""); }
@@ -181,6 +192,9 @@
     });
     send();
   });
-  document.body.addEventListener("htmx:afterSwap", function () { tap = { placed: [], selected: null, across: true }; });
+  document.body.addEventListener("htmx:afterSwap", function () {
+    tap = { placed: [], selected: null, across: true };
+    sayAgain();
+  });
   if (pending()) { send(); }
 })();
