@@ -325,3 +325,20 @@ def move_preview(round: Round, coordinates: str, word: str, announced: int | Non
         invalid_words=verdict.invalid_words,
         shift_candidate=shown_move(verdict.shift_candidate, event.board, event.notation),
     )
+
+
+def typed_rack_problem(game: Game, typed: str) -> str:
+    """Why a rack typed from a physical draw would be refused as the game's next rack, or
+    "" when it would be accepted. Checked on a replay in memory: nothing is stored."""
+    from django.utils.translation import gettext as _
+
+    from solver.errors import IllegalRackError
+
+    position = rebuild(game)
+    if position.current is not None:
+        return _("round %(number)s is not placed yet") % {"number": position.current.number}
+    try:
+        position.game.draw_manual(typed.strip().upper())
+    except IllegalRackError as exc:
+        return str(exc)
+    return ""

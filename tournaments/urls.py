@@ -14,6 +14,7 @@ console_patterns = (
         path("<int:event_id>/game/start/", console.game_start, name="game_start"),
         path("<int:event_id>/game/end/", console.game_end, name="game_end"),
         path("<int:event_id>/draw/", console.round_draw, name="draw"),
+        path("<int:event_id>/draw/check/", console.rack_check, name="rack_check"),
         path("<int:event_id>/open/", console.round_open, name="open"),
         path("<int:event_id>/close/", console.round_close, name="close"),
         path("<int:event_id>/slip/", console.slip_entry, name="slip"),

@@ -501,3 +501,24 @@ def test_the_current_round_is_none_between_a_new_game_and_its_draw(
     services.game_start(event=event)
     assert current_round(event) is None
     assert "next game" not in console.get(_url(event)).content.decode()
+
+
+def test_a_typed_rack_is_checked_as_it_is_typed(console: Client, event: Event, opened: Round) -> None:
+    console.post(_url(event, "close/"))
+    console.post(_url(event, "place/"), {"typed": "ZZZZZZZ"})  # placed, the typed rack refused
+    refused = console.get(_url(event, "draw/check/"), {"typed": "ZZZZZZZ"}).content.decode()
+    assert "msg error" in refused and "ZZZZZZZ" in refused
+    game = Game.objects.get(event=event)
+    from tournaments.state import rebuild
+
+    bag = rebuild(game).game.bag.remaining_string()
+    reliquat = rebuild(game).game.reliquat
+    from solver.tiles import rack_string
+
+    kept = rack_string(reliquat)
+    candidate = kept + next("".join(pick) for pick in [sorted(set(bag.replace("?", "")))[: 7 - len(kept)]])
+    checked = console.get(_url(event, "draw/check/"), {"typed": candidate}).content.decode()
+    posted = console.post(_url(event, "draw/"), {"typed": candidate}, follow=True)
+    accepted = game.rounds.count() == 2
+    assert ("msg success" in checked) == accepted, (candidate, checked, _messages(posted))
+    assert game.rounds.count() == (2 if accepted else 1)

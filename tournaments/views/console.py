@@ -42,6 +42,7 @@ from tournaments.selectors import (
     public_view,
     round_review,
     slip_watch,
+    typed_rack_problem,
 )
 from tournaments.views.common import arbitrated_event, arbitrator_page, is_htmx, refusals
 
@@ -251,6 +252,18 @@ def round_draw(request: HttpRequest, event_id: int) -> HttpResponse:
             if round is None:
                 messages.info(request, _("The draw rule ends the game: no rack can be drawn."))
     return _back(event)
+
+
+@arbitrator_page
+def rack_check(request: HttpRequest, event_id: int) -> HttpResponse:
+    """As the arbitrator types a rack drawn by hand: would it be accepted, and if not, why."""
+    event = arbitrated_event(request, event_id)
+    typed = (request.GET.get("typed") or "").strip()[:20]
+    game = event.games.filter(state=Game.State.PLAYING).first()
+    problem = ""
+    if typed and game is not None:
+        problem = typed_rack_problem(game, typed)
+    return render(request, "console/_rack_check.html", {"typed": typed.upper(), "problem": problem})
 
 
 @require_POST
