@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from django.urls import path
 
-from tournaments.views import console, hall, phone
+from tournaments.views import console, hall, live, phone
 
 console_patterns = (
     [
@@ -42,7 +42,8 @@ phone_patterns = (
 hall_patterns = (
     [
         path("hall/<int:event_id>/", hall.hall, name="hall"),
-        path("live/<int:event_id>/", hall.live, name="live"),
+        path("live/<int:event_id>/", live.live, name="live"),
+        path("live/<int:event_id>/stream/", live.live_stream, name="live_stream"),
     ],
     "hall",
 )

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 import re
 import shutil
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -58,6 +59,19 @@ def browser() -> Iterator[Any]:
         )
         yield browser
         browser.close()
+
+
+@pytest.fixture(autouse=True)
+def _streams_end_with_the_test(transactional_db: None, live_server: Any) -> Iterator[None]:
+    """The live streams still open end before the test's database goes (a stream asks
+    the database to the last moment)."""
+    from tournaments.views import live
+
+    live.STOP.clear()
+    yield
+    live.STOP.set()
+    time.sleep(3 * live.CHECK_SECONDS)
+    live.STOP.clear()
 
 
 def shot(page: Any, name: str) -> None:
@@ -245,6 +259,9 @@ def test_a_round_with_two_phones_a_paper_slip_and_the_projector(
     shot(arbitrator, "console-next-round")
     assert Round.objects.filter(game__event=event).count() == 2
     assert Player.objects.filter(event=event).count() == 3
+    # Closed before the test's database goes: no page may ask the server after it.
+    for phone in phones:
+        phone.context.close()
     desk.close()
 
 

@@ -4,6 +4,7 @@ Every action through the page, and every permission rule."""
 from __future__ import annotations
 
 import datetime as dt
+import json
 import re
 
 import pytest
@@ -522,3 +523,35 @@ def test_a_typed_rack_is_checked_as_it_is_typed(console: Client, event: Event, o
     accepted = game.rounds.count() == 2
     assert ("msg success" in checked) == accepted, (candidate, checked, _messages(posted))
     assert game.rounds.count() == (2 if accepted else 1)
+
+
+def test_the_live_stream_sends_the_versions_then_each_change(
+    console: Client, event: Event, drawn: Round
+) -> None:
+    from tournaments.views import live
+
+    response = console.get(f"/live/{event.pk}/stream/")
+    assert response.status_code == 200 and response["Content-Type"] == "text/event-stream"
+    assert response["X-Accel-Buffering"] == "no"
+    chunks = iter(response.streaming_content)
+    assert next(chunks).decode() == f"retry: {live.RETRY_MS}\n\n"
+    first = next(chunks).decode()
+    assert first.startswith("event: version\ndata: ")
+    body = json.loads(first.split("data: ", 1)[1])
+    assert set(body) == {"public", "full", "deadline", "state", "now"} and body["state"] == "drawn"
+    services.round_open(round=drawn)
+    cache.clear()
+    changed = json.loads(next(chunks).decode().split("data: ", 1)[1])
+    assert changed["state"] == "open" and changed["public"] != body["public"] and changed["deadline"]
+    response.close()
+
+
+def test_a_player_stream_has_no_slip_version_and_strangers_get_none(event: Event, drawn: Round) -> None:
+    anne = _phone(event, 1)
+    response = anne.get(f"/live/{event.pk}/stream/")
+    chunks = iter(response.streaming_content)
+    next(chunks)
+    body = json.loads(next(chunks).decode().split("data: ", 1)[1])
+    assert "full" not in body
+    response.close()
+    assert Client().get(f"/live/{event.pk}/stream/").status_code == 403

@@ -1,31 +1,23 @@
-"""The projector view and the endpoint every page polls for changes."""
+"""The projector view."""
 
 from __future__ import annotations
 
 import io
-import time
 
 import segno
 from django.conf import settings
-from django.core.cache import cache
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 from django.urls import reverse
-from django.utils.translation import gettext as _
-from django.views.decorators.cache import never_cache
 
 from scoring.selectors import game_standings
 from tournaments.display import sorted_rack
 from tournaments.models import Event, Round
-from tournaments.permissions import can_arbitrate
-from tournaments.selectors import RULED, LiveVersions, current_game, current_round, live_versions, public_view
-from tournaments.views.common import arbitrated_event, arbitrator_page, is_htmx, session_player
+from tournaments.selectors import RULED, current_game, current_round, live_versions, public_view
+from tournaments.views.common import arbitrated_event, arbitrator_page, is_htmx
 
 #: Rows of the standings on the projector: the hall reads the top of the table.
 HALL_ROWS = 12
-#: How long one computation of the versions serves every poll (seconds): with 1,000
-#: phones polling each second, the database sees a few queries a second, not 1,000.
-LIVE_CACHE_SECONDS = 0.5
 
 
 def join_url(request: HttpRequest, event: Event) -> str:
@@ -69,35 +61,3 @@ def hall(request: HttpRequest, event_id: int) -> HttpResponse:
     if is_htmx(request) and request.GET.get("part") == "panel":
         return render(request, "hall/_panel.html", context)
     return render(request, "hall/hall.html", context)
-
-
-def _versions(event: Event) -> LiveVersions:
-    key = f"arbiter:live:{event.pk}"
-    versions: LiveVersions | None = cache.get(key)
-    if versions is None:
-        versions = live_versions(event)
-        cache.set(key, versions, LIVE_CACHE_SECONDS)
-    return versions
-
-
-@never_cache
-def live(request: HttpRequest, event_id: int) -> JsonResponse:
-    """What the pages poll: version strings that change when what they show changes,
-    the deadline, and the server's clock (the countdowns follow the server, not the
-    phone's own clock)."""
-    event = get_object_or_404(Event, pk=event_id)
-    arbitrator = can_arbitrate(request.user, event)
-    if not arbitrator and session_player(request, event)[0] is None:
-        return JsonResponse(
-            {"error": {"code": "forbidden", "message": _("join the event first"), "detail": {}}}, status=403
-        )
-    versions = _versions(event)
-    body: dict[str, object] = {
-        "public": versions.public,
-        "deadline": versions.deadline,
-        "state": versions.state,
-        "now": int(time.time() * 1000),
-    }
-    if arbitrator:
-        body["full"] = versions.full
-    return JsonResponse(body)

@@ -1,48 +1,69 @@
-/* Live updates by polling (README, "Live updates"): ask the server every second whether
-   what this page shows has changed; when it has, fire "live-public" (or "live-full" for
-   the console's slip list) on <body>, and the page's htmx regions reload themselves.
-   The countdowns follow the server's clock: the offset is measured on every poll. */
+/* Live updates (README, "Live updates"): listen to the server-sent events stream of the
+   event; when a version changes fire "live-public" (or "live-full", the console's slip
+   list) on <body>, and the page's htmx regions reload themselves. A browser without
+   EventSource, or whose stream keeps failing (a proxy that buffers it), asks the polling
+   endpoint every second instead. The countdowns follow the server's clock: every
+   message carries the server's time. */
 (function () {
   "use strict";
   var root = document.querySelector("[data-live]");
   var offset = 0; // server clock minus this device's clock, in ms
   var deadline = null;
+
+  function online() {
+    document.body.classList.remove("offline");
+    document.dispatchEvent(new CustomEvent("live-online"));
+  }
+  function offline() { document.body.classList.add("offline"); }
+
   if (root) {
-    var url = root.dataset.live;
-    var every = parseInt(root.dataset.poll || "1000", 10);
     var known = { public: root.dataset.public || "", full: root.dataset.full || "" };
     deadline = root.dataset.deadline ? Date.parse(root.dataset.deadline) : null;
-    var failures = 0;
-    var poll = function () {
-      var sent = Date.now();
-      fetch(url, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
-        .then(function (r) {
-          if (!r.ok) { throw new Error("HTTP " + r.status); }
-          return r.json();
-        })
-        .then(function (d) {
-          var back = Date.now();
-          offset = d.now - (sent + back) / 2;
-          deadline = d.deadline ? Date.parse(d.deadline) : null;
-          failures = 0;
-          document.body.classList.remove("offline");
-          document.dispatchEvent(new CustomEvent("live-online"));
-          if (d.public !== known.public) {
-            known.public = d.public;
-            document.body.dispatchEvent(new CustomEvent("live-public", { bubbles: true }));
-          }
-          if (d.full && d.full !== known.full) {
-            known.full = d.full;
-            document.body.dispatchEvent(new CustomEvent("live-full", { bubbles: true }));
-          }
-        })
-        .catch(function () {
-          failures += 1;
-          if (failures >= 2) { document.body.classList.add("offline"); }
-        })
-        .finally(function () { setTimeout(poll, every); });
+    var apply = function (d, sent) {
+      var back = Date.now();
+      offset = d.now - (sent ? (sent + back) / 2 : back);
+      if ("deadline" in d) { deadline = d.deadline ? Date.parse(d.deadline) : null; }
+      online();
+      if (d.public !== undefined && d.public !== known.public) {
+        known.public = d.public;
+        document.body.dispatchEvent(new CustomEvent("live-public", { bubbles: true }));
+      }
+      if (d.full && d.full !== known.full) {
+        known.full = d.full;
+        document.body.dispatchEvent(new CustomEvent("live-full", { bubbles: true }));
+      }
     };
-    setTimeout(poll, every);
+
+    var poll = function () {
+      var every = parseInt(root.dataset.poll || "1000", 10);
+      var failures = 0;
+      var once = function () {
+        var sent = Date.now();
+        fetch(root.dataset.live, { headers: { Accept: "application/json" }, cache: "no-store", credentials: "same-origin" })
+          .then(function (r) { if (!r.ok) { throw new Error("HTTP " + r.status); } return r.json(); })
+          .then(function (d) { failures = 0; apply(d, sent); })
+          .catch(function () { failures += 1; if (failures >= 2) { offline(); } })
+          .finally(function () { setTimeout(once, every); });
+      };
+      setTimeout(once, every);
+    };
+
+    if (window.EventSource && root.dataset.stream) {
+      var source = new EventSource(root.dataset.stream);
+      var heard = false, errors = 0;
+      var onMessage = function (e) { heard = true; errors = 0; apply(JSON.parse(e.data), 0); };
+      source.addEventListener("version", onMessage);
+      source.addEventListener("ping", onMessage);
+      source.onerror = function () {
+        // EventSource reconnects by itself (after the server's "retry"); a stream that
+        // never delivered anything is blocked on the way: poll instead.
+        errors += 1;
+        offline();
+        if (!heard && errors >= 3) { source.close(); poll(); }
+      };
+    } else {
+      poll();
+    }
   }
 
   function pad(n) { return (n < 10 ? "0" : "") + n; }
