@@ -28,6 +28,10 @@ class ArbitratorPlayerSerializer(serializers.ModelSerializer[Player]):
         fields = ["id", "name", "club", "licence", "category", "table", "virtual_level"]
 
 
+class ReleaseSerializer(serializers.Serializer[Any]):
+    revoked = serializers.IntegerField(help_text="the tokens that stopped working")
+
+
 class PlayerInputSerializer(serializers.Serializer[Any]):
     name = serializers.CharField(max_length=120)
     club = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
@@ -203,6 +207,19 @@ class SlipInputSerializer(MoveInputSerializer):
         help_text="arbitrator only, and required then: the table of the paper slip typed in. "
         "Ignored in a player's slip.",
     )
+    game = serializers.IntegerField(
+        min_value=1,
+        required=False,
+        help_text="with round: the slip is refused if that round is no longer current",
+    )
+    round = serializers.IntegerField(
+        min_value=1, required=False, help_text="with game: the round the slip was written for"
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if ("game" in attrs) != ("round" in attrs):
+            raise serializers.ValidationError("give both game and round, or neither")
+        return attrs
 
 
 class SlipSerializer(serializers.ModelSerializer[Slip]):

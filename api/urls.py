@@ -15,6 +15,7 @@ event_patterns = [
     path("history/", views.HistoryView.as_view(), name="event-history"),
     path("players/", views.PlayersView.as_view(), name="players"),
     path("players/import/", views.PlayersImportView.as_view(), name="players-import"),
+    path("players/<int:player_id>/release/", views.PlayerReleaseView.as_view(), name="player-release"),
     path("games/", views.GamesView.as_view(), name="games"),
     path("games/current/end/", views.GameEndView.as_view(), name="game-end"),
     path("game/", views.CurrentGameView.as_view(), name="game-current"),

@@ -51,6 +51,7 @@ from api.serializers import (
     PlayerSerializer,
     PlayersImportSerializer,
     PreviewSerializer,
+    ReleaseSerializer,
     ReviewSerializer,
     RoundRulingSerializer,
     RoundSerializer,
@@ -249,7 +250,7 @@ class PlayersView(EventMixin, APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = PlayerInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = services.player_add(event=self.get_event(), **data.validated_data)
+        player = services.player_add(event=self.get_event(), by=request.user, **data.validated_data)
         return Response(ArbitratorPlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -265,8 +266,25 @@ class PlayersImportView(EventMixin, APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = PlayersImportSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        players = services.players_import(event=self.get_event(), csv_text=data.validated_data["csv"])
+        players = services.players_import(
+            event=self.get_event(), csv_text=data.validated_data["csv"], by=request.user
+        )
         return Response(ArbitratorPlayerSerializer(players, many=True).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    tags=["players"],
+    summary="Release a table: its phone's token stops working, the table may join again",
+    request=None,
+    responses={200: ReleaseSerializer, **ERRORS},
+)
+class PlayerReleaseView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int, player_id: int) -> Response:
+        player = get_object_or_404(Player, pk=player_id, event=self.get_event())
+        revoked = api_services.player_release(player=player, by=request.user)
+        return Response(ReleaseSerializer({"revoked": revoked}).data)
 
 
 # ------------------------------------------------------------------ games
@@ -540,6 +558,8 @@ class RoundSlipsView(EventMixin, APIView):
         fields = dict(data.validated_data)
         # A player's slip is the token's player's whatever the body says: the table is dropped.
         table: int | None = fields.pop("table", None)
+        game, number = fields.pop("game", None), fields.pop("round", None)
+        fields["for_round"] = (game, number) if game is not None else None
         if is_arbitrator(request, event):
             if table is None:
                 raise ValidationError({"table": ["the table of the paper slip is required"]})

@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import BaseUserCreationForm
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -16,6 +17,7 @@ from django.views.decorators.http import require_POST
 from solver.boards import LAYOUT_NAMES, layout
 from tournaments import services
 from tournaments.models import Event
+from tournaments.views.common import client_address
 
 
 class FirstArbitratorForm(BaseUserCreationForm[User]):
@@ -27,7 +29,7 @@ class FirstArbitratorForm(BaseUserCreationForm[User]):
 def _from_this_machine(request: HttpRequest) -> bool:
     """The first account may only be made at the laptop itself, not from the hall's Wi-Fi."""
     try:
-        return ipaddress.ip_address(str(request.META.get("REMOTE_ADDR", ""))).is_loopback
+        return ipaddress.ip_address(client_address(request)).is_loopback
     except ValueError:
         return False
 
@@ -51,11 +53,13 @@ def home(request: HttpRequest) -> HttpResponse:
 @require_POST
 def first_arbitrator(request: HttpRequest) -> HttpResponse:
     """Create the first arbitrator account (staff), once, from the laptop itself."""
-    if not _first_run(request):
+    # Two posts at once must not both find "no account yet": the first takes the lock.
+    if not _first_run(request) or not cache.add("arbiter:first-arbitrator", 1, 30):
         messages.error(request, _("An arbitrator account exists already: log in."))
         return redirect("login")
     form = FirstArbitratorForm(request.POST)
     if not form.is_valid():
+        cache.delete("arbiter:first-arbitrator")
         return render(request, "home.html", {"boards": [], "events": [], "first_run_form": form})
     user = form.save(commit=False)
     user.is_staff = True

@@ -53,9 +53,19 @@ class LiveVersions:
     state: str | None
 
 
+PRIVATE_ENTITIES = ("slip", "player")
+
+
 def live_versions(event: Event) -> LiveVersions:
     last = HistoryEntry.objects.filter(event=event).aggregate(all=Max("id"))["all"] or 0
-    public = HistoryEntry.objects.filter(event=event).exclude(entity="slip").aggregate(m=Max("id"))["m"] or 0
+    # Slips and players (joins, releases) change what the arbitrator sees, not what every
+    # phone shows: a hall of phones must not reload at each of them.
+    public = (
+        HistoryEntry.objects.filter(event=event)
+        .exclude(entity__in=PRIVATE_ENTITIES)
+        .aggregate(m=Max("id"))["m"]
+        or 0
+    )
     round = current_round(event)
     if round is None:
         key = "none"
@@ -327,7 +337,7 @@ def move_preview(round: Round, coordinates: str, word: str, announced: int | Non
     )
 
 
-def typed_rack_problem(game: Game, typed: str) -> str:
+def typed_rack_problem(game: Game, typed: str, rejected: tuple[str, ...] = ()) -> str:
     """Why a rack typed from a physical draw would be refused as the game's next rack, or
     "" when it would be accepted. Checked on a replay in memory: nothing is stored."""
     from django.utils.translation import gettext as _
@@ -338,7 +348,7 @@ def typed_rack_problem(game: Game, typed: str) -> str:
     if position.current is not None:
         return _("round %(number)s is not placed yet") % {"number": position.current.number}
     try:
-        position.game.draw_manual(typed.strip().upper())
+        position.game.draw_manual(typed.strip().upper(), rejected)
     except IllegalRackError as exc:
         return str(exc)
     return ""

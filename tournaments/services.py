@@ -246,6 +246,7 @@ def player_add(
     category: str = "",
     table: int | None = None,
     virtual_level: int | None = None,
+    by: User = None,
 ) -> Player:
     name = name.strip()
     if not name:
@@ -269,10 +270,19 @@ def player_add(
             table = (event.players.aggregate(m=Max("table"))["m"] or 0) + 1
         if event.players.filter(table=table).exists():
             raise ApplicationError(_("table %(table)s already has a player") % {"table": table})
-        return Player.objects.create(event=event, table=table, virtual_level=virtual_level, **values)
+        player = Player.objects.create(event=event, table=table, virtual_level=virtual_level, **values)
+        history_record(
+            event=event,
+            entity="player",
+            object_id=player.pk,
+            action="add",
+            by=by,
+            new={"table": table, "name": player.name, "virtual": virtual_level},
+        )
+        return player
 
 
-def players_import(*, event: Event, csv_text: str) -> list[Player]:
+def players_import(*, event: Event, csv_text: str, by: User = None) -> list[Player]:
     """Import players from CSV with a header row: ``name`` required; ``club``,
     ``licence``, ``category``, ``table`` optional (comma or semicolon separated).
     All or nothing: one bad line refuses the whole file, naming the line."""
@@ -306,6 +316,7 @@ def players_import(*, event: Event, csv_text: str) -> list[Player]:
                         licence=row.get("licence") or "",
                         category=row.get("category") or "",
                         table=table,
+                        by=by,
                     )
                 )
             except ApplicationError as exc:
@@ -472,6 +483,19 @@ def _training_check(round: Round, coordinates: str, word: str) -> list[str]:
     return list(verdict.invalid_words)
 
 
+def check_round(round: Round, expected: tuple[int, int] | None) -> None:
+    """Refuse an action meant for another round (game number, round number): a slip kept
+    by a phone while offline, a paper slip or a click on a page that is a round behind
+    must not land on the round that has replaced it."""
+    if expected is not None and expected != (round.game.number, round.number):
+        game, number = expected
+        raise ApplicationError(
+            _("this was for round %(number)s of game %(game)s, which is no longer the current round")
+            % {"number": number, "game": game},
+            {"reason": "wrong_round"},
+        )
+
+
 def slip_submit(
     *,
     round: Round,
@@ -483,6 +507,7 @@ def slip_submit(
     entered_by: User = None,
     client_id: str = "",
     now: dt.datetime | None = None,
+    for_round: tuple[int, int] | None = None,
 ) -> SubmitResult:
     """Record a slip. The same ``client_id`` twice returns the first slip (a retry). The
     last slip before the deadline counts; one after it is kept, marked late, ruled 0."""
@@ -498,10 +523,13 @@ def slip_submit(
         # Locked so that a close cannot slip between reading the state and saving the slip.
         locked = Round.objects.select_for_update().get(pk=round.pk)
         if client_id:
-            previous = Slip.objects.filter(round=locked, player=player, client_id=client_id).first()
+            # Any round: the answer to a slip of the round before may have been lost, and
+            # the phone sends it again after the next round has opened.
+            previous = Slip.objects.filter(player=player, client_id=client_id).first()
             if previous is not None:
                 return SubmitResult(previous, created=False)
         _check_playing(locked.game)
+        check_round(locked, for_round)
         if locked.state == Round.State.DRAWN:
             raise ApplicationError(_("round %(number)s is not open yet") % {"number": locked.number})
         if locked.state == Round.State.PLACED:
@@ -566,6 +594,7 @@ def paper_slip_submit(
     by: User,
     client_id: str = "",
     now: dt.datetime | None = None,
+    for_round: tuple[int, int] | None = None,
 ) -> SubmitResult:
     """A paper slip typed by an arbitrator. Paper is collected by the deadline and typed
     afterwards, so one typed after the deadline while the round is still open is recorded
@@ -584,6 +613,7 @@ def paper_slip_submit(
         entered_by=by,
         client_id=client_id,
         now=now,
+        for_round=for_round,
     )
 
 

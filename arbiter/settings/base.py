@@ -161,6 +161,12 @@ ARBITER_PUBLIC_URL = env_str("ARBITER_PUBLIC_URL", "").rstrip("/")
 ARBITER_POLL_MS = env_int("ARBITER_POLL_MS", 1000)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
+# Reverse proxies in front of the site (nginx...): with N, a caller's address is the N-th
+# address from the right of X-Forwarded-For (the pages' and the API's rate limits, the
+# first account's "from this laptop" check). 0: the connection's own address, the header
+# ignored (anyone can write it).
+ARBITER_TRUSTED_PROXIES = env_int("ARBITER_TRUSTED_PROXIES", 0)
+
 # The API (api/): player tokens from the join flow, DRF tokens or the session for arbitrators.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -170,6 +176,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "NUM_PROXIES": ARBITER_TRUSTED_PROXIES,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {
         "join": env_str("ARBITER_JOIN_RATE", "10/min"),

@@ -561,7 +561,7 @@ def test_the_history_is_newest_first_and_paginated(
     response = arbitrator_client.get(event_url(event, "history/?limit=2"))
     assert response.status_code == 200
     body = response.json()
-    assert body["count"] == 3 and body["next"] and body["previous"] is None
+    assert body["count"] == 6 and body["next"] and body["previous"] is None  # 3 players, start, draw, open
     assert [(e["entity"], e["action"], e["actor_label"]) for e in body["results"]] == [
         ("round", "open", "arbitre"),
         ("round", "draw", "arbitre"),
@@ -571,7 +571,8 @@ def test_the_history_is_newest_first_and_paginated(
     assert first["old"] is None and first["new"]["deadline"]
     rest = arbitrator_client.get(event_url(event, "history/?limit=2&offset=2")).json()
     assert [(e["entity"], e["action"], e["actor_label"]) for e in rest["results"]] == [
-        ("game", "start", "system")
+        ("game", "start", "system"),
+        ("player", "add", "system"),
     ]
 
 

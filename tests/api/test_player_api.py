@@ -247,3 +247,30 @@ def test_a_player_never_sees_the_top_before_adjudication(event: Event, open_roun
         p1.post(event_url(event, "rounds/current/top/"), {"move": "8H PROOF"}), 403, "permission_denied"
     )
     assert "full" not in p1.get(event_url(event, "live/")).json()
+
+
+def test_a_slip_kept_offline_for_a_round_that_is_over_is_refused(event: Event, open_round, p1) -> None:
+    url = event_url(event, "rounds/current/slips/")
+    game = open_round.game.number
+    first = p1.post(
+        url, {"coordinates": "8H", "word": "ONE", "client_id": "c-1", "game": game, "round": 1}, format="json"
+    )
+    assert first.status_code == 201
+    services.round_close(round=open_round)
+    open_round.refresh_from_db()
+    services.round_place(round=open_round)
+    nxt = Round.objects.get(game=open_round.game, number=2)
+    services.round_open(round=nxt)
+    # The answer to c-1 was lost: the phone sends it again, and gets round 1's receipt.
+    again = p1.post(
+        url, {"coordinates": "8H", "word": "ONE", "client_id": "c-1", "game": game, "round": 1}, format="json"
+    )
+    assert again.status_code == 200 and again.json()["id"] == first.json()["id"]
+    # A slip written for round 1 and never sent is refused, not taken as round 2's.
+    stale = p1.post(
+        url, {"coordinates": "8H", "word": "TWO", "client_id": "c-2", "game": game, "round": 1}, format="json"
+    )
+    assert stale.status_code == 400 and stale.json()["error"]["detail"]["reason"] == "wrong_round"
+    assert not Slip.objects.filter(word="TWO").exists()
+    half = p1.post(url, {"coordinates": "8H", "word": "TWO", "game": game}, format="json")
+    assert half.status_code == 400

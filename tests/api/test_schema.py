@@ -16,6 +16,7 @@ EVENT_PATHS = {
     "history/",
     "players/",
     "players/import/",
+    "players/{player_id}/release/",
     "games/",
     "games/current/end/",
     "game/",

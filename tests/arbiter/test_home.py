@@ -53,3 +53,17 @@ def test_the_demo_event_is_ready_to_play(client: Client) -> None:
     assert response["Location"] == f"/console/{event.pk}/"
     assert event.players.count() == 4 and event.notation == "fisf" and event.lexicon.bundled == "french"
     assert Round.objects.get(game__event=event).state == Round.State.DRAWN
+
+
+def test_behind_a_proxy_the_callers_address_is_the_forwarded_one(settings) -> None:
+    from django.test import RequestFactory
+
+    from tournaments.views.common import client_address
+
+    request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.5", HTTP_X_FORWARDED_FOR="6.6.6.6, 192.168.1.20")
+    settings.ARBITER_TRUSTED_PROXIES = 0
+    assert client_address(request) == "10.0.0.5"  # the header is anyone's to write
+    settings.ARBITER_TRUSTED_PROXIES = 1
+    assert client_address(request) == "192.168.1.20"  # what the one proxy saw
+    settings.ARBITER_TRUSTED_PROXIES = 3
+    assert client_address(request) == "10.0.0.5"  # fewer addresses than proxies: not trusted

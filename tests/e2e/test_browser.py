@@ -282,6 +282,16 @@ def test_a_slip_typed_while_the_wifi_drops_is_not_lost(live_server: Any, browser
     phone.locator("form button.primary").click()
     phone.wait_for_selector("ol.rack .tile")
 
+    # Something public changes while the player types (here the time per round): the page
+    # reloads its panel, and what was typed stays.
+    phone.fill("#slip input[name=coordinates]", coordinates)
+    phone.fill("#slip input[name=word]", word)
+    phone.evaluate("() => { document.querySelector('#slip').dataset.old = 'yes'; }")
+    services.event_update(event=event, round_seconds=200)
+    phone.wait_for_function("() => !document.querySelector('#slip').dataset.old", timeout=LIVE_MS)
+    assert phone.input_value("#slip input[name=coordinates]") == coordinates
+    assert phone.input_value("#slip input[name=word]") == word
+
     # The Wi-Fi drops while the slip is handed in: the phone keeps it and says so.
     context.set_offline(True)
     phone.fill("#slip input[name=coordinates]", coordinates)

@@ -20,7 +20,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
+    from tournaments.views import live
+
     cache.clear()
+    live.forget()
 
 
 @pytest.fixture
@@ -41,6 +44,13 @@ def console(arbitrator) -> Client:
 @pytest.fixture
 def players(event: Event) -> list[Player]:
     return [services.player_add(event=event, name=name) for name in ("Anne", "Bruno", "Chloé")]
+
+
+def live_forget() -> None:
+    """The live versions are computed at most every half second: see the change now."""
+    from tournaments.views import live
+
+    live.forget()
 
 
 def _url(event: Event, tail: str = "") -> str:
@@ -457,12 +467,12 @@ def test_live_versions_change_with_the_state(console: Client, event: Event, draw
     full = console.get(f"/live/{event.pk}/").json()
     assert "full" in full
     console.post(_url(event, "open/"), {"seconds": 180})
-    cache.clear()
+    live_forget()
     after = anne.get(f"/live/{event.pk}/").json()
     assert after["public"] != before["public"] and after["state"] == "open" and after["deadline"]
     # A slip changes what the arbitrator sees, not what the phones show.
     anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "WORD"})
-    cache.clear()
+    live_forget()
     assert anne.get(f"/live/{event.pk}/").json()["public"] == after["public"]
     assert console.get(f"/live/{event.pk}/").json()["full"] != full["full"]
 
@@ -540,7 +550,7 @@ def test_the_live_stream_sends_the_versions_then_each_change(
     body = json.loads(first.split("data: ", 1)[1])
     assert set(body) == {"public", "full", "deadline", "state", "now"} and body["state"] == "drawn"
     services.round_open(round=drawn)
-    cache.clear()
+    live_forget()
     changed = json.loads(next(chunks).decode().split("data: ", 1)[1])
     assert changed["state"] == "open" and changed["public"] != body["public"] and changed["deadline"]
     response.close()
@@ -555,3 +565,90 @@ def test_a_player_stream_has_no_slip_version_and_strangers_get_none(event: Event
     assert "full" not in body
     response.close()
     assert Client().get(f"/live/{event.pk}/stream/").status_code == 403
+
+
+def test_a_table_joins_on_one_phone_until_the_arbitrator_releases_it(
+    console: Client, event: Event, opened: Round
+) -> None:
+    anne = _phone(event, 1)
+    # The same browser may join again (a reload of the join page, say).
+    again = anne.post("/j/", {"code": event.code, "who": "1"})
+    assert again["Location"] == f"/p/{event.pk}/"
+    # Someone else with the code cannot take Anne's table and replace her slip.
+    intruder = Client()
+    response = intruder.post("/j/", {"code": event.code, "who": "anne"}, follow=True)
+    assert any("already joined" in m for m in _messages(response))
+    assert intruder.get(f"/p/{event.pk}/").status_code == 302
+    # The arbitrator releases the table: Anne's old phone is out, a new one may join.
+    anne_id = Player.objects.get(event=event, table=1).pk
+    page = console.get(_url(event, "players/")).content.decode()
+    assert f'name="release" value="{anne_id}"' in page
+    console.post(_url(event, "players/"), {"release": anne_id})
+    assert anne.get(f"/p/{event.pk}/").status_code == 302
+    assert anne.get(f"/live/{event.pk}/").status_code == 403
+    assert _phone(event, 1).get(f"/p/{event.pk}/").status_code == 200
+    actions = list(
+        HistoryEntry.objects.filter(entity="player", object_id=anne_id).values_list("action", flat=True)
+    )
+    assert actions.count("join") == 2 and actions.count("release") == 1
+
+
+def test_a_click_on_a_page_left_a_round_behind_does_nothing(
+    console: Client, event: Event, opened: Round
+) -> None:
+    stale = f"{opened.game.number}-{opened.number}"
+    coordinates, word = _best(opened)
+    console.post(_url(event, "close/"), {"round_key": stale})
+    console.post(_url(event, "place/"), {"round_key": stale})
+    assert _round(event).number == 2
+    # Round 1's page again: a paper slip and a close meant for round 1.
+    console.post(_url(event, "open/"), {"seconds": 60, "round_key": f"{opened.game.number}-2"})
+    response = console.post(
+        _url(event, "slip/"),
+        {"table": 2, "coordinates": coordinates, "word": word, "round_key": stale},
+        follow=True,
+    )
+    assert any("no longer the current round" in m for m in _messages(response))
+    response = console.post(_url(event, "close/"), {"round_key": stale}, follow=True)
+    assert any("no longer the current round" in m for m in _messages(response))
+    round2 = _round(event)
+    assert round2.state == Round.State.OPEN and not round2.slips.exists()
+
+
+def test_a_phone_slip_for_a_round_that_is_over_is_refused(
+    console: Client, event: Event, opened: Round
+) -> None:
+    anne = _phone(event, 1)
+    game = opened.game.number
+    console.post(_url(event, "close/"))
+    console.post(_url(event, "place/"))
+    console.post(_url(event, "open/"), {"seconds": 60})
+    response = anne.post(
+        f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "WORD", "game": game, "round": 1}, follow=True
+    )
+    assert any("no longer the current round" in m for m in _messages(response))
+    assert not Slip.objects.filter(word="WORD").exists()
+
+
+def test_racks_put_back_for_the_minimums_are_typed_and_recorded(
+    console: Client, event: Event, drawn: Round
+) -> None:
+    """Round 1 again, typed: a rack of consonants only is put back, then a good one."""
+    from solver.tiles import rack_codes, rack_string
+    from tournaments.state import rebuild
+
+    console.post(_url(event, "game/end/"))
+    game = services.game_start(event=event)
+    bag = sorted(rebuild(game).game.bag.remaining_string().replace("?", ""))
+    consonants = [c for c in bag if c not in "AEIOUY"]
+    vowels = [c for c in bag if c in "AEIOU"]
+    thrown = "".join(consonants[:7])
+    good = "".join(vowels[:3] + consonants[7:11])
+    checked = console.get(_url(event, "draw/check/"), {"typed": good, "rejected": thrown}).content.decode()
+    assert "msg success" in checked, checked
+    alone = console.get(_url(event, "draw/check/"), {"typed": good, "rejected": good}).content.decode()
+    assert "cannot be rejected" in alone
+    console.post(_url(event, "draw/"), {"typed": good, "rejected": f"{thrown}"})
+    round = game.rounds.get()
+    assert round.manual and round.rack == good
+    assert round.rejected == [rack_string(rack_codes(thrown))]

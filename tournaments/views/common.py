@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
@@ -51,8 +52,18 @@ def session_player(request: HttpRequest, event: Event) -> tuple[Player | None, s
     joined = request.session.get(SESSION_PLAYERS, {}).get(str(event.pk))
     if not joined:
         return None, ""
-    player = Player.objects.filter(pk=joined.get("player"), event=event).first()
-    return player, joined.get("token", "") if player else ""
+    from api.models import PlayerToken
+
+    # The token, not the session, says who this phone is: a table the arbitrator released
+    # is no longer this browser's.
+    token = (
+        PlayerToken.objects.select_related("player")
+        .filter(key=joined.get("token", ""), player_id=joined.get("player"), player__event=event)
+        .first()
+    )
+    if token is None:
+        return None, ""
+    return token.player, token.key
 
 
 def remember_player(request: HttpRequest, event: Event, player: Player, token: str) -> None:
@@ -87,3 +98,14 @@ def within_rate(key: str, limit: int, seconds: int = 60) -> bool:
         cache.set(key, 1, seconds)
         count = 1
     return count <= limit
+
+
+def client_address(request: HttpRequest) -> str:
+    """The caller's address, through ``ARBITER_TRUSTED_PROXIES`` reverse proxies (the same
+    rule as the API's throttles, DRF's NUM_PROXIES)."""
+    proxies = int(getattr(settings, "ARBITER_TRUSTED_PROXIES", 0))
+    direct = str(request.META.get("REMOTE_ADDR", ""))
+    if proxies <= 0:
+        return direct
+    forwarded = [a.strip() for a in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",") if a.strip()]
+    return forwarded[-proxies] if len(forwarded) >= proxies else direct

@@ -12,12 +12,14 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from api import services as api_services
 from scoring.selectors import event_standings, game_standings
 from tournaments import services
 from tournaments.display import end_reason_text, rack_text, shown_move
@@ -32,7 +34,7 @@ from tournaments.forms import (
     SlipForm,
     TopForm,
 )
-from tournaments.models import Event, Game, HistoryEntry, Lexicon, Round, Ruling
+from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling
 from tournaments.selectors import (
     RULED,
     current_game,
@@ -135,24 +137,34 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
         form = PlayerForm(request.POST, prefix="one")
         if form.is_valid():
             with refusals(request):
-                player = services.player_add(event=event, **form.cleaned_data)
+                player = services.player_add(event=event, by=request.user, **form.cleaned_data)
                 messages.success(
                     request,
                     _("%(name)s added at table %(table)s.") % {"name": player.name, "table": player.table},
                 )
                 return redirect("console:players", event_id=event.pk)
+    elif request.method == "POST" and "release" in request.POST:
+        player = get_object_or_404(Player, pk=request.POST.get("release"), event=event)
+        with refusals(request):
+            api_services.player_release(player=player, by=request.user)
+            messages.success(
+                request, _("Table %(table)s released: it may join again.") % {"table": player.table}
+            )
+            return redirect("console:players", event_id=event.pk)
     elif request.method == "POST":
         import_form = PlayersImportForm(request.POST, request.FILES, prefix="csv")
         if import_form.is_valid():
             with refusals(request):
-                created = services.players_import(event=event, csv_text=import_form.cleaned_data["text"])
+                created = services.players_import(
+                    event=event, csv_text=import_form.cleaned_data["text"], by=request.user
+                )
                 messages.success(
                     request,
                     ngettext("%(count)s player imported.", "%(count)s players imported.", len(created))
                     % {"count": len(created)},
                 )
                 return redirect("console:players", event_id=event.pk)
-    listed = event.players.order_by("table")
+    listed = event.players.order_by("table").annotate(phones=Count("api_tokens"))
     return render(
         request,
         "console/players.html",
@@ -180,6 +192,7 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "end_reason": end_reason_text(game.end_reason) if game else "",
     }
     if round is not None:
+        context["round_key"] = f"{round.game.number}-{round.number}"
         context["rack"] = rack_text(round.reliquat, round.new_tiles)
         context["tops"] = [shown_move(t, event.board, event.notation) for t in round.tops]
         context["chosen"] = shown_move(round.chosen, event.board, event.notation)
@@ -208,12 +221,24 @@ def _playing_game(event: Event) -> Game:
     return game
 
 
-def _unplaced_round(event: Event) -> Round:
+def _unplaced_round(event: Event, request: HttpRequest | None = None) -> Round:
+    """The round being played; with ``request``, the one its form was shown for (field
+    ``round_key``, "game-round"): a click on a page left a round behind, or a paper slip
+    typed as another arbitrator placed the round, must not act on the next round."""
     game = _playing_game(event)
     round = game.rounds.exclude(state=Round.State.PLACED).order_by("number").last()
     if round is None:
         raise services.ApplicationError(_("No rack is drawn: draw one."))
+    if request is not None:
+        services.check_round(round, _round_key(request.POST.get("round_key", "")))
     return round
+
+
+def _round_key(text: str) -> tuple[int, int] | None:
+    game, _sep, number = text.partition("-")
+    if not (game.isdecimal() and number.isdecimal()):
+        return None
+    return int(game), int(number)
 
 
 @require_POST
@@ -248,10 +273,19 @@ def round_draw(request: HttpRequest, event_id: int) -> HttpResponse:
     if form.is_valid():
         with refusals(request):
             typed = form.cleaned_data["typed"].strip().upper() or None
-            round = services.round_draw(game=_playing_game(event), by=request.user, typed=typed)
+            round = services.round_draw(
+                game=_playing_game(event), by=request.user, typed=typed, rejected=_rejected(request.POST)
+            )
             if round is None:
                 messages.info(request, _("The draw rule ends the game: no rack can be drawn."))
     return _back(event)
+
+
+def _rejected(data: Any) -> tuple[str, ...]:
+    """The racks drawn by hand before this one and put back for the vowel/consonant rule,
+    in the order drawn (DUPLICATE_RULES section 2: every rejection is recorded)."""
+    text = str(data.get("rejected") or "")[:200].upper()
+    return tuple(part for part in text.replace(",", " ").split() if part)
 
 
 @arbitrator_page
@@ -262,7 +296,7 @@ def rack_check(request: HttpRequest, event_id: int) -> HttpResponse:
     game = event.games.filter(state=Game.State.PLAYING).first()
     problem = ""
     if typed and game is not None:
-        problem = typed_rack_problem(game, typed)
+        problem = typed_rack_problem(game, typed, _rejected(request.GET))
     return render(request, "console/_rack_check.html", {"typed": typed.upper(), "problem": problem})
 
 
@@ -274,7 +308,7 @@ def round_open(request: HttpRequest, event_id: int) -> HttpResponse:
     if form.is_valid():
         with refusals(request):
             services.round_open(
-                round=_unplaced_round(event), by=request.user, seconds=form.cleaned_data["seconds"]
+                round=_unplaced_round(event, request), by=request.user, seconds=form.cleaned_data["seconds"]
             )
     return _back(event)
 
@@ -284,7 +318,7 @@ def round_open(request: HttpRequest, event_id: int) -> HttpResponse:
 def round_close(request: HttpRequest, event_id: int) -> HttpResponse:
     event = arbitrated_event(request, event_id)
     with refusals(request):
-        services.round_close(round=_unplaced_round(event), by=request.user)
+        services.round_close(round=_unplaced_round(event, request), by=request.user)
     return _back(event)
 
 
@@ -300,7 +334,7 @@ def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
     if form.is_valid():
         data = form.cleaned_data
         with refusals(request):
-            round = _unplaced_round(event)
+            round = _unplaced_round(event, request)
             player = event.players.filter(table=data["table"]).first()
             if player is None:
                 raise services.ApplicationError(_("No player at table %(table)s.") % {"table": data["table"]})
@@ -328,7 +362,11 @@ def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
         elif form.errors:
             messages.error(request, _("The slip was not stored: check the fields."))
         return _back(event)
-    return render(request, "console/_slip_entry.html", {"event": event, "slip_form": form, "stored": stored})
+    return render(
+        request,
+        "console/_slip_entry.html",
+        {"event": event, "slip_form": form, "stored": stored, "round_key": request.POST.get("round_key", "")},
+    )
 
 
 def _outcome(preview: Any) -> str:
@@ -373,7 +411,7 @@ def top_choose(request: HttpRequest, event_id: int) -> HttpResponse:
     if form.is_valid():
         with refusals(request):
             choice = services.top_choose(
-                round=_unplaced_round(event),
+                round=_unplaced_round(event, request),
                 move_text=form.cleaned_data["move"],
                 by=request.user,
                 confirm_lower=form.cleaned_data["confirm_lower"],
@@ -397,10 +435,12 @@ def round_place(request: HttpRequest, event_id: int) -> HttpResponse:
     event = arbitrated_event(request, event_id)
     typed = (request.POST.get("typed") or "").strip().upper()[:20]
     with refusals(request):
-        round = _unplaced_round(event)
+        round = _unplaced_round(event, request)
         following = services.round_place(round=round, by=request.user, draw_next=not typed)
         if typed:
-            following = services.round_draw(game=round.game, by=request.user, typed=typed)
+            following = services.round_draw(
+                game=round.game, by=request.user, typed=typed, rejected=_rejected(request.POST)
+            )
         if following is None and Game.objects.get(pk=round.game_id).state == Game.State.ENDED:
             messages.info(request, _("The draw rule ends the game: no rack can be drawn."))
     return _back(event)

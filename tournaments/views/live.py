@@ -18,7 +18,6 @@ import time
 from collections.abc import Iterator
 
 from django import db
-from django.core.cache import cache
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
@@ -47,29 +46,36 @@ RETRY_MS = 1000
 #: the last ones meanwhile. Streams wake in step: without this, all of them would miss
 #: the cache at the same moment and query the database together.
 _refresh = threading.Lock()
-_last: dict[int, LiveVersions] = {}
+#: event id -> (monotonic time of the computation, versions). In the process, not in
+#: Django's cache: Redis keeps whole seconds only (a 0.5 s timeout deletes the key), and
+#: the point is one computation per process whatever the number of listeners.
+_memo: dict[int, tuple[float, LiveVersions]] = {}
 #: Set, every open stream ends within CHECK_SECONDS (the browsers reconnect): for a
 #: server that stops, and for the tests, whose database goes when a test ends.
 STOP = threading.Event()
 
 
 def versions_for(event: Event) -> LiveVersions:
-    key = f"arbiter:live:{event.pk}"
-    versions: LiveVersions | None = cache.get(key)
-    if versions is not None:
-        return versions
-    if not _refresh.acquire(blocking=event.pk not in _last):
-        return _last[event.pk]
+    known = _memo.get(event.pk)
+    if known is not None and time.monotonic() - known[0] < CACHE_SECONDS:
+        return known[1]
+    if not _refresh.acquire(blocking=known is None):
+        assert known is not None
+        return known[1]  # another listener is computing them: the last ones meanwhile
     try:
         versions = live_versions(event)
-        cache.set(key, versions, CACHE_SECONDS)
-        _last[event.pk] = versions
+        _memo[event.pk] = (time.monotonic(), versions)
     finally:
         _refresh.release()
         # Django closes a request's connection when its response is closed: for a stream,
         # at its end. Without this every open stream would hold a database connection.
         db.connections.close_all()
     return versions
+
+
+def forget() -> None:
+    """Drop the computed versions (tests, after a change they want seen at once)."""
+    _memo.clear()
 
 
 def _body(versions: LiveVersions, arbitrator: bool) -> dict[str, object]:

@@ -11,6 +11,7 @@ from typing import Any
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
@@ -22,6 +23,7 @@ from tournaments.models import Event, Player, Round, Ruling, Slip
 from tournaments.selectors import RULED, GameView, current_round, live_versions, public_view
 from tournaments.views.common import (
     SESSION_PLAYERS,
+    client_address,
     is_htmx,
     refusals,
     remember_player,
@@ -35,13 +37,9 @@ JOIN_LIMIT = 10
 SLIP_LIMIT = 30
 
 
-def _client_address(request: HttpRequest) -> str:
-    return str(request.META.get("REMOTE_ADDR", ""))
-
-
 def _join_allowed(request: HttpRequest) -> bool:
     """Per address: enough to stop code guessing."""
-    return within_rate(f"join:{_client_address(request)}", JOIN_LIMIT)
+    return within_rate(f"join:{client_address(request)}", JOIN_LIMIT)
 
 
 def _find_player(event: Event, who: str) -> Player | None:
@@ -71,7 +69,10 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
                 )
             else:
                 with refusals(request):
-                    token = api_services.player_token_issue(event=event, code=typed, table=player.table)
+                    held = request.session.get(SESSION_PLAYERS, {}).get(str(event.pk), {}).get("token", "")
+                    token = api_services.player_token_issue(
+                        event=event, code=typed, table=player.table, held=held
+                    )
                     remember_player(request, event, player, token.key)
                     return redirect("phone:play", event_id=event.pk)
     return render(request, "phone/join.html", {"form": form})
@@ -173,11 +174,21 @@ def slip(request: HttpRequest, event_id: int) -> HttpResponse:
             word=request.POST.get("word", "")[:40],
             announced_score=int(score_text) if score_text else None,
             client_id=request.POST.get("client_id", "")[:64],
+            for_round=_for_round(request),
         )
-        messages.success(
-            request, _("Slip received at %(time)s.") % {"time": result.slip.received_at.strftime("%X")}
-        )
+        at = timezone.localtime(result.slip.received_at).strftime("%H:%M:%S")
+        if result.slip.late:
+            messages.error(request, _("Slip received late, at %(time)s: it scores 0.") % {"time": at})
+        else:
+            messages.success(request, _("Slip received at %(time)s.") % {"time": at})
     return redirect("phone:play", event_id=event.pk)
+
+
+def _for_round(request: HttpRequest) -> tuple[int, int] | None:
+    game, number = request.POST.get("game", ""), request.POST.get("round", "")
+    if game.isdecimal() and number.isdecimal():
+        return int(game), int(number)
+    return None
 
 
 @require_POST

@@ -50,16 +50,24 @@
 
     if (window.EventSource && root.dataset.stream) {
       var source = new EventSource(root.dataset.stream);
-      var heard = false, errors = 0;
-      var onMessage = function (e) { heard = true; errors = 0; apply(JSON.parse(e.data), 0); };
+      var heard = false, quiet = null;
+      var fallback = function () { source.close(); poll(); };
+      // A proxy that buffers the stream delivers nothing, and says nothing either.
+      var silent = setTimeout(function () { if (!heard) { fallback(); } }, 20000);
+      var onMessage = function (e) {
+        heard = true;
+        clearTimeout(quiet);
+        clearTimeout(silent);
+        apply(JSON.parse(e.data), 0);
+      };
       source.addEventListener("version", onMessage);
       source.addEventListener("ping", onMessage);
       source.onerror = function () {
-        // EventSource reconnects by itself (after the server's "retry"); a stream that
-        // never delivered anything is blocked on the way: poll instead.
-        errors += 1;
-        offline();
-        if (!heard && errors >= 3) { source.close(); poll(); }
+        if (source.readyState === EventSource.CLOSED) { clearTimeout(silent); fallback(); return; }
+        // Reconnecting (the stream's lifetime ended, or the Wi-Fi dropped): say "offline"
+        // only if no message comes back within a few seconds.
+        clearTimeout(quiet);
+        quiet = setTimeout(offline, 4000);
       };
     } else {
       poll();

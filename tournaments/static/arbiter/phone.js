@@ -40,6 +40,13 @@
 
   /* ---------------------------------------------------------------- sending */
   var sending = false;
+  function finished(slip) {
+    // A correction handed in while this slip was on its way is still to be sent: only the
+    // slip that was answered leaves the phone's storage.
+    var now = pending();
+    if (now && now.client_id === slip.client_id) { setPending(null); return false; }
+    return !!now;
+  }
   function send() {
     var slip = pending();
     if (!slip || sending) { return; }
@@ -47,7 +54,12 @@
     say(T.sending + " " + slipText(slip), "pending");
     fetch(api, {
       method: "POST",
-      headers: { "Content-Type": "application/json", Accept: "application/json", Authorization: "Player " + token },
+      headers: {
+        "Content-Type": "application/json",
+        Accept: "application/json",
+        "Accept-Language": document.documentElement.lang || "fr",
+        Authorization: "Player " + token
+      },
       body: JSON.stringify(slip),
       credentials: "omit"
     }).then(function (r) {
@@ -55,21 +67,27 @@
     }).then(function (res) {
       sending = false;
       if (res.status === 200 || res.status === 201) {
-        setPending(null);
+        var more = finished(slip);
         var at = new Date(res.body.received_at).toLocaleTimeString();
-        if (res.body.late) { say(T.notsent + " " + slipText(slip), "late"); return; }
-        var words = (res.body.invalid_words || []).length ? " · ⚠ " + esc(res.body.invalid_words.join(", ")) : "";
-        say(T.received + " " + esc(at) + " : " + slipText(slip) + words + " — " + T.replace, "ok");
-        resetTap();
+        if (res.body.late) {
+          say(T.notsent + " " + slipText(slip), "late");
+        } else {
+          var words = (res.body.invalid_words || []).length ? " · ⚠ " + esc(res.body.invalid_words.join(", ")) : "";
+          say(T.received + " " + esc(at) + " : " + slipText(slip) + words + " — " + T.replace, "ok");
+          if (!more) { resetTap(); }
+        }
+        if (more) { send(); }
       } else if (res.status >= 400 && res.status < 500 && res.status !== 429) {
-        setPending(null); // refused for good: the message says why, the player may type again
+        var again = finished(slip); // refused for good: the message says why
         say(T.refused + " : " + esc((res.body.error || {}).message || res.status), "late");
+        if (again) { send(); }
       } else {
         throw new Error("retry");
       }
     }).catch(function () {
       sending = false;
-      say(T.pending + " " + slipText(slip), "pending");
+      var slipNow = pending();
+      if (slipNow) { say(T.pending + " " + slipText(slipNow), "pending"); }
       setTimeout(send, 3000);
     });
   }
@@ -81,7 +99,8 @@
   function boardLetter(r, c) {
     var td = cell(r, c);
     if (!td) { return null; }
-    if (td.dataset.letter) { return td.dataset.letter; }
+    // Letters already on the board are written plainly: only the blanks placed now are marked.
+    if (td.dataset.letter) { return td.dataset.letter.toUpperCase(); }
     for (var i = 0; i < tap.placed.length; i++) {
       if (tap.placed[i].r === r && tap.placed[i].c === c) { return tap.placed[i].letter; }
     }
@@ -97,18 +116,32 @@
     if (panel.dataset.notation === "scramble") { return l.cols[c].toLowerCase() + l.rows[r] + "," + (across ? "a" : "d"); }
     return across ? l.rows[r] + l.cols[c] : l.cols[c] + l.rows[r];
   }
+  function clearFields() {
+    var form = document.getElementById("slip");
+    if (form) { form.coordinates.value = ""; form.word.value = ""; }
+  }
   function fill() {
     var form = document.getElementById("slip");
-    if (!form || !tap.placed.length) { return; }
+    if (!form) { return; }
     var p = tap.placed;
+    if (!p.length) { clearFields(); return; }
     var across = tap.across;
-    if (p.length > 1) { across = p.every(function (x) { return x.r === p[0].r; }); }
+    if (p.length > 1) {
+      var row = p.every(function (x) { return x.r === p[0].r; });
+      var col = p.every(function (x) { return x.c === p[0].c; });
+      if (!row && !col) { clearFields(); return; } // not one line: no word to write yet
+      across = row;
+    }
     var dr = across ? 0 : 1, dc = across ? 1 : 0;
     var r = p[0].r, c = p[0].c;
     p.forEach(function (x) { if (across ? x.c < c : x.r < r) { r = x.r; c = x.c; } });
     while (boardLetter(r - dr, c - dc)) { r -= dr; c -= dc; }
     var word = "", rr = r, cc = c, letter;
     while ((letter = boardLetter(rr, cc))) { word += letter; rr += dr; cc += dc; }
+    // A word of blanks only would read as unmarked: mark each blank with "-" (seed 000).
+    if (word === word.toLowerCase()) {
+      word = word.split("").map(function (ch) { return "-" + ch; }).join("");
+    }
     form.coordinates.value = coordinates(r, c, across);
     form.word.value = word;
     var dir = panel.querySelector("[data-dir]");
@@ -184,7 +217,11 @@
     if (form.id !== "slip") { return; }
     e.preventDefault();
     var score = form.announced_score.value.trim();
+    var key = (document.getElementById("receipt") || { dataset: {} }).dataset.round || "";
+    var parts = key.split("-");
     setPending({
+      game: parseInt(parts[0], 10) || undefined,
+      round: parseInt(parts[1], 10) || undefined,
       coordinates: form.coordinates.value.trim(),
       word: form.word.value.trim(),
       announced_score: score === "" ? null : parseInt(score, 10),
@@ -192,8 +229,38 @@
     });
     send();
   });
-  document.body.addEventListener("htmx:afterSwap", function () {
-    tap = { placed: [], selected: null, across: true };
+  /* The panel reloads when anything public changes (a ruling corrected, the tops
+     computed...): within the same round, what the player was typing or tapping stays. */
+  var kept = null;
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    if (e.detail.target !== panel) { return; }
+    var form = document.getElementById("slip");
+    var box = document.getElementById("receipt");
+    kept = form && box ? {
+      round: box.dataset.round,
+      coordinates: form.coordinates.value,
+      word: form.word.value,
+      score: form.announced_score.value,
+      tap: tap
+    } : null;
+  });
+  document.body.addEventListener("htmx:afterSwap", function (e) {
+    if (e.detail.target !== panel) { return; }
+    var form = document.getElementById("slip");
+    var box = document.getElementById("receipt");
+    if (kept && form && box && box.dataset.round === kept.round) {
+      form.coordinates.value = kept.coordinates;
+      form.word.value = kept.word;
+      form.announced_score.value = kept.score;
+      tap = kept.tap;
+      tap.placed = tap.placed.filter(function (x) { var td = cell(x.r, x.c); return td && !td.dataset.letter; });
+      render();
+      form.coordinates.value = kept.coordinates; // typed text wins over the tiles' reading
+      form.word.value = kept.word;
+    } else {
+      tap = { placed: [], selected: null, across: true };
+    }
+    kept = null;
     sayAgain();
   });
   if (pending()) { send(); }
