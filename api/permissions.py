@@ -6,6 +6,8 @@ import datetime as dt
 from typing import TYPE_CHECKING
 
 from django.contrib.auth.models import User
+from django.utils.functional import Promise as _StrPromise
+from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
@@ -40,14 +42,14 @@ def _event(view: APIView) -> Event:
 
 
 class IsEventArbitrator(BasePermission):
-    message = "only the arbitrator of this event may do this"
+    message = _("only the arbitrator of this event may do this")
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         return is_arbitrator(request, _event(view))
 
 
 class IsEventPlayer(BasePermission):
-    message = "only a player of this event may do this"
+    message = _("only a player of this event may do this")
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         return event_player_token(request, _event(view)) is not None
@@ -58,8 +60,8 @@ class MayTryMoves(BasePermission):
     training modes only (in tournament mode a player learns nothing about validity before
     the close)."""
 
-    message = IsEventPlayer.message
-    training_only = "players may try a move only in the training modes (strict, nostrict)"
+    message: str | _StrPromise = IsEventPlayer.message
+    training_only = _("players may try a move only in the training modes (strict, nostrict)")
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         event = _event(view)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from django.utils.translation import gettext as _
 from rest_framework import serializers
 
 from solver.formats.record import END_REASONS
@@ -179,7 +180,7 @@ class DrawInputSerializer(serializers.Serializer[Any]):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if attrs["rejected"] and not attrs.get("typed"):
-            raise serializers.ValidationError({"rejected": ["rejected racks come with a typed rack"]})
+            raise serializers.ValidationError({"rejected": [_("rejected racks come with a typed rack")]})
         return attrs
 
 
@@ -218,7 +219,7 @@ class SlipInputSerializer(MoveInputSerializer):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("game" in attrs) != ("round" in attrs):
-            raise serializers.ValidationError("give both game and round, or neither")
+            raise serializers.ValidationError(_("give both game and round, or neither"))
         return attrs
 
 

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
@@ -105,7 +106,7 @@ class EventMixin:
     def current_round(self) -> Round:
         round = selectors.current_round(self.get_event())
         if round is None:
-            raise NotFound("no round has been drawn in this event yet")
+            raise NotFound(_("no round has been drawn in this event yet"))
         return round
 
     def ruled_round(self) -> Round:
@@ -122,7 +123,7 @@ class EventMixin:
     def current_game(self) -> Game:
         game = selectors.current_game(self.get_event())
         if game is None:
-            raise NotFound("no game has been started in this event yet")
+            raise NotFound(_("no game has been started in this event yet"))
         return game
 
     def token_player(self, request: Request) -> Player:
@@ -337,7 +338,7 @@ class CurrentGameView(EventMixin, APIView):
         event = self.get_event()
         view = shared.public_view(event, shared.live_versions(event).public)
         if view is None:
-            raise NotFound("no game has been started in this event yet")
+            raise NotFound(_("no game has been started in this event yet"))
         return Response(GameViewSerializer(view).data)
 
 
@@ -508,15 +509,15 @@ class RoundRulingView(EventMixin, APIView):
         table: int | None = query.validated_data.get("table")
         if is_arbitrator(request, event):
             if table is None:
-                raise ValidationError({"table": ["give the table of the player"]})
+                raise ValidationError({"table": [_("give the table of the player")]})
         else:
             own = self.token_player(request).table
             if table is not None and table != own:
-                raise PermissionDenied("a player sees only their own ruling")
+                raise PermissionDenied(_("a player sees only their own ruling"))
             table = own
         ruling = selectors.round_ruling(self.ruled_round(), table)
         if ruling is None:
-            raise NotFound(f"no ruling for table {table} in this round")
+            raise NotFound(_("no ruling for table %(table)s in this round") % {"table": table})
         return Response(RoundRulingSerializer(ruling, context={"event": event}).data)
 
 
@@ -562,10 +563,10 @@ class RoundSlipsView(EventMixin, APIView):
         fields["for_round"] = (game, number) if game is not None else None
         if is_arbitrator(request, event):
             if table is None:
-                raise ValidationError({"table": ["the table of the paper slip is required"]})
+                raise ValidationError({"table": [_("the table of the paper slip is required")]})
             player = selectors.player_at_table(event, table)
             if player is None:
-                raise ValidationError({"table": [f"no player at table {table}"]})
+                raise ValidationError({"table": [_("no player at table %(table)s") % {"table": table}]})
             # Collected by the deadline, typed later: the service dates it like the console.
             result = services.paper_slip_submit(
                 round=self.current_round(), player=player, by=request.user, **fields
@@ -611,7 +612,7 @@ class PreviewView(EventMixin, APIView):
         data.is_valid(raise_exception=True)
         round = self.current_round()
         if not is_arbitrator(request, self.get_event()) and not tries_allowed(round, timezone.now()):
-            raise PermissionDenied("a player may try a move only while the round is open")
+            raise PermissionDenied(_("a player may try a move only while the round is open"))
         preview = shared.move_preview(
             round,
             data.validated_data["coordinates"],
@@ -628,7 +629,7 @@ class RulingMixin(EventMixin):
     def get_ruling(self) -> Ruling:
         ruling = selectors.event_ruling(self.get_event(), self.kwargs["ruling_id"])
         if ruling is None:
-            raise NotFound("no such ruling in this event")
+            raise NotFound(_("no such ruling in this event"))
         return ruling
 
 
@@ -693,9 +694,9 @@ class StandingsView(EventMixin, APIView):
         if number is not None:
             game = event.games.filter(number=number).first()
             if game is None:
-                raise NotFound(f"game {number} does not exist")
+                raise NotFound(_("game %(number)s does not exist") % {"number": number})
         if not is_arbitrator(request, event) and not selectors.has_placed_rounds(event, game_number=number):
-            raise PermissionDenied("the standings are published once a round is placed")
+            raise PermissionDenied(_("the standings are published once a round is placed"))
         rows = game_standings(game, category=category) if game else event_standings(event, category=category)
         body = {"game": number, "category": category, "rows": [to_dict(row) for row in rows]}
         return Response(StandingsSerializer(body).data)
