@@ -1,0 +1,70 @@
+"""The standings sheet: per game, or cumulated over the event's games."""
+
+from __future__ import annotations
+
+from django.utils import formats
+from django.utils.translation import gettext as _
+from reportlab.platypus import Flowable, Paragraph
+
+from scoring.sheets.base import Sheet, minus
+from scoring.standings import Row
+
+#: Fractions of the page's width (they sum to 1).
+WIDTHS = (0.06, 0.22, 0.16, 0.09, 0.08, 0.08, 0.08, 0.06, 0.06, 0.06, 0.05)
+
+
+class StandingsSheet(Sheet):
+    def __init__(
+        self,
+        *,
+        event_name: str,
+        rows: list[Row],
+        top_total: int,
+        game: int | None,
+        category: str | None = None,
+        date: str = "",
+    ) -> None:
+        subtitle = _("game %(number)s") % {"number": game} if game else _("all games")
+        super().__init__(event_name=event_name, subtitle=subtitle, date=date)
+        self.title = _("Standings, game %(number)s") % {"number": game} if game else _("Standings, all games")
+        if category:
+            self.title += f" · {category}"
+        self.page_label = _("page {page} of {pages}")
+        self.rows = rows
+        self.top_total = top_total
+
+    def story(self) -> list[Flowable]:
+        header = [
+            _("Rank"),
+            _("Name"),
+            _("Club"),
+            _("Category"),
+            _("Total"),
+            _("To the top"),
+            "%",
+            _("Tops"),
+            _("Solos"),
+            _("Warn."),
+            _("Pen."),
+        ]
+        body = [
+            [
+                r.rank,
+                Paragraph(r.player.name, self.styles["cell"]),
+                Paragraph(r.player.club, self.styles["cell"]),
+                r.player.category,
+                r.total,
+                minus(r.diff),
+                formats.number_format(r.percent, 2),
+                r.tops,
+                r.solos,
+                r.warnings,
+                r.penalties,
+            ]
+            for r in self.rows
+        ]
+        summary = _("Top total: %(total)s · %(count)s players") % {
+            "total": self.top_total,
+            "count": len(self.rows),
+        }
+        return [Paragraph(summary, self.styles["body"]), self.table(header, body, WIDTHS, numeric_from=4)]

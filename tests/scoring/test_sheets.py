@@ -1,0 +1,97 @@
+"""The printed sheets: every PDF parses and says the right names, scores and totals."""
+
+from __future__ import annotations
+
+import io
+from decimal import Decimal
+
+import pytest
+from django.core.management import call_command
+from django.utils import translation
+from pypdf import PdfReader
+
+from scoring.printing import SheetError, render_sheet
+from scoring.sheets.base import minus
+from scoring.sheets.standings import StandingsSheet
+from scoring.standings import PlayerInfo, Row
+from tournaments.models import Event
+
+
+def _text(pdf: bytes) -> list[str]:
+    return [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
+
+
+def _row(rank: int, name: str, total: int, top: int) -> Row:
+    return Row(
+        rank=rank,
+        player=PlayerInfo(id=rank, name=name, club="Vichy", category="A", table=rank),
+        total=total,
+        tops=1,
+        solos=0,
+        warnings=2,
+        penalties=0,
+        diff=total - top,
+        percent=Decimal(100 * total / top).quantize(Decimal("0.01")),
+        letterpoints=0,
+        ratio=None,
+        rounds=3,
+    )
+
+
+def test_the_minus_sign_is_the_typographic_one() -> None:
+    assert minus(-10) == "\u221210" and minus(0) == "0" and minus(5) == "5"
+
+
+def test_a_standings_sheet_with_accents_and_the_minus_sign() -> None:
+    rows = [_row(1, "Élodie Gaëtan", 120, 120), _row(2, "Jérôme Œuvray", 95, 120)]
+    with translation.override("fr"):
+        pdf = StandingsSheet(event_name="Festival de Vichy", rows=rows, top_total=120, game=1).render()
+    (page,) = _text(pdf)
+    for expected in (
+        "Festival de Vichy",
+        "Élodie Gaëtan",
+        "Jérôme Œuvray",
+        "\u221225",
+        "79,17",
+        "page 1 sur 1",
+    ):
+        assert expected in page, expected
+    fonts = PdfReader(io.BytesIO(pdf)).pages[0]["/Resources"]["/Font"]
+    assert all("DejaVu" in str(font.get_object()["/BaseFont"]) for font in fonts.values())  # embedded TTF
+
+
+def test_three_hundred_players_paginate_with_the_header_on_every_page() -> None:
+    rows = [_row(i, f"Joueur {i:03d}", 1000 - i, 1000) for i in range(1, 301)]
+    with translation.override("en"):
+        pdf = StandingsSheet(event_name="Simultané", rows=rows, top_total=1000, game=None).render()
+    pages = _text(pdf)
+    assert len(pages) >= 5
+    for number, page in enumerate(pages, start=1):
+        assert "Rank" in page and "To the top" in page  # the repeated header row
+        assert f"page {number} of {len(pages)}" in page
+    everything = "\n".join(pages)
+    assert all(f"Joueur {i:03d}" in everything for i in range(1, 301))
+    assert "12.30" not in everything and "70.00" in everything  # 700 of 1000, English decimals
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sheets_of_a_simulated_event(tmp_path) -> None:
+    call_command("simulate_event", players=6, games=1, seed=7, stdout=io.StringIO())
+    event = Event.objects.get()
+    from scoring.selectors import game_standings
+
+    rows = game_standings(event.games.get())
+    pdf = render_sheet("standings", event=event, game_number=1, language="en")
+    (page,) = _text(pdf)
+    for row in rows:
+        assert row.player.name in page
+        assert f"{row.percent:.2f}" in page
+    out = tmp_path / "standings.pdf"
+    call_command(
+        "print_sheet", "standings", "--event", str(event.pk), "--out", str(out), stdout=io.StringIO()
+    )
+    assert "Classement" in _text(out.read_bytes())[0]
+    with pytest.raises(SheetError, match="no game 9"):
+        render_sheet("standings", event=event, game_number=9)
+    with pytest.raises(SheetError, match="unknown sheet"):
+        render_sheet("wall", event=event)
