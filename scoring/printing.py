@@ -1,18 +1,31 @@
 """Which sheet, for which event and game, in which language: the one entry point of the
-console's downloads, the Celery task and ``print_sheet``."""
+console's downloads and ``print_sheet``. Reads the database, hands plain rows to the
+sheets of :mod:`scoring.sheets` (which know nothing of the models)."""
 
 from __future__ import annotations
 
 from django.utils import formats, translation
 
 from scoring.selectors import event_standings, game_standings, top_total
-from tournaments.models import Event
+from tournaments.models import Event, Game, Round, Ruling
 
-KINDS = ("standings",)
+KINDS = ("standings", "rounds", "game")
 
 
 class SheetError(ValueError):
-    """A sheet that cannot be printed: an unknown kind, game or player."""
+    """A sheet that cannot be printed: an unknown kind or game."""
+
+
+def _game(event: Event, number: int | None) -> Game:
+    if number is None:
+        game = event.games.order_by("number").last()
+        if game is None:
+            raise SheetError(f"{event.name} has no game yet")
+        return game
+    game = event.games.filter(number=number).first()
+    if game is None:
+        raise SheetError(f"{event.name} has no game {number}")
+    return game
 
 
 def render_sheet(
@@ -25,20 +38,88 @@ def render_sheet(
 ) -> bytes:
     if kind not in KINDS:
         raise SheetError(f"unknown sheet {kind!r}: choose {', '.join(KINDS)}")
-    from scoring.sheets.standings import StandingsSheet
-
     with translation.override(language):
         date = formats.date_format(event.starts_on, "DATE_FORMAT")
-        if game_number is None:
-            rows = event_standings(event, category=category)
-            total = sum(top_total(g) for g in event.games.all())
-        else:
-            game = event.games.filter(number=game_number).first()
-            if game is None:
-                raise SheetError(f"{event.name} has no game {game_number}")
-            rows = game_standings(game, category=category)
-            total = top_total(game)
-        sheet = StandingsSheet(
-            event_name=event.name, rows=rows, top_total=total, game=game_number, category=category, date=date
+        if kind == "standings":
+            return _standings(event, game_number, category, date)
+        game = _game(event, game_number)
+        if kind == "rounds":
+            return _rounds(event, game, date)
+        return _game_sheet(event, game, date)
+
+
+def _standings(event: Event, game_number: int | None, category: str | None, date: str) -> bytes:
+    from scoring.sheets.standings import StandingsSheet
+
+    if game_number is None:
+        rows = event_standings(event, category=category)
+        total = sum(top_total(g) for g in event.games.all())
+    else:
+        game = _game(event, game_number)
+        rows = game_standings(game, category=category)
+        total = top_total(game)
+    sheet = StandingsSheet(
+        event_name=event.name, rows=rows, top_total=total, game=game_number, category=category, date=date
+    )
+    return sheet.render()
+
+
+def _placed(game: Game) -> list[Round]:
+    return list(game.rounds.filter(state=Round.State.PLACED).order_by("number"))
+
+
+def _rounds(event: Event, game: Game, date: str) -> bytes:
+    from scoring.sheets.rounds import PlayerLine, RoundsSheet
+
+    rounds = _placed(game)
+    index = {r.pk: i for i, r in enumerate(rounds)}
+    scores: dict[int, list[int | None]] = {}
+    for ruling in Ruling.objects.filter(round__in=rounds).only("player_id", "round_id", "credited"):
+        scores.setdefault(ruling.player_id, [None] * len(rounds))[index[ruling.round_id]] = ruling.credited
+    lines = [
+        PlayerLine(row.rank, row.player.name, scores.get(row.player.id, [None] * len(rounds)), row.total)
+        for row in game_standings(game)
+    ]
+    tops = [r.top_score or 0 for r in rounds]
+    return RoundsSheet(event_name=event.name, game=game.number, tops=tops, lines=lines, date=date).render()
+
+
+def _game_sheet(event: Event, game: Game, date: str) -> bytes:
+    from scoring.sheets.rounds import GameRound, GameSheet
+    from tournaments.display import board_cells, end_reason_text, rack_text, shown_move
+    from tournaments.state import rebuild
+
+    cumulative = 0
+    rounds = []
+    for r in _placed(game):
+        cumulative += r.top_score or 0
+        rounds.append(
+            GameRound(
+                number=r.number,
+                rack=rack_text(r.reliquat, r.new_tiles),
+                rejected=list(r.rejected),
+                move=shown_move(r.chosen, event.board, event.notation),
+                score=r.chosen_score or 0,
+                cumulative=cumulative,
+            )
         )
-        return sheet.render()
+    position = rebuild(game)
+    board = position.game.board
+    from tournaments.display import axis_labels
+
+    row_labels, columns = axis_labels(board.size, event.notation)
+    cells = board_cells(board.rows(), board.layout, position.game.tiles, event.notation, set())
+    grid = [
+        (label, [(c.letter, c.premium) for c in line]) for label, line in zip(row_labels, cells, strict=True)
+    ]
+    end = end_reason_text(game.end_reason) if game.state == Game.State.ENDED else ""
+    sheet = GameSheet(
+        event_name=event.name,
+        game=game.number,
+        rounds=rounds,
+        board=grid,
+        columns=columns,
+        end=end,
+        date=date,
+    )
+    return sheet.render()

@@ -95,3 +95,29 @@ def test_the_sheets_of_a_simulated_event(tmp_path) -> None:
         render_sheet("standings", event=event, game_number=9)
     with pytest.raises(SheetError, match="unknown sheet"):
         render_sheet("wall", event=event)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_round_by_round_and_game_sheets_of_a_simulated_event() -> None:
+    from tournaments.display import shown_move
+    from tournaments.models import Round, Ruling
+
+    call_command("simulate_event", players=4, games=1, seed=7, stdout=io.StringIO())
+    event = Event.objects.get()
+    game = event.games.get()
+    placed = list(game.rounds.filter(state=Round.State.PLACED).order_by("number"))
+    rounds_text = "\n".join(_text(render_sheet("rounds", event=event, game_number=1, language="en")))
+    assert "Round by round, game 1" in rounds_text
+    assert str(sum(r.top_score for r in placed)) in rounds_text  # the tops' total in the header
+    for player in event.players.all():
+        total = sum(Ruling.objects.filter(player=player, round__in=placed).values_list("credited", flat=True))
+        # The player's cells follow the name, the total last: the total is among them.
+        after = rounds_text[rounds_text.index(player.name) + len(player.name) :].split()
+        assert str(total).replace("-", "\u2212") in after[: len(placed) + 1], (player.name, after[:30])
+    game_text = "\n".join(_text(render_sheet("game", event=event, game_number=1, language="fr")))
+    assert "Feuille de partie" in game_text and "Grille finale" in game_text
+    cumulative = 0
+    for r in placed:
+        cumulative += r.top_score
+        assert shown_move(r.chosen, event.board, event.notation) in game_text
+    assert str(cumulative) in game_text

@@ -1,7 +1,8 @@
-"""``python manage.py print_sheet standings --event ID_OR_CODE [--game N] [--category C]
-[--language fr|en] --out FILE.pdf``
+"""``python manage.py print_sheet standings|rounds|game --event ID_OR_CODE [--game N]
+[--category C] [--language fr|en] --out FILE.pdf``
 
-Prints a result sheet to a PDF file (the console offers the same sheets for download)."""
+Prints a result sheet to a PDF file: the standings of a game or (without --game) of the
+whole event; the round-by-round sheet and the game sheet of a game (default: the last)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("kind", choices=KINDS)
         parser.add_argument("--event", required=True, metavar="ID_OR_CODE")
-        parser.add_argument("--game", type=int, metavar="N", help="one game; default: the whole event")
+        parser.add_argument("--game", type=int, metavar="N", help="one game; default: the whole event (standings), the last game (the others)")
         parser.add_argument("--category", metavar="C", help="one category / series only")
         parser.add_argument("--language", choices=("fr", "en"), default="fr")
         parser.add_argument("--out", required=True, metavar="FILE.pdf")
