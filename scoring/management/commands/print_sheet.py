@@ -21,7 +21,12 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("kind", choices=KINDS)
         parser.add_argument("--event", required=True, metavar="ID_OR_CODE")
-        parser.add_argument("--game", type=int, metavar="N", help="one game; default: the whole event (standings), the last game (the others)")
+        parser.add_argument(
+            "--game",
+            type=int,
+            metavar="N",
+            help="one game; default: the whole event (standings), the last game (the others)",
+        )
         parser.add_argument("--category", metavar="C", help="one category / series only")
         parser.add_argument("--language", choices=("fr", "en"), default="fr")
         parser.add_argument("--out", required=True, metavar="FILE.pdf")
