@@ -7,9 +7,9 @@ from __future__ import annotations
 from django.utils import formats, translation
 
 from scoring.selectors import event_standings, game_standings, top_total
-from tournaments.models import Event, Game, Round, Ruling
+from tournaments.models import Event, Game, Player, Round, Ruling
 
-KINDS = ("standings", "rounds", "game")
+KINDS = ("standings", "rounds", "player", "game")
 
 
 class SheetError(ValueError):
@@ -34,6 +34,7 @@ def render_sheet(
     event: Event,
     game_number: int | None = None,
     category: str | None = None,
+    player_id: int | None = None,
     language: str = "fr",
 ) -> bytes:
     if kind not in KINDS:
@@ -45,6 +46,11 @@ def render_sheet(
         game = _game(event, game_number)
         if kind == "rounds":
             return _rounds(event, game, date)
+        if kind == "player":
+            player = event.players.filter(pk=player_id).first() if player_id is not None else None
+            if player is None:
+                raise SheetError(f"{event.name} has no player {player_id}: give --player with a player's id")
+            return _player_sheet(event, game, player, date)
         return _game_sheet(event, game, date)
 
 
@@ -123,3 +129,51 @@ def _game_sheet(event: Event, game: Game, date: str) -> bytes:
         date=date,
     )
     return sheet.render()
+
+
+def _player_sheet(event: Event, game: Game, player: Player, date: str) -> bytes:
+    from django.utils.translation import gettext as _
+
+    from scoring.sheets.player import PlayerRound, PlayerSheet
+    from tournaments.display import rack_text, ruling_text, shown_move
+
+    rulings = {
+        r.round_id: r for r in Ruling.objects.filter(player=player, round__game=game).select_related("slip")
+    }
+    lines = []
+    total = tops = 0
+    for r in _placed(game):
+        ruling = rulings.get(r.pk)
+        credited = ruling.credited if ruling else 0
+        total += credited
+        tops += r.top_score or 0
+        slip = ruling.slip if ruling else None
+        read = "-"
+        if slip is not None:
+            read = f"{slip.coordinates} {slip.word}".strip() or "-"
+            if slip.announced_score is not None:
+                read += f" {slip.announced_score}"
+        notes = [ruling_text(ruling.reason)] if ruling else [_("not in the game yet")]
+        if ruling and ruling.warnings:
+            notes.append(_("%(count)s warning(s)") % {"count": ruling.warnings})
+        if ruling and ruling.penalty:
+            notes.append(_("penalty %(points)s") % {"points": ruling.penalty})
+        if ruling and ruling.solo:
+            notes.append(_("solo"))
+        if ruling and ruling.overridden:
+            notes.append(_("corrected: %(reason)s") % {"reason": ruling.override_reason})
+        lines.append(
+            PlayerRound(
+                number=r.number,
+                rack=rack_text(r.reliquat, r.new_tiles),
+                top=shown_move(r.chosen, event.board, event.notation),
+                top_score=r.chosen_score or 0,
+                slip=read,
+                credited=credited,
+                ruling=", ".join(notes),
+                cumulative=total,
+                top_cumulative=tops,
+            )
+        )
+    name = f"{player.table} · {player.name}"
+    return PlayerSheet(event_name=event.name, game=game.number, player=name, rounds=lines, date=date).render()

@@ -121,3 +121,26 @@ def test_the_round_by_round_and_game_sheets_of_a_simulated_event() -> None:
         cumulative += r.top_score
         assert shown_move(r.chosen, event.board, event.notation) in game_text
     assert str(cumulative) in game_text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_player_sheet_says_each_round_of_one_player() -> None:
+    from tournaments.models import Round, Ruling
+
+    call_command("simulate_event", players=4, games=1, seed=7, stdout=io.StringIO())
+    event = Event.objects.get()
+    player = event.players.order_by("table").last()
+    text = "\n".join(
+        _text(render_sheet("player", event=event, game_number=1, player_id=player.pk, language="en"))
+    )
+    assert player.name in text and "page 1 of" in text
+    placed = Round.objects.filter(game__event=event, state=Round.State.PLACED)
+    rulings = Ruling.objects.filter(player=player, round__in=placed).select_related("slip")
+    total = sum(r.credited for r in rulings)
+    tops = sum(r.top_score for r in placed)
+    assert str(total) in text and (f"\u2212{tops - total}" in text or tops == total)
+    for ruling in rulings:
+        if ruling.slip is not None and ruling.slip.word:
+            assert ruling.slip.word in text
+    with pytest.raises(SheetError, match="no player"):
+        render_sheet("player", event=event, game_number=1, player_id=None)

@@ -1,4 +1,4 @@
-"""``python manage.py print_sheet standings|rounds|game --event ID_OR_CODE [--game N]
+"""``python manage.py print_sheet standings|rounds|player|game --event ID_OR_CODE [--game N]
 [--category C] [--language fr|en] --out FILE.pdf``
 
 Prints a result sheet to a PDF file: the standings of a game or (without --game) of the
@@ -28,6 +28,7 @@ class Command(BaseCommand):
             help="one game; default: the whole event (standings), the last game (the others)",
         )
         parser.add_argument("--category", metavar="C", help="one category / series only")
+        parser.add_argument("--player", type=int, metavar="ID", help="the player sheet's player (id)")
         parser.add_argument("--language", choices=("fr", "en"), default="fr")
         parser.add_argument("--out", required=True, metavar="FILE.pdf")
 
@@ -39,6 +40,7 @@ class Command(BaseCommand):
                 event=event,
                 game_number=opts["game"],
                 category=opts["category"],
+                player_id=opts["player"],
                 language=opts["language"],
             )
         except SheetError as exc:

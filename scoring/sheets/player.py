@@ -1,0 +1,66 @@
+"""The player sheet: each round's rack and top, the player's slip as read, what it was
+credited and why, and the running total against the tops'."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from reportlab.platypus import Flowable, Paragraph
+
+from scoring.sheets.base import Sheet, minus
+
+
+@dataclass(frozen=True)
+class PlayerRound:
+    number: int
+    rack: str
+    top: str  # the move placed, in the event's notation
+    top_score: int
+    slip: str  # as read: "H4 WORD 34", "-" for none
+    credited: int
+    ruling: str  # the reason in words, with warnings, penalty, solo
+    cumulative: int
+    top_cumulative: int
+
+
+class PlayerSheet(Sheet):
+    landscape = True
+
+    def __init__(
+        self, *, event_name: str, game: int, player: str, rounds: list[PlayerRound], date: str = ""
+    ) -> None:
+        super().__init__(event_name=event_name, subtitle=_("game %(number)s") % {"number": game}, date=date)
+        self.title = _("%(player)s, game %(number)s") % {"player": player, "number": game}
+        self.page_label = _("page {page} of {pages}")
+        self.rounds = rounds
+
+    def story(self) -> list[Flowable]:
+        cell = self.styles["cell"]
+        header = [
+            _("Round"),
+            _("Rack"),
+            _("Top"),
+            _("Score"),
+            _("Slip"),
+            _("Credited"),
+            _("Ruling"),
+            _("Total"),
+            _("To the top"),
+        ]
+        body = [
+            [
+                r.number,
+                r.rack,
+                r.top,
+                r.top_score,
+                Paragraph(r.slip, cell),
+                minus(r.credited),
+                Paragraph(r.ruling, cell),
+                minus(r.cumulative),
+                minus(r.cumulative - r.top_cumulative),
+            ]
+            for r in self.rounds
+        ]
+        widths = (0.05, 0.1, 0.16, 0.06, 0.18, 0.07, 0.24, 0.07, 0.07)
+        return [self.table(header, body, widths, numeric_from=7)]
