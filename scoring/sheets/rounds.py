@@ -3,6 +3,7 @@ the header row) and the game sheet (racks, tops, cumulative top total, final boa
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,7 +19,7 @@ from scoring.sheets.base import BOLD, MARGIN, REGULAR, Sheet, minus
 class PlayerLine:
     rank: int
     name: str
-    scores: list[int | None]  # one per placed round; None: no ruling (joined later)
+    scores: Sequence[int | None]  # one per placed round; None: no ruling (joined later)
     total: int
 
 
