@@ -24,6 +24,8 @@ console_patterns = (
         path("<int:event_id>/rulings/<int:ruling_id>/", console.ruling_edit, name="ruling"),
         path("<int:event_id>/standings/", console.standings, name="standings"),
         path("<int:event_id>/history/", console.history, name="history"),
+        path("<int:event_id>/sheets/", console.sheets, name="sheets"),
+        path("<int:event_id>/sheets/<int:sheet_id>.pdf", console.sheet_download, name="sheet"),
     ],
     "console",
 )

@@ -144,3 +144,35 @@ def test_the_player_sheet_says_each_round_of_one_player() -> None:
             assert ruling.slip.word in text
     with pytest.raises(SheetError, match="no player"):
         render_sheet("player", event=event, game_number=1, player_id=None)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sheets_are_printed_by_a_task_and_downloaded_from_the_console(settings) -> None:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from scoring.models import PrintedSheet
+
+    settings.LANGUAGE_CODE = "en"
+    call_command("simulate_event", players=4, games=1, seed=7, stdout=io.StringIO())
+    event = Event.objects.get()
+    arbitrator = get_user_model().objects.create_user("arbitre", password="x", is_staff=True)
+    console = Client()
+    console.force_login(arbitrator)
+    url = f"/console/{event.pk}/sheets/"
+    console.post(url, {"kind": "standings", "game": "1", "language": "fr"})
+    console.post(url, {"kind": "rounds", "game": "9", "language": "en"})
+    console.post(url, {"kind": "player", "game": "1", "language": "en"})  # no player: refused
+    ready, failed = PrintedSheet.objects.order_by("requested_at")
+    assert ready.state == "ready" and failed.state == "failed" and "no game 9" in failed.error
+    assert PrintedSheet.objects.count() == 2
+    page = console.get(url).content.decode()
+    assert f"/console/{event.pk}/sheets/{ready.pk}.pdf" in page and "no game 9" in page
+    response = console.get(f"/console/{event.pk}/sheets/{ready.pk}.pdf")
+    assert response["Content-Type"] == "application/pdf"
+    assert "Classement, partie 1" in _text(response.content)[0]
+    assert console.get(f"/console/{event.pk}/sheets/{failed.pk}.pdf").status_code == 404
+    stranger = Client()
+    stranger.force_login(get_user_model().objects.create_user("someone", password="x"))
+    assert stranger.get(f"/console/{event.pk}/sheets/{ready.pk}.pdf").status_code == 403
+    assert stranger.post(url, {"kind": "standings"}).status_code == 403

@@ -543,3 +543,54 @@ def history(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(
         request, "console/history.html", {"event": event, "page": page, "entity": entity, "kinds": kinds}
     )
+
+
+# --------------------------------------------------------------------------- printed sheets
+
+
+@arbitrator_page
+def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Ask for a sheet (printed by a worker) and download the printed ones."""
+    from scoring import services as sheet_services
+    from scoring.models import PrintedSheet
+
+    event = arbitrated_event(request, event_id)
+    if request.method == "POST":
+        kind = request.POST.get("kind", "")
+        game_text = request.POST.get("game", "")
+        player_text = request.POST.get("player", "")
+        player = event.players.filter(pk=int(player_text)).first() if player_text.isdecimal() else None
+        with refusals(request):
+            sheet_services.sheet_request(
+                event=event,
+                kind=kind,
+                game=int(game_text) if game_text.isdecimal() else None,
+                player=player,
+                language=request.POST.get("language", "fr"),
+                by=request.user,
+            )
+            messages.success(request, _("The sheet is being printed: it appears below in a moment."))
+        return redirect("console:sheets", event_id=event.pk)
+    listed = PrintedSheet.objects.filter(event=event).defer("pdf").select_related("player")[:50]
+    context = {
+        "event": event,
+        "sheets": listed,
+        "pending": any(s.state == PrintedSheet.State.PENDING for s in listed),
+        "kinds": PrintedSheet.Kind.choices,
+        "games": event.games.order_by("number"),
+        "players": event.players.order_by("table"),
+    }
+    if is_htmx(request):
+        return render(request, "console/_sheets.html", context)
+    return render(request, "console/sheets.html", context)
+
+
+@arbitrator_page
+def sheet_download(request: HttpRequest, event_id: int, sheet_id: int) -> HttpResponse:
+    from scoring.models import PrintedSheet
+
+    event = arbitrated_event(request, event_id)
+    sheet = get_object_or_404(PrintedSheet, pk=sheet_id, event=event, state=PrintedSheet.State.READY)
+    response = HttpResponse(bytes(sheet.pdf), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{sheet.filename}"'
+    return response
