@@ -26,6 +26,7 @@ console_patterns = (
         path("<int:event_id>/history/", console.history, name="history"),
         path("<int:event_id>/sheets/", console.sheets, name="sheets"),
         path("<int:event_id>/sheets/<int:sheet_id>.pdf", console.sheet_download, name="sheet"),
+        path("<int:event_id>/export/<str:kind>.csv", console.export_csv, name="export"),
     ],
     "console",
 )

@@ -176,3 +176,40 @@ def test_sheets_are_printed_by_a_task_and_downloaded_from_the_console(settings) 
     stranger.force_login(get_user_model().objects.create_user("someone", password="x"))
     assert stranger.get(f"/console/{event.pk}/sheets/{ready.pk}.pdf").status_code == 403
     assert stranger.post(url, {"kind": "standings"}).status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_csv_exports_of_the_standings_and_of_every_slip() -> None:
+    import csv
+
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from scoring.selectors import game_standings
+    from tournaments.models import Ruling, Slip
+
+    call_command("simulate_event", players=4, games=1, seed=7, stdout=io.StringIO())
+    event = Event.objects.get()
+    console = Client()
+    console.force_login(get_user_model().objects.create_user("arbitre", password="x", is_staff=True))
+    response = console.get(f"/console/{event.pk}/export/standings.csv?game=1")
+    assert response["Content-Type"].startswith("text/csv")
+    text = response.content.decode("utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(text), delimiter=";"))
+    expected = game_standings(event.games.get())
+    assert [(r["name"], int(r["total"]), r["percent"]) for r in rows] == [
+        (e.player.name, e.total, f"{e.percent:.2f}") for e in expected
+    ]
+    slips = list(
+        csv.DictReader(
+            io.StringIO(console.get(f"/console/{event.pk}/export/slips.csv").content.decode("utf-8-sig")),
+            delimiter=";",
+        )
+    )
+    assert len(slips) == Slip.objects.count()
+    credited = sum(int(s["credited"]) for s in slips if s["credited"])
+    assert credited == sum(Ruling.objects.filter(slip__isnull=False).values_list("credited", flat=True))
+    assert console.get(f"/console/{event.pk}/export/secrets.csv").status_code == 404
+    stranger = Client()
+    stranger.force_login(get_user_model().objects.create_user("someone", password="x"))
+    assert stranger.get(f"/console/{event.pk}/export/slips.csv").status_code == 403

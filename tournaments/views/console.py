@@ -13,7 +13,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db.models import Count
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -593,4 +593,27 @@ def sheet_download(request: HttpRequest, event_id: int, sheet_id: int) -> HttpRe
     sheet = get_object_or_404(PrintedSheet, pk=sheet_id, event=event, state=PrintedSheet.State.READY)
     response = HttpResponse(bytes(sheet.pdf), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{sheet.filename}"'
+    return response
+
+
+@arbitrator_page
+def export_csv(request: HttpRequest, event_id: int, kind: str) -> HttpResponse:
+    """The standings (of one game with ``?game=N``) or every slip with its ruling, as CSV."""
+    from scoring import exports
+
+    event = arbitrated_event(request, event_id)
+    if kind not in ("standings", "slips"):
+        raise Http404
+    game = request.GET.get("game", "")
+    try:
+        if kind == "standings":
+            data = exports.standings_csv(event, int(game) if game.isdecimal() else None)
+        else:
+            data = exports.slips_csv(event)
+    except ValueError as exc:
+        messages.error(request, str(exc))
+        return redirect("console:sheets", event_id=event.pk)
+    response = HttpResponse(data, content_type="text/csv; charset=utf-8")
+    name = f"event-{event.pk}-{kind}" + (f"-game-{game}" if kind == "standings" and game else "") + ".csv"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
