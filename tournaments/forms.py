@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Event, Lexicon
-from tournaments.services import MAX_ANNOUNCED
+from tournaments.services import EVENT_SETTINGS, MAX_ANNOUNCED
 
 #: One help line per setting, with the default of DUPLICATE_RULES.md where it is one.
 EVENT_HELP = {
@@ -64,34 +64,7 @@ class EventForm(forms.ModelForm[Event]):
 
     class Meta:
         model = Event
-        fields = [
-            "name",
-            "starts_on",
-            "ends_on",
-            "language",
-            "board",
-            "smooth",
-            "notation",
-            "mode",
-            "round_seconds",
-            "random_seed",
-            "bingo_bonus",
-            "first_move_horizontal",
-            "y_counts_as",
-            "early_rounds",
-            "early_vowels",
-            "early_consonants",
-            "late_vowels",
-            "late_consonants",
-            "score_policy",
-            "free_warnings",
-            "warning_penalty",
-            "shift_penalty",
-            "solo_bonus",
-            "solo_min_players",
-            "unmarked_blank_warning",
-            "tie_break",
-        ]
+        fields = ["name", "starts_on", *EVENT_SETTINGS]
         help_texts = EVENT_HELP
         widgets = {
             "starts_on": forms.DateInput(attrs={"type": "date"}),

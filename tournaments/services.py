@@ -138,14 +138,17 @@ def lexicon_import(*, name: str, language: str, data: bytes, source_name: str = 
 # --------------------------------------------------------------------------- events and players
 
 
-EVENT_SETTINGS = {
+#: Every setting of an event besides its name, first day and word list, in the order the
+#: console's form shows them.
+EVENT_SETTINGS = (
+    "ends_on",
     "language",
     "board",
     "smooth",
     "notation",
     "mode",
-    "random_seed",
     "round_seconds",
+    "random_seed",
     "bingo_bonus",
     "first_move_horizontal",
     "y_counts_as",
@@ -162,14 +165,13 @@ EVENT_SETTINGS = {
     "solo_min_players",
     "unmarked_blank_warning",
     "tie_break",
-    "ends_on",
-}
+)
 
 
 def event_create(
     *, name: str, starts_on: dt.date, lexicon: Lexicon, created_by: User = None, **settings: Any
 ) -> Event:
-    unknown = set(settings) - EVENT_SETTINGS
+    unknown = set(settings) - set(EVENT_SETTINGS)
     if unknown:
         raise ApplicationError(_("unknown event settings: %(names)s") % {"names": ", ".join(sorted(unknown))})
     user, _label = _actor(created_by)
@@ -192,7 +194,7 @@ LIVE_SETTINGS = {"round_seconds", "ends_on"}
 def event_update(*, event: Event, by: User = None, **changes: Any) -> Event:
     """Change an event's name or settings. Once a game has started only the time per
     round and the last day may change. Each change is kept in the history."""
-    unknown = set(changes) - EVENT_SETTINGS - {"name", "starts_on", "lexicon"}
+    unknown = set(changes) - set(EVENT_SETTINGS) - {"name", "starts_on", "lexicon"}
     if unknown:
         raise ApplicationError(_("unknown event settings: %(names)s") % {"names": ", ".join(sorted(unknown))})
     with transaction.atomic():

@@ -270,7 +270,7 @@ def test_every_event_setting_is_an_option_with_the_model_default() -> None:
     for name in services.EVENT_SETTINGS:
         assert "--" + name.replace("_", "-") in options
     assert "--no-first-move-horizontal" in options
-    assert {f.name for f in SETTING_FIELDS} == services.EVENT_SETTINGS
+    assert {f.name for f in SETTING_FIELDS} == set(services.EVENT_SETTINGS)
     assert "(default: 50)" in parser.format_help() and "(default: random)" in parser.format_help()
 
 
