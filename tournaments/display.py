@@ -9,7 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from solver.boards import Layout, layout
 from solver.notation import format_move, parse_move
-from solver.tiles import BLANK_CHAR, TileSet
+from solver.tiles import BLANK_CHAR, TileSet, letter_code
 
 #: Premium symbols of seed 000 as CSS class names and short labels (what a square says
 #: when it is empty). The labels are the French ones: "MT" mot triple, "LD" lettre double.
@@ -96,11 +96,6 @@ def axis_labels(size: int, notation: str) -> tuple[list[str], list[str]]:
     return (letters, numbers) if notation == "fisf" else (numbers, letters)
 
 
-def square_name(row: int, col: int, notation: str) -> str:
-    rows, cols = axis_labels(max(row, col) + 1, notation)
-    return f"{rows[row]}{cols[col]}" if notation == "fisf" else f"{cols[col]}{rows[row]}"
-
-
 @dataclass(frozen=True)
 class Cell:
     row: int
@@ -117,8 +112,6 @@ def board_cells(
     rows: list[str], board_layout: Layout, tiles: TileSet, notation: str, last_move: set[tuple[int, int]]
 ) -> list[list[Cell]]:
     """The board as rows of cells for the templates."""
-    from solver.tiles import letter_code
-
     size = board_layout.size
     row_labels, col_labels = axis_labels(size, notation)
     centre = divmod(board_layout.centre, size)
@@ -149,6 +142,4 @@ def board_cells(
 
 def tile_values(tiles: TileSet, rack: str) -> list[tuple[str, int]]:
     """(letter, value) for each tile of a rack, in rack order."""
-    from solver.tiles import letter_code
-
     return [(ch, 0 if ch == BLANK_CHAR else tiles.value(letter_code(ch))) for ch in rack]

@@ -17,7 +17,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from scoring import adjudication as adj
 from tests.api.helpers import assert_error, event_url, top_slip
-from tests.tournaments.test_corrections import _shifted_writing
+from tests.tournaments.test_corrections import open_round_with_a_shift
 from tournaments import services
 from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
 
@@ -402,18 +402,7 @@ def test_a_ruling_of_another_event_is_not_found(
 def test_the_arbitrator_accepts_a_shifted_reference(
     event: Event, game: Game, players, arbitrator, arbitrator_client
 ) -> None:
-    round = services.round_draw(game=game)
-    for _ in range(8):
-        assert round is not None
-        round = services.round_open(round=round)
-        found = _shifted_writing(game, round)
-        if found:
-            break
-        services.round_close(round=round)
-        round = services.round_place(round=Round.objects.get(pk=round.pk))
-    else:
-        pytest.fail("no round of this seed had a top with a unique shifted reference")
-    coordinates, word, top = found
+    round, (coordinates, word, top) = open_round_with_a_shift(game)
     services.slip_submit(
         round=round, player=players[0], coordinates=coordinates, word=word, announced_score=round.top_score
     )

@@ -74,8 +74,9 @@ def _shifted_writing(game: Game, round: Round) -> tuple[str, str, str] | None:
     return None
 
 
-def test_an_accepted_shift_counts_as_a_top_and_takes_the_solo_away(hall, arbitrator) -> None:
-    event, players, game = hall
+def open_round_with_a_shift(game: Game) -> tuple[Round, tuple[str, str, str]]:
+    """Play the seed's rounds (placing each top) until an open round has a top that can be
+    written with a unique shifted reference: that round, and (coordinates, word, top)."""
     round = services.round_draw(game=game)
     for _ in range(8):
         assert round is not None
@@ -83,12 +84,15 @@ def test_an_accepted_shift_counts_as_a_top_and_takes_the_solo_away(hall, arbitra
         round.refresh_from_db()
         found = _shifted_writing(game, round)
         if found:
-            break
+            return round, found
         services.round_close(round=round)
         round = services.round_place(round=Round.objects.get(pk=round.pk))
-    else:
-        pytest.fail("no round of this seed had a top with a unique shifted reference")
-    coords, word, top = found
+    pytest.fail("no round of this seed had a top with a unique shifted reference")
+
+
+def test_an_accepted_shift_counts_as_a_top_and_takes_the_solo_away(hall, arbitrator) -> None:
+    event, players, game = hall
+    round, (coords, word, top) = open_round_with_a_shift(game)
     top_coords, top_word = top.split()
     services.slip_submit(
         round=round, player=players[0], coordinates=top_coords, word=top_word, announced_score=round.top_score
