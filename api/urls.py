@@ -35,6 +35,7 @@ event_patterns = [
         "rulings/<int:ruling_id>/accept-shift/", views.AcceptShiftView.as_view(), name="ruling-accept-shift"
     ),
     path("standings/", views.StandingsView.as_view(), name="event-standings"),
+    path("exports/<str:kind>/", views.ExportView.as_view(), name="event-export"),
 ]
 
 urlpatterns = [

@@ -5,9 +5,11 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
@@ -700,3 +702,52 @@ class StandingsView(EventMixin, APIView):
         rows = game_standings(game, category=category) if game else event_standings(event, category=category)
         body = {"game": number, "category": category, "rows": [to_dict(row) for row in rows]}
         return Response(StandingsSerializer(body).data)
+
+
+# ------------------------------------------------------------------ exports
+
+#: The media type of each export (the JSON game record is sent as a JSON object).
+EXPORT_MEDIA = {
+    "standings": "text/csv",
+    "slips": "text/csv",
+    "record": "application/json",
+    "gcg": "text/plain",
+}
+
+
+@extend_schema(
+    tags=["exports"],
+    summary="An export as the console's Sheets page gives it: standings or slips (CSV, semicolons,"
+    " UTF-8 with BOM), the JSON game record or the GCG of a game",
+    parameters=[
+        OpenApiParameter(
+            "kind", str, OpenApiParameter.PATH, enum=list(EXPORT_MEDIA), description="what to export"
+        ),
+        OpenApiParameter(
+            "game", int, description="a game number; default: the whole event (standings), the last game"
+        ),
+    ],
+    responses={
+        (200, "text/csv"): OpenApiTypes.STR,
+        (200, "application/json"): OpenApiTypes.OBJECT,
+        (200, "text/plain"): OpenApiTypes.STR,
+        **ERRORS,
+    },
+)
+class ExportView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def get(self, request: Request, event_id: int, kind: str) -> HttpResponse:
+        from scoring import exports
+
+        event = self.get_event()
+        if kind not in EXPORT_MEDIA:
+            raise NotFound(_("unknown export %(kind)s") % {"kind": kind})
+        query = StandingsQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        try:
+            data = exports.export(kind, event, query.validated_data.get("game"))
+        except ValueError as exc:
+            raise NotFound(str(exc)) from exc
+        charset = "" if kind == "record" else "; charset=utf-8"
+        return HttpResponse(data, content_type=EXPORT_MEDIA[kind] + charset)

@@ -1,9 +1,15 @@
-"""Printed sheets benchmark: ``python -m bench.sheets [--players 300] [--games 5] [--rounds 22]``.
+"""Printed sheets benchmark: ``python -m bench.sheets [--players 300] [--games 5] [--rounds 22]``
+or ``python -m bench.sheets --event ID_OR_CODE``.
 
-Renders, from synthetic results of that size, the cumulated standings sheet and each
-game's round-by-round sheet, and prints the time and the page count of each. The
-sheets' own work (ReportLab layout and the embedded fonts), not the database reads. A
-script, not a timed test: the figures go into the README by hand."""
+Without ``--event``: renders, from synthetic results of that size, the cumulated standings
+sheet and each game's round-by-round sheet, and prints the time and the page count of
+each: the sheets' own work (ReportLab layout and the embedded fonts).
+
+With ``--event``: the whole path the console's task takes for an event in the database
+(for instance ``simulate_event --players 300 --games 5``): the standings read from the
+rulings, then each sheet as ``print_sheet`` prints it.
+
+A script, not a timed test: the figures go into the README by hand."""
 
 from __future__ import annotations
 
@@ -20,12 +26,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--players", type=int, default=300)
     parser.add_argument("--games", type=int, default=5)
     parser.add_argument("--rounds", type=int, default=22)
+    parser.add_argument("--event", metavar="ID_OR_CODE", help="time the sheets of this event in the database")
     args = parser.parse_args(argv)
 
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings.local")
     import django
 
     django.setup()
+    if args.event:
+        _event(args.event)
+        return
     from django.utils import translation
     from pypdf import PdfReader
 
@@ -78,6 +88,40 @@ def main(argv: list[str] | None = None) -> None:
             print(
                 f"round by round, game {g + 1}, {args.rounds} rounds:"
                 f" {took * 1000:.0f} ms, {pages(pdf)} pages"
+            )
+
+
+def _event(text: str) -> None:
+    from pypdf import PdfReader
+
+    from scoring.printing import render_sheet
+    from scoring.selectors import event_standings
+    from tournaments.management.commands._common import find_event
+    from tournaments.models import Ruling
+
+    event = find_event(text)
+    games = list(event.games.order_by("number"))
+    rulings = Ruling.objects.filter(round__game__event=event).count()
+    print(f"event {event.pk}: {event.players.count()} players, {len(games)} games, {rulings} rulings")
+    started = time.perf_counter()
+    event_standings(event)
+    print(f"standings read from the rulings: {(time.perf_counter() - started) * 1000:.0f} ms")
+    jobs = [("standings", None)] + [("rounds", g.number) for g in games] + [("game", games[-1].number)]
+    names = set(event.players.values_list("name", flat=True))
+    for kind, number in jobs:
+        started = time.perf_counter()
+        pdf = render_sheet(kind, event=event, game_number=number, language="en")
+        took = time.perf_counter() - started
+        pages = [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
+        what = kind if number is None else f"{kind}, game {number}"
+        print(f"{what}: {took * 1000:.0f} ms, {len(pages)} pages")
+        # The figures are only worth something for sheets that print everyone, numbered.
+        text = "\n".join(pages)
+        missing = [] if kind == "game" else [n for n in names if n not in text]
+        unnumbered = [i for i, p in enumerate(pages, 1) if f"page {i} of {len(pages)}" not in p]
+        if missing or unnumbered:
+            raise SystemExit(
+                f"{what}: {len(missing)} players missing, pages without their number: {unnumbered}"
             )
 
 

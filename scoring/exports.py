@@ -1,14 +1,24 @@
-"""CSV exports for the federation and spreadsheets: the standings, and every slip with its
-ruling. Semicolon-separated UTF-8 with a byte-order mark, as French spreadsheets expect;
-numbers plain (no thousands separator), decimals with a point."""
+"""Exports: CSV for the federation and spreadsheets (the standings, every slip with its
+ruling), and the game itself as the solver's JSON game record or as GCG.
+
+CSV is semicolon-separated UTF-8 with a byte-order mark, as French spreadsheets expect;
+numbers plain (no thousands separator), decimals with a point. The JSON record is what
+``services.event_import`` reads back (a "master game") and ``python -m solver`` replays.
+"""
 
 from __future__ import annotations
 
 import csv
 import io
+import json
 
 from scoring.selectors import event_standings, game_standings
-from tournaments.models import Event, Player, Ruling, Slip
+from solver.formats import gcg
+from tournaments.models import Event, Game, Player, Ruling, Slip
+from tournaments.state import game_record
+
+#: What can be exported, with the file extension of each.
+EXPORTS = {"standings": "csv", "slips": "csv", "record": "json", "gcg": "gcg"}
 
 
 def _csv(header: list[str], rows: list[list[object]]) -> bytes:
@@ -19,14 +29,17 @@ def _csv(header: list[str], rows: list[list[object]]) -> bytes:
     return ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
+def export_game(event: Event, number: int | None) -> Game:
+    """Game ``number`` of the event, default the last one; ValueError saying what is missing."""
+    games = event.games.order_by("number")
+    game = games.last() if number is None else games.filter(number=number).first()
+    if game is None:
+        raise ValueError(f"{event.name} has no game {number}" if number else f"{event.name} has no game yet")
+    return game
+
+
 def standings_csv(event: Event, game_number: int | None = None) -> bytes:
-    if game_number is None:
-        rows = event_standings(event)
-    else:
-        game = event.games.filter(number=game_number).first()
-        if game is None:
-            raise ValueError(f"{event.name} has no game {game_number}")
-        rows = game_standings(game)
+    rows = event_standings(event) if game_number is None else game_standings(export_game(event, game_number))
     licences = dict(Player.objects.filter(event=event).values_list("pk", "licence"))
     header = [
         "rank",
@@ -124,3 +137,27 @@ def slips_csv(event: Event) -> bytes:
             ]
         )
     return _csv(header, body)
+
+
+def record_json(game: Game) -> bytes:
+    """The game record of the placed rounds (so far, while the game is played)."""
+    return (json.dumps(game_record(game).to_dict(), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def game_gcg(game: Game) -> bytes:
+    """The tops placed, as one player's game in GCG (see :mod:`solver.formats.gcg`)."""
+    return gcg.export(game_record(game)).encode("utf-8")
+
+
+def export(kind: str, event: Event, game_number: int | None = None) -> bytes:
+    """One export by name (:data:`EXPORTS`): the standings of the event or of one game,
+    the slips of the event, the record or GCG of one game (default: the last)."""
+    if kind == "standings":
+        return standings_csv(event, game_number)
+    if kind == "slips":
+        return slips_csv(event)
+    if kind == "record":
+        return record_json(export_game(event, game_number))
+    if kind == "gcg":
+        return game_gcg(export_game(event, game_number))
+    raise ValueError(f"unknown export {kind!r}: choose {', '.join(EXPORTS)}")

@@ -80,8 +80,9 @@ def _rounds(event: Event, game: Game, date: str) -> bytes:
     rounds = _placed(game)
     index = {r.pk: i for i, r in enumerate(rounds)}
     scores: dict[int, list[int | None]] = {}
-    for ruling in Ruling.objects.filter(round__in=rounds).only("player_id", "round_id", "credited"):
-        scores.setdefault(ruling.player_id, [None] * len(rounds))[index[ruling.round_id]] = ruling.credited
+    rulings = Ruling.objects.filter(round__in=rounds).values_list("player_id", "round_id", "credited")
+    for player_id, round_id, credited in rulings:
+        scores.setdefault(player_id, [None] * len(rounds))[index[round_id]] = credited
     lines = [
         PlayerLine(row.rank, row.player.name, scores.get(row.player.id, [None] * len(rounds)), row.total)
         for row in game_standings(game)

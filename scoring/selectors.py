@@ -15,20 +15,36 @@ def _players(event: Event) -> list[PlayerInfo]:
     ]
 
 
+#: The columns of a ruling the standings need, read as plain tuples: building 30,000
+#: model instances (300 players x 5 games) took seconds, the tuples a tenth of that.
+RESULT_FIELDS = (
+    "player_id",
+    "round__game__number",
+    "round__number",
+    "credited",
+    "is_top",
+    "solo",
+    "warnings",
+    "penalty",
+    "letterpoints",
+)
+
+
 def _results(rulings: QuerySet[Ruling]) -> list[RoundResult]:
+    rows = rulings.values_list(*RESULT_FIELDS)
     return [
         RoundResult(
-            player=r.player_id,
-            game=r.round.game.number,
-            round=r.round.number,
-            credited=r.credited,
-            is_top=r.is_top,
-            solo=r.solo,
-            warnings=r.warnings,
-            penalty=r.penalty,
-            letterpoints=r.letterpoints,
+            player=player,
+            game=game,
+            round=number,
+            credited=credited,
+            is_top=is_top,
+            solo=solo,
+            warnings=warnings,
+            penalty=penalty,
+            letterpoints=letterpoints,
         )
-        for r in rulings
+        for player, game, number, credited, is_top, solo, warnings, penalty, letterpoints in rows
     ]
 
 
@@ -40,9 +56,7 @@ def top_total(game: Game) -> int:
 
 
 def game_standings(game: Game, *, category: str | None = None) -> list[Row]:
-    rulings = Ruling.objects.filter(round__game=game, round__state=Round.State.PLACED).select_related(
-        "round__game"
-    )
+    rulings = Ruling.objects.filter(round__game=game, round__state=Round.State.PLACED)
     return standings(
         _results(rulings),
         _players(game.event),
@@ -53,8 +67,6 @@ def game_standings(game: Game, *, category: str | None = None) -> list[Row]:
 
 
 def event_standings(event: Event, *, category: str | None = None) -> list[Row]:
-    rulings = Ruling.objects.filter(round__game__event=event, round__state=Round.State.PLACED).select_related(
-        "round__game"
-    )
+    rulings = Ruling.objects.filter(round__game__event=event, round__state=Round.State.PLACED)
     total = sum(top_total(g) for g in event.games.all())
     return standings(_results(rulings), _players(event), total, tie_break=event.tie_break, category=category)

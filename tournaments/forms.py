@@ -91,6 +91,26 @@ class EventForm(forms.ModelForm[Event]):
         return data
 
 
+class MasterImportForm(forms.ModelForm[Event]):
+    """A new event replaying a game record: the board, tiles and draw rules come from the
+    record, the rest is chosen here (the other settings keep their defaults and may be
+    changed on the settings page before the game starts)."""
+
+    record = forms.FileField(
+        label=_("Game record (JSON)"),
+        help_text=_("Exported from Arbiter (Sheets page) or written by python -m solver play --out."),
+    )
+
+    class Meta:
+        model = Event
+        fields = ["name", "starts_on", "notation", "mode", "round_seconds"]
+        help_texts = EVENT_HELP
+        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"})}
+
+    def settings(self) -> dict[str, Any]:
+        return {key: self.cleaned_data[key] for key in ("notation", "mode", "round_seconds")}
+
+
 class PlayerForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     club = forms.CharField(label=_("Club"), max_length=120, required=False)

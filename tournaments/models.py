@@ -125,6 +125,9 @@ class Event(models.Model):
     tie_break = models.CharField(
         _("tie-break"), max_length=12, choices=TieBreak.choices, default=TieBreak.SHARED
     )
+    #: Game records to replay (Eliot's "master games"), game 1 first: each game started
+    #: takes its racks and placed moves from its record (see services.event_import).
+    masters = models.JSONField(_("master games"), default=list, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
@@ -177,6 +180,10 @@ class Game(models.Model):
     end_reason = models.CharField(max_length=20, blank=True)
     started_at = models.DateTimeField(auto_now_add=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    #: The record this game replays (a master game), copied from the event when it started.
+    master = models.JSONField(_("master game"), null=True, blank=True)
+    #: The master game's seed: its random rounds are redrawn from it, as stored.
+    seed_value = models.BigIntegerField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("game")
@@ -189,7 +196,10 @@ class Game(models.Model):
 
     @property
     def seed(self) -> int:
-        """Each game of an event draws from its own reproducible sequence."""
+        """Each game of an event draws from its own reproducible sequence (a master game
+        from the sequence it was played with)."""
+        if self.seed_value is not None:
+            return self.seed_value
         return self.event.random_seed * 1000 + self.number
 
 

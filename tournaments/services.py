@@ -17,6 +17,7 @@ import datetime as dt
 import gzip
 import hashlib
 import io
+import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -31,14 +32,24 @@ from django.utils.translation import gettext as _
 from scoring import adjudication as adj
 from solver import lexicon as lexmod
 from solver.analysis import analyse, order_tops
+from solver.draw import RackDraw
 from solver.errors import IllegalMoveError, IllegalRackError, InvalidMoveError
-from solver.game import config_rules
+from solver.formats.record import GameConfig, GameRecord, RecordError, RoundRecord
+from solver.game import Game as SolverGame
+from solver.game import config_rules, replay
 from solver.notation import format_move, parse_move
 from solver.rules import Rules, validate
 from solver.tiles import rack_codes, rack_string
 from tournaments import tasks
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
-from tournaments.state import Position, compile_imported, game_config, rebuild
+from tournaments.state import (
+    Position,
+    compile_imported,
+    game_config,
+    master_round,
+    rebuild,
+    solver_lexicon,
+)
 
 User = AuthUser | AnonymousUser | None
 
@@ -353,17 +364,130 @@ def event_demo(*, by: User) -> Event:
 # --------------------------------------------------------------------------- games and draws
 
 
+#: The settings a game record carries: an imported event takes them from the record.
+RECORD_SETTINGS = tuple(f.name for f in dataclasses.fields(GameConfig) if f.name in EVENT_SETTINGS)
+
+
+def record_read(data: bytes | str) -> GameRecord:
+    """A JSON game record (the solver's ``arbiter-game/1``) from a file's content."""
+    try:
+        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+        return GameRecord.from_dict(json.loads(text))
+    except UnicodeDecodeError:
+        raise ApplicationError(_("the game record is not UTF-8 text")) from None
+    except json.JSONDecodeError as exc:
+        raise ApplicationError(_("the game record is not JSON: %(error)s") % {"error": exc}) from exc
+    except RecordError as exc:
+        raise ApplicationError(_("the game record cannot be read: %(error)s") % {"error": exc}) from exc
+
+
+def _record_lexicon(record: GameRecord) -> Lexicon:
+    """The word list a record was played with: by its checksum, else a bundled list of
+    its name (the checksum is optional in a record prepared by hand)."""
+    name, checksum = record.config.lexicon, record.config.lexicon_checksum
+    if checksum:
+        found = Lexicon.objects.filter(checksum=checksum).first()
+        if found is not None:
+            return found
+    if name in lexmod.BUNDLED:
+        bundled = lexicon_bundled(name=name)
+        if not checksum or bundled.checksum == checksum:
+            return bundled
+    elif not checksum:
+        found = Lexicon.objects.filter(name=name).first()
+        if found is not None:
+            return found
+    raise ApplicationError(
+        _(
+            "the game was played with the word list %(name)s (checksum %(checksum)s), which is not on this"
+            " server: import that list first"
+        )
+        % {"name": name, "checksum": (checksum[:12] + "…") if checksum else _("unknown")}
+    )
+
+
+def event_import(
+    *, name: str, starts_on: dt.date, record: GameRecord, by: User = None, **settings: Any
+) -> Event:
+    """A new event whose first game replays ``record`` (a "master game", as in Eliot): the
+    same racks, drawn from the record's seed or typed as recorded, and the recorded move
+    placed each round; players hand in slips as usual. The board, tiles and draw rules
+    come from the record; the other settings (mode, notation, time...) from ``settings``.
+    The record is replayed first (racks, moves, scores, boards, end): a record that does
+    not replay is refused with the first round that differs."""
+    clash = sorted(set(settings) & set(RECORD_SETTINGS))
+    if clash:
+        raise ApplicationError(
+            _("these settings come from the game record: %(names)s") % {"names": ", ".join(clash)}
+        )
+    if not record.rounds:
+        raise ApplicationError(_("the game record has no round"))
+    lexicon = _record_lexicon(record)
+    try:
+        # Without recomputing the tops: the solver does that round by round during the game.
+        checked = replay(record, lexicon=solver_lexicon(lexicon), check_tops=False)
+    except RecordError as exc:
+        raise ApplicationError(_("the game record does not replay: %(error)s") % {"error": exc}) from exc
+    values = {key: getattr(record.config, key) for key in RECORD_SETTINGS}
+    with transaction.atomic():
+        event = event_create(
+            name=name, starts_on=starts_on, lexicon=lexicon, created_by=by, **values, **settings
+        )
+        # The replayed record: moves in the solver's own spelling, the checksum filled in.
+        event.masters = [checked.to_dict()]
+        event.save(update_fields=["masters"])
+        history_record(
+            event=event,
+            entity="event",
+            object_id=event.pk,
+            action="import_master",
+            by=by,
+            new={
+                "rounds": len(record.rounds),
+                "top_total": record.top_total,
+                "seed": record.config.seed,
+                "end": record.end,
+            },
+        )
+        return event
+
+
 def game_start(*, event: Event, by: User = None) -> Game:
     with transaction.atomic():
         Event.objects.select_for_update().get(pk=event.pk)  # one game number at a time
         if event.games.filter(state=Game.State.PLAYING).exists():
             raise ApplicationError(_("a game of this event is still being played: end it first"))
         number = (event.games.aggregate(m=Max("number"))["m"] or 0) + 1
-        game = Game.objects.create(event=event, number=number)
-        history_record(
-            event=event, entity="game", object_id=game.pk, action="start", by=by, new={"number": number}
-        )
+        game = Game(event=event, number=number)
+        new: dict[str, Any] = {"number": number}
+        if number <= len(event.masters):
+            record = GameRecord.from_dict(event.masters[number - 1])
+            game.master = event.masters[number - 1]
+            game.seed_value = record.config.seed
+            _check_master_settings(game, record)
+            new["master"] = {"rounds": len(record.rounds), "seed": record.config.seed}
+        game.save()
+        history_record(event=event, entity="game", object_id=game.pk, action="start", by=by, new=new)
         return game
+
+
+def _check_master_settings(game: Game, record: GameRecord) -> None:
+    """A master game replays only with the settings it was played with: the event's may
+    have been changed since the import."""
+    ours = game_config(game)
+    theirs = record.config
+    differ = [
+        f"{name} ({getattr(theirs, name)!r} / {getattr(ours, name)!r})"
+        for name in RECORD_SETTINGS
+        if getattr(theirs, name) != getattr(ours, name)
+    ]
+    if theirs.lexicon_checksum and theirs.lexicon_checksum != ours.lexicon_checksum:
+        differ.append(f"lexicon ({theirs.lexicon} / {game.event.lexicon.name})")
+    if differ:
+        raise ApplicationError(
+            _("game %(number)s replays a master game played with other settings (record / event): %(list)s")
+            % {"number": game.number, "list": ", ".join(differ)}
+        )
 
 
 def round_draw(
@@ -382,7 +506,16 @@ def round_draw(
                 _("round %(number)s is not placed yet") % {"number": position.current.number}
             )
         solver_game = position.game
-        if typed is None:
+        planned = master_round(game, solver_game.round_number)
+        drawn: RackDraw | None
+        if planned is not None:
+            if typed is not None:
+                raise ApplicationError(
+                    _("round %(number)s of a master game takes its rack from the record: draw without typing")
+                    % {"number": planned.round}
+                )
+            drawn = _master_draw(solver_game, planned)
+        elif typed is None:
             drawn = solver_game.draw()
             if drawn is None:
                 game_end(game=game, reason="draw_rule", by=by)
@@ -416,6 +549,29 @@ def round_draw(
         )
         transaction.on_commit(lambda: tasks.round_solve_task.delay(round.pk))
         return round
+
+
+def _master_draw(solver_game: SolverGame, planned: RoundRecord) -> RackDraw:
+    """The rack of a master game's round, redrawn from its seed (or taken from the bag as
+    typed): it must come out as recorded, racks put back included."""
+    drawn: RackDraw | None
+    try:
+        if planned.manual:
+            drawn = solver_game.draw_manual(planned.rack, planned.rejected)
+        else:
+            drawn = solver_game.draw()
+    except IllegalRackError as exc:
+        raise ApplicationError(str(exc)) from exc
+    if drawn is None or (
+        rack_string(drawn.reliquat),
+        rack_string(drawn.new),
+        tuple(rack_string(r) for r in drawn.rejected),
+    ) != (planned.reliquat, planned.new, planned.rejected):
+        raise ApplicationError(
+            _("round %(number)s does not come out of the bag as the master game's record says")
+            % {"number": planned.round}
+        )
+    return drawn
 
 
 def round_open(
@@ -658,7 +814,13 @@ def round_solve(*, round_id: int) -> Round:
             locked.top_score = result.top_score or 0
             locked.tops = [format_move(m, "gcg") for m in result.tops]
             locked.solved_at = timezone.now()
-            locked.save(update_fields=["move_count", "top_score", "tops", "solved_at"])
+            fields = ["move_count", "top_score", "tops", "solved_at"]
+            planned = master_round(round.game, round.number)
+            if planned is not None:
+                # A master game places its recorded move, whatever the tops found here.
+                locked.chosen, locked.chosen_score = planned.played, planned.score
+                fields += ["chosen", "chosen_score"]
+            locked.save(update_fields=fields)
         return locked
 
 
@@ -924,6 +1086,13 @@ def top_choose(*, round: Round, move_text: str, by: User = None, confirm_lower: 
             scored = validate(game.board, move, rack_codes(round.rack), game.lexicon, game.rules)
         except (InvalidMoveError, IllegalMoveError) as exc:
             raise ApplicationError(str(exc)) from exc
+        planned = master_round(round.game, round.number)
+        if planned is not None and format_move(scored.move, "gcg") != planned.played:
+            recorded = parse_move(planned.played, "gcg", game.board.size)
+            raise ApplicationError(
+                _("round %(number)s of a master game places the recorded move %(move)s")
+                % {"number": round.number, "move": format_move(recorded, round.game.event.notation)}
+            )
         warning = ""
         if scored.score < (round.top_score or 0):
             shown = format_move(scored.move, round.game.event.notation)

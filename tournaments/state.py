@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from solver import lexicon as lexmod
 from solver.analysis import Analysis
 from solver.draw import RackDraw
-from solver.formats.record import GameConfig
+from solver.formats.record import GameConfig, GameRecord, RoundRecord
 from solver.game import Game as SolverGame
 from solver.notation import parse_move
 from solver.tiles import rack_string
@@ -126,3 +126,19 @@ def rebuild(game: models.Game) -> Position:
         analysis = Analysis(round.move_count or 0, round.top_score, tops)
         solver_game.play(this_draw, analysis, parse_move(round.chosen, "gcg", size))
     return Position(solver_game, current, drawn)
+
+
+def master_round(game: models.Game, number: int) -> RoundRecord | None:
+    """Round ``number`` of the master game ``game`` replays, if it has one that far."""
+    if game.master is None:
+        return None
+    rounds = GameRecord.from_dict(game.master).rounds
+    return rounds[number - 1] if 1 <= number <= len(rounds) else None
+
+
+def game_record(game: models.Game) -> GameRecord:
+    """The JSON game record of a game's placed rounds, as the solver writes one: a game
+    still being played gives the record so far (no end)."""
+    record = rebuild(game).game.record
+    record.end = game.end_reason if game.state == models.Game.State.ENDED else ""
+    return record

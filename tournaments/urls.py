@@ -8,6 +8,7 @@ console_patterns = (
     [
         path("", console.events, name="events"),
         path("new/", console.event_new, name="event_new"),
+        path("import/", console.event_import, name="event_import"),
         path("<int:event_id>/", console.event_round, name="event"),
         path("<int:event_id>/settings/", console.event_settings, name="settings"),
         path("<int:event_id>/players/", console.players, name="players"),
@@ -26,7 +27,7 @@ console_patterns = (
         path("<int:event_id>/history/", console.history, name="history"),
         path("<int:event_id>/sheets/", console.sheets, name="sheets"),
         path("<int:event_id>/sheets/<int:sheet_id>.pdf", console.sheet_download, name="sheet"),
-        path("<int:event_id>/export/<str:kind>.csv", console.export_csv, name="export"),
+        path("<int:event_id>/export/<str:kind>.<str:ext>", console.export, name="export"),
     ],
     "console",
 )

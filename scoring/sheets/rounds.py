@@ -109,7 +109,9 @@ class GameSheet(Sheet):
         body = [[r.number, r.rack, ", ".join(r.rejected), r.move, r.score, r.cumulative] for r in self.rounds]
         story: list[Flowable] = [self.table(header, body, (0.08, 0.2, 0.2, 0.32, 0.1, 0.1), numeric_from=4)]
         if self.end:
-            story.append(Paragraph(self.end, self.styles["body"]))
+            story.append(
+                Paragraph(_("End of the game: %(reason)s.") % {"reason": self.end}, self.styles["body"])
+            )
         # The board is never cut: it goes to the next page whole if it does not fit.
         story += [
             Spacer(1, 4 * mm),

@@ -583,3 +583,34 @@ def test_the_arbitrator_is_the_events_creator_or_staff(event: Event, open_round:
     inactive = APIClient()
     inactive.force_authenticate(User.objects.create_user("gone", is_staff=True, is_active=False))
     assert_error(inactive.get(event_url(event, "rounds/current/watch/")), 403, "permission_denied")
+
+
+# ------------------------------------------------------------------ exports
+
+
+def test_the_exports_are_the_consoles_files(
+    event: Event, open_round: Round, players: list[Player], arbitrator_client: APIClient
+) -> None:
+    import json
+
+    from scoring import exports
+    from tests.api.helpers import place
+
+    services.slip_submit(round=open_round, player=players[0], **top_slip(open_round))
+    place(open_round)
+    game = open_round.game
+    record = arbitrator_client.get(event_url(event, "exports/record/"))
+    assert record.status_code == 200 and record["Content-Type"] == "application/json"
+    assert json.loads(record.content) == json.loads(exports.record_json(game))
+    assert json.loads(record.content)["rounds"][0]["played"] == "8H PROOF"
+    gcg = arbitrator_client.get(event_url(event, "exports/gcg/"), {"game": 1})
+    assert gcg["Content-Type"] == "text/plain; charset=utf-8"
+    assert ">Top: BFOIPOR 8H PROOF +28 28" in gcg.content.decode()
+    standings = arbitrator_client.get(event_url(event, "exports/standings/"), {"game": 1})
+    assert standings["Content-Type"] == "text/csv; charset=utf-8"
+    assert standings.content == exports.standings_csv(event, 1)
+    slips = arbitrator_client.get(event_url(event, "exports/slips/"))
+    assert slips.content == exports.slips_csv(event)
+    assert_error(arbitrator_client.get(event_url(event, "exports/secrets/")), 404, "not_found")
+    assert_error(arbitrator_client.get(event_url(event, "exports/record/"), {"game": 5}), 404, "not_found")
+    assert_error(arbitrator_client.get(event_url(event, "exports/record/"), {"game": "x"}), 400, "invalid")

@@ -33,6 +33,8 @@ ARBITRATOR_ONLY: list[Call] = [
     ("post", "rulings/{ruling}/override/", {"credited": 99, "reason": "friend"}),
     ("post", "rulings/{ruling}/accept-shift/", {"reason": "friend"}),
     ("get", "history/", None),
+    ("get", "exports/slips/", None),
+    ("get", "exports/record/", None),
 ]
 
 #: What the phone page uses: the arbitrator and the event's players only.

@@ -34,6 +34,7 @@ EVENT_PATHS = {
     "rulings/{ruling_id}/override/",
     "rulings/{ruling_id}/accept-shift/",
     "standings/",
+    "exports/{kind}/",
 }
 
 

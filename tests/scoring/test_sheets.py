@@ -147,6 +147,24 @@ def test_the_player_sheet_says_each_round_of_one_player() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
+def test_print_sheet_finds_the_player_by_table_number(tmp_path) -> None:
+    from django.core.management import CommandError
+
+    call_command("simulate_event", players=3, games=1, seed=7, stdout=io.StringIO())
+    event = Event.objects.get()
+    player = event.players.get(table=2)
+    out = tmp_path / "player.pdf"
+    args = ("print_sheet", "player", "--event", event.code, "--language", "en", "--out", str(out))
+    call_command(*args, "--table", "2", stdout=io.StringIO())
+    text = "\n".join(_text(out.read_bytes()))
+    assert f"2 · {player.name}" in text
+    game_text = "\n".join(_text(render_sheet("game", event=event, language="en")))
+    assert "End of the game: " in game_text
+    with pytest.raises(CommandError, match="no player at table 7"):
+        call_command(*args, "--table", "7", stdout=io.StringIO())
+
+
+@pytest.mark.django_db(transaction=True)
 def test_sheets_are_printed_by_a_task_and_downloaded_from_the_console(settings) -> None:
     from django.contrib.auth import get_user_model
     from django.test import Client

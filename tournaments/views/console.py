@@ -26,6 +26,7 @@ from tournaments.display import end_reason_text, rack_text, shown_move
 from tournaments.forms import (
     DrawForm,
     EventForm,
+    MasterImportForm,
     OpenForm,
     OverrideForm,
     PlayerForm,
@@ -46,6 +47,7 @@ from tournaments.selectors import (
     slip_watch,
     typed_rack_problem,
 )
+from tournaments.state import master_round
 from tournaments.views.common import arbitrated_event, arbitrator_page, is_htmx, refusals
 
 
@@ -102,6 +104,31 @@ def event_new(request: HttpRequest) -> HttpResponse:
     else:
         form = EventForm(initial={"starts_on": dt.date.today()})
     return render(request, "console/event_form.html", {"form": form, "event": None})
+
+
+@arbitrator_page
+def event_import(request: HttpRequest) -> HttpResponse:
+    """A new event whose first game replays an imported game record (a master game)."""
+    if request.method == "POST":
+        form = MasterImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            with refusals(request):
+                event = services.event_import(
+                    name=form.cleaned_data["name"],
+                    starts_on=form.cleaned_data["starts_on"],
+                    record=services.record_read(form.cleaned_data["record"].read()),
+                    by=request.user,
+                    **form.settings(),
+                )
+                messages.success(
+                    request,
+                    _("Event created: its first game replays the imported game. Its join code is %(code)s.")
+                    % {"code": event.code},
+                )
+                return redirect("console:players", event_id=event.pk)
+    else:
+        form = MasterImportForm(initial={"starts_on": dt.date.today()})
+    return render(request, "console/event_import.html", {"form": form})
 
 
 @arbitrator_page
@@ -191,6 +218,14 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "top_form": TopForm(),
         "end_reason": end_reason_text(game.end_reason) if game else "",
     }
+    if game is not None and game.master is not None:
+        # A master game: the racks and the moves placed come from its record.
+        number = round.number if round is not None and round.game_id == game.pk else 0
+        planned = master_round(game, number)
+        if planned is not None:
+            context["master_move"] = shown_move(planned.played, event.board, event.notation)
+            context["master_score"] = planned.score
+        context["master_next"] = master_round(game, number + 1) is not None
     if round is not None:
         context["round_key"] = f"{round.game.number}-{round.number}"
         context["rack"] = rack_text(round.reliquat, round.new_tiles)
@@ -596,24 +631,31 @@ def sheet_download(request: HttpRequest, event_id: int, sheet_id: int) -> HttpRe
     return response
 
 
+#: Content type of each export's file extension.
+EXPORT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json; charset=utf-8",
+    "gcg": "text/plain; charset=utf-8",
+}
+
+
 @arbitrator_page
-def export_csv(request: HttpRequest, event_id: int, kind: str) -> HttpResponse:
-    """The standings (of one game with ``?game=N``) or every slip with its ruling, as CSV."""
+def export(request: HttpRequest, event_id: int, kind: str, ext: str) -> HttpResponse:
+    """An export as a file: the standings (of one game with ``?game=N``), every slip with
+    its ruling, the JSON game record or the GCG of a game (``?game=N``, default the last)."""
     from scoring import exports
 
     event = arbitrated_event(request, event_id)
-    if kind not in ("standings", "slips"):
+    if exports.EXPORTS.get(kind) != ext:
         raise Http404
     game = request.GET.get("game", "")
+    number = int(game) if game.isdecimal() else None
     try:
-        if kind == "standings":
-            data = exports.standings_csv(event, int(game) if game.isdecimal() else None)
-        else:
-            data = exports.slips_csv(event)
+        data = exports.export(kind, event, number)
     except ValueError as exc:
         messages.error(request, str(exc))
         return redirect("console:sheets", event_id=event.pk)
-    response = HttpResponse(data, content_type="text/csv; charset=utf-8")
-    name = f"event-{event.pk}-{kind}" + (f"-game-{game}" if kind == "standings" and game else "") + ".csv"
-    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response = HttpResponse(data, content_type=EXPORT_TYPES[ext])
+    suffix = f"-game-{number}" if number is not None and kind != "slips" else ""
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{kind}{suffix}.{ext}"'
     return response

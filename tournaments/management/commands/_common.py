@@ -21,6 +21,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager
+from pathlib import Path
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -204,6 +205,16 @@ def decimal_number(text: str) -> int | None:
         return int(text)
     except ValueError:
         return None
+
+
+def write_file(path: str, data: bytes) -> Path:
+    """Write an output file, or say why it cannot be written (no traceback)."""
+    out = Path(path)
+    try:
+        out.write_bytes(data)
+    except OSError as exc:
+        raise CommandError(f"cannot write {out}: {exc.strerror}") from exc
+    return out
 
 
 def find_event(text: str) -> Event:

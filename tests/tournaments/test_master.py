@@ -1,0 +1,420 @@
+"""Game exports and master games: a game exported as a JSON record and imported into a new
+event replays with the same racks and moves, and the same slips give the same standings."""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import json
+from pathlib import Path
+
+import pytest
+from django.contrib.auth import get_user_model
+from django.core.management import CommandError, call_command
+from django.test import Client
+
+from scoring import exports
+from solver import lexicon as lexmod
+from solver.formats.record import GameConfig, GameRecord
+from solver.game import simulate
+from tournaments import services
+from tournaments.models import Event, Game, HistoryEntry, Lexicon, Round, Slip
+from tournaments.services import ApplicationError
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _csv_rows(data: bytes) -> list[dict[str, str]]:
+    return list(csv.DictReader(io.StringIO(data.decode("utf-8-sig")), delimiter=";"))
+
+
+def _simulated_event(players: int = 6, seed: int = 7) -> Event:
+    out = io.StringIO()
+    call_command("simulate_event", players=players, games=1, seed=seed, json=True, stdout=out)
+    return Event.objects.get(pk=json.loads(out.getvalue())["event_id"])
+
+
+def _solver_record(enable_lexicon: Lexicon, seed: int = 3) -> GameRecord:
+    return simulate(GameConfig(lexicon="enable", seed=seed), lexicon=lexmod.load_bundled("enable"))
+
+
+def _import(record: GameRecord | bytes, **settings) -> Event:
+    parsed = services.record_read(record) if isinstance(record, bytes) else record
+    return services.event_import(
+        name="Master", starts_on=dt.date(2026, 11, 21), record=parsed, notation="gcg", **settings
+    )
+
+
+def _drawn(game: Game) -> Round:
+    round = services.round_draw(game=game)
+    assert round is not None
+    round.refresh_from_db()
+    return round
+
+
+# ------------------------------------------------------------------ the round trip
+
+
+def test_export_import_replays_the_racks_and_moves_and_the_same_slips_give_the_same_standings() -> None:
+    original = _simulated_event(players=6)
+    game_a = original.games.get()
+    record_bytes = exports.record_json(game_a)
+    slips = [s for s in _csv_rows(exports.slips_csv(original)) if s["current"] == "1"]
+    assert slips, "the simulated players handed in slips"
+
+    copy = _import(record_bytes)
+    for player in original.players.order_by("table"):
+        services.player_add(
+            event=copy, name=player.name, table=player.table, category=player.category, club=player.club
+        )
+    by_table = {p.table: p for p in copy.players.all()}
+    game_b = services.game_start(event=copy)
+    assert game_b.master is not None and game_b.seed == game_a.seed
+    rounds_a = {r.number: r for r in game_a.rounds.all()}
+
+    round = _drawn(game_b)
+    while True:
+        a = rounds_a[round.number]
+        assert (round.reliquat, round.new_tiles, round.rejected) == (a.reliquat, a.new_tiles, a.rejected)
+        if a.state != Round.State.PLACED:
+            break  # the original game ended on this rack (no move)
+        assert round.chosen == a.chosen and round.chosen_score == a.chosen_score
+        services.round_open(round=round)
+        for slip in (s for s in slips if int(s["round"]) == round.number):
+            services.slip_submit(
+                round=round,
+                player=by_table[int(slip["table"])],
+                coordinates=slip["coordinates"],
+                word=slip["word"],
+                announced_score=int(slip["announced"]) if slip["announced"] else None,
+                source=slip["source"],
+            )
+        services.round_close(round=round)
+        round.refresh_from_db()
+        assert round.state == Round.State.ADJUDICATED
+        nxt = services.round_place(round=round)
+        if nxt is None:
+            break
+        round = Round.objects.get(pk=nxt.pk)
+    if game_a.end_reason == "no_move":
+        assert not round.tops
+        services.game_end(game=game_b, reason="no_move")
+    game_b.refresh_from_db()
+    assert (game_b.state, game_b.end_reason) == (Game.State.ENDED, game_a.end_reason)
+
+    assert exports.record_json(game_b) == record_bytes
+    assert exports.game_gcg(game_b) == exports.game_gcg(game_a)
+    assert exports.standings_csv(copy, 1) == exports.standings_csv(original, 1)
+    assert exports.standings_csv(copy) == exports.standings_csv(original)
+    credited_a = [(s["round"], s["table"], s["credited"], s["ruling"]) for s in slips]
+    credited_b = [
+        (s["round"], s["table"], s["credited"], s["ruling"])
+        for s in _csv_rows(exports.slips_csv(copy))
+        if s["current"] == "1"
+    ]
+    assert credited_b == credited_a
+
+
+def test_the_exported_record_replays_in_the_solver_and_its_gcg_lists_the_tops() -> None:
+    from solver.game import replay
+
+    event = _simulated_event(players=2, seed=5)
+    game = event.games.get()
+    record = GameRecord.from_dict(json.loads(exports.record_json(game)))
+    replayed = replay(record, lexicon=lexmod.load_bundled("enable"))  # tops recomputed too
+    assert replayed.to_dict() == record.to_dict()
+    placed = list(game.rounds.filter(state=Round.State.PLACED).order_by("number"))
+    assert [r.played for r in record.rounds] == [r.chosen for r in placed]
+    assert record.end == game.end_reason and record.config.seed == game.seed
+    lines = exports.game_gcg(game).decode().splitlines()
+    moves = [line for line in lines if line.startswith(">Top:")]
+    assert len(moves) == len(placed)
+    running = 0
+    for line, r in zip(moves, placed, strict=True):
+        running += r.chosen_score or 0
+        assert line == f">Top: {r.rack} {r.chosen} +{r.chosen_score} {running}"
+    assert "#lexicon enable" in lines
+
+
+def test_a_game_in_progress_exports_the_placed_rounds_only(event: Event) -> None:
+    services.player_add(event=event, name="Solo")
+    game = services.game_start(event=event)
+    first = _drawn(game)
+    services.round_open(round=first)
+    services.round_close(round=first)
+    services.round_place(round=first)
+    record = GameRecord.from_dict(json.loads(exports.record_json(game)))
+    assert [r.round for r in record.rounds] == [1] and record.end == ""
+
+
+# ------------------------------------------------------------------ a record from elsewhere
+
+
+def test_a_record_written_by_the_solver_is_played_round_by_round(enable_lexicon: Lexicon) -> None:
+    record = _solver_record(enable_lexicon)
+    event = _import(record, mode="tournament", round_seconds=120)
+    assert (event.board, event.language, event.lexicon.pk, event.round_seconds) == (
+        "standard",
+        "english",
+        enable_lexicon.pk,
+        120,
+    )
+    entry = HistoryEntry.objects.get(event=event, action="import_master")
+    assert entry.new["rounds"] == len(record.rounds) and entry.new["top_total"] == record.top_total
+    services.player_add(event=event, name="Alice")
+    game = services.game_start(event=event)
+    for planned in record.rounds[:3]:
+        round = _drawn(game)
+        assert (round.reliquat, round.new_tiles) == (planned.reliquat, planned.new)
+        # The solver here finds the same tops as the record's solver, and the recorded
+        # move is the one placed.
+        assert (round.move_count, round.top_score, tuple(round.tops)) == (
+            planned.moves,
+            planned.top_score,
+            planned.tops,
+        )
+        assert (round.chosen, round.chosen_score) == (planned.played, planned.score)
+        services.round_open(round=round)
+        services.round_close(round=round)
+        round.refresh_from_db()
+        assert services.round_place(round=round, draw_next=False) is None
+
+
+def test_a_master_round_refuses_a_typed_rack_and_another_move(enable_lexicon: Lexicon) -> None:
+    record = _solver_record(enable_lexicon)
+    event = _import(record)
+    services.player_add(event=event, name="Alice")
+    game = services.game_start(event=event)
+    with pytest.raises(ApplicationError, match="takes its rack from the record"):
+        services.round_draw(game=game, typed=record.rounds[0].rack)
+    assert not game.rounds.exists()
+    round = _drawn(game)
+    services.round_open(round=round)
+    services.round_close(round=round)
+    round.refresh_from_db()
+    others = [t for t in round.tops if t != record.rounds[0].played]
+    if others:  # another top (the other direction or place) is refused too
+        with pytest.raises(ApplicationError, match="places the recorded move"):
+            services.top_choose(round=round, move_text=others[0])
+    round.refresh_from_db()
+    assert round.chosen == record.rounds[0].played
+    services.top_choose(round=round, move_text=record.rounds[0].played)  # the recorded one is fine
+
+
+def test_after_the_records_rounds_the_game_goes_on_with_its_seed(enable_lexicon: Lexicon) -> None:
+    full = _solver_record(enable_lexicon)
+    short = GameRecord(full.config, full.rounds[:2], end="stopped")
+    event = _import(short)
+    services.player_add(event=event, name="Alice")
+    game = services.game_start(event=event)
+    for _ in range(3):
+        round = _drawn(game)
+        services.round_open(round=round)
+        services.round_close(round=round)
+        round.refresh_from_db()
+        services.round_place(round=round, draw_next=False)
+    third = game.rounds.get(number=3)
+    # The seed's own third rack, as in the full game, once the second top is placed.
+    assert (third.reliquat, third.new_tiles) == (full.rounds[2].reliquat, full.rounds[2].new)
+    assert third.chosen == third.tops[0]  # no recorded move: the usual choice among the tops
+
+
+def test_a_typed_rack_of_the_record_is_taken_from_the_bag_as_typed(enable_lexicon: Lexicon) -> None:
+    """A round drawn by hand in the original event is a manual round of the record."""
+    event = services.event_create(
+        name="Hand drawn", starts_on=dt.date(2026, 11, 21), lexicon=enable_lexicon, language="english"
+    )
+    services.player_add(event=event, name="Alice")
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game, typed="AEINRST")
+    assert round is not None and round.manual
+    services.round_open(round=round)
+    services.round_close(round=round)
+    round.refresh_from_db()
+    services.round_place(round=round, draw_next=False)
+    round.refresh_from_db()
+    copy = _import(exports.record_json(game))
+    services.player_add(event=copy, name="Bob")
+    replayed = _drawn(services.game_start(event=copy))
+    assert (replayed.manual, replayed.rack, replayed.chosen) == (True, "AEINRST", round.chosen)
+
+
+# ------------------------------------------------------------------ refusals
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (b"\xff\xfe not text", "not UTF-8"),
+        (b"{ no json", "not JSON"),
+        (b'{"format": "other"}', "cannot be read: not an Arbiter game record"),
+        (b'{"format": "arbiter-game/1", "config": {}, "rounds": "x"}', "list of rounds"),
+    ],
+)
+def test_a_file_that_is_not_a_game_record_is_refused(data: bytes, message: str) -> None:
+    with pytest.raises(ApplicationError, match=message):
+        services.record_read(data)
+
+
+def test_a_record_that_does_not_replay_is_refused_naming_the_round(enable_lexicon: Lexicon) -> None:
+    data = _solver_record(enable_lexicon).to_dict()
+    data["rounds"][2]["score"] += 1
+    data["top_total"] += 1
+    with pytest.raises(ApplicationError, match=r"does not replay: round 3: .* scores"):
+        _import(json.dumps(data).encode())
+    data = _solver_record(enable_lexicon).to_dict()
+    data["rounds"][1]["new"] = "ZZZZZZZ"
+    with pytest.raises(ApplicationError, match="does not replay: round 2: the seed draws"):
+        _import(json.dumps(data).encode())
+    assert not Event.objects.exists()
+
+
+def test_a_record_of_an_unknown_word_list_or_with_its_settings_given_is_refused(
+    enable_lexicon: Lexicon,
+) -> None:
+    record = _solver_record(enable_lexicon)
+    other = GameRecord(
+        GameConfig(**{**record.config.to_dict(), "lexicon": "ods", "lexicon_checksum": "ab" * 32}),
+        record.rounds,
+    )
+    with pytest.raises(ApplicationError, match=r"word list ods .* import that list first"):
+        _import(other)
+    with pytest.raises(ApplicationError, match="come from the game record: board"):
+        _import(record, board="large")
+    with pytest.raises(ApplicationError, match="no round"):
+        _import(GameRecord(record.config, []))
+    assert not Event.objects.exists()
+
+
+def test_a_record_without_checksum_finds_the_bundled_list(enable_lexicon: Lexicon) -> None:
+    record = _solver_record(enable_lexicon)
+    data = record.to_dict()
+    data["config"]["lexicon_checksum"] = ""
+    event = _import(json.dumps(data).encode())
+    assert event.lexicon.pk == enable_lexicon.pk
+    # The stored record is the replayed one: the checksum is filled in.
+    assert event.masters[0]["config"]["lexicon_checksum"] == enable_lexicon.checksum
+
+
+def test_settings_changed_after_the_import_stop_the_master_game(enable_lexicon: Lexicon) -> None:
+    event = _import(_solver_record(enable_lexicon))
+    services.event_update(event=event, bingo_bonus=40)
+    with pytest.raises(ApplicationError, match=r"other settings \(record / event\): bingo_bonus \(50 / 40\)"):
+        services.game_start(event=Event.objects.get(pk=event.pk))
+    assert not Game.objects.filter(event=event).exists()
+
+
+def test_the_second_game_of_a_master_event_is_an_ordinary_game(enable_lexicon: Lexicon) -> None:
+    event = _import(_solver_record(enable_lexicon))
+    services.player_add(event=event, name="Alice")
+    first = services.game_start(event=event)
+    services.game_end(game=first, reason="stopped")
+    second = services.game_start(event=event)
+    assert second.master is None and second.seed == event.random_seed * 1000 + 2
+
+
+# ------------------------------------------------------------------ commands and console
+
+
+def test_the_export_and_import_commands(tmp_path: Path) -> None:
+    event = _simulated_event(players=3)
+    record = tmp_path / "game.json"
+    err = io.StringIO()
+    call_command("export", "record", event=str(event.pk), out=str(record), stderr=err)
+    assert "record" in err.getvalue()
+    out = io.StringIO()
+    call_command("export", "gcg", event=event.code, game=1, stdout=out)
+    assert out.getvalue() == exports.game_gcg(event.games.get()).decode()
+    out = io.StringIO()
+    call_command("export", "standings", event=str(event.pk), stdout=out)
+    assert out.getvalue().encode() == exports.standings_csv(event)
+    call_command(
+        "export", "slips", event=str(event.pk), out=str(tmp_path / "slips.csv"), stderr=io.StringIO()
+    )
+    assert (tmp_path / "slips.csv").read_bytes() == exports.slips_csv(event)
+    with pytest.raises(CommandError, match="has no game 9"):
+        call_command("export", "record", event=str(event.pk), game=9, stdout=io.StringIO())
+
+    out = io.StringIO()
+    call_command("event_import", str(record), "Replayed", date="2026-12-01", mode="nostrict", stdout=out)
+    copy = Event.objects.get(name="Replayed")
+    assert f"Event {copy.pk} created" in out.getvalue() and "game 1 replays game.json" in out.getvalue()
+    assert (copy.starts_on, copy.mode, copy.masters[0]) == (
+        dt.date(2026, 12, 1),
+        "nostrict",
+        json.loads(record.read_text()),
+    )
+    with pytest.raises(CommandError, match="cannot read"):
+        call_command("event_import", str(tmp_path / "missing.json"), "X", stdout=io.StringIO())
+    (tmp_path / "bad.json").write_text("[]")
+    with pytest.raises(CommandError, match="not an Arbiter game record"):
+        call_command("event_import", str(tmp_path / "bad.json"), "X", stdout=io.StringIO())
+
+
+def test_the_console_exports_a_game_and_imports_it_as_a_master_game() -> None:
+    event = _simulated_event(players=3)
+    arbitrator = get_user_model().objects.create_user("arbitre", password="x", is_staff=True)
+    console = Client()
+    console.force_login(arbitrator)
+    page = console.get(f"/console/{event.pk}/sheets/").content.decode()
+    assert f"/console/{event.pk}/export/record.json?game=1" in page
+    assert f"/console/{event.pk}/export/gcg.gcg?game=1" in page
+    response = console.get(f"/console/{event.pk}/export/record.json?game=1")
+    assert response["Content-Type"].startswith("application/json")
+    assert 'filename="event-' in response["Content-Disposition"]
+    record = response.content
+    assert record == exports.record_json(event.games.get())
+    gcg = console.get(f"/console/{event.pk}/export/gcg.gcg")
+    assert gcg.content == exports.game_gcg(event.games.get())
+    assert console.get(f"/console/{event.pk}/export/record.csv").status_code == 404
+    assert console.get(f"/console/{event.pk}/export/record.json?game=4").status_code == 302
+
+    form = console.get("/console/import/")
+    assert form.status_code == 200 and b'name="record"' in form.content
+    upload = io.BytesIO(record)
+    upload.name = "game-1.json"
+    response = console.post(
+        "/console/import/",
+        {
+            "name": "Replay",
+            "starts_on": "2026-11-22",
+            "notation": "fisf",
+            "mode": "tournament",
+            "round_seconds": "150",
+            "record": upload,
+        },
+    )
+    copy = Event.objects.get(name="Replay")
+    assert response.status_code == 302 and response["Location"] == f"/console/{copy.pk}/players/"
+    assert copy.created_by == arbitrator and copy.round_seconds == 150 and copy.notation == "fisf"
+    services.player_add(event=copy, name="Alice")
+    console.post(f"/console/{copy.pk}/game/start/")
+    round = Round.objects.get(game__event=copy)
+    first = event.games.get().rounds.get(number=1)
+    assert round.rack == first.rack
+    services.round_open(round=round)
+    services.round_close(round=round)
+    status = console.get(f"/console/{copy.pk}/?part=status", HTTP_HX_REQUEST="true").content.decode()
+    assert "Master game: the recorded move" in status and "Choose this top" not in status
+    assert "The next rack comes from the master game" in status and 'name="typed"' not in status
+
+    bad = io.BytesIO(b'{"format": "arbiter-game/1"}')
+    bad.name = "bad.json"
+    response = console.post(
+        "/console/import/",
+        {
+            "name": "Bad",
+            "starts_on": "2026-11-22",
+            "notation": "fisf",
+            "mode": "tournament",
+            "round_seconds": "150",
+            "record": bad,
+        },
+        follow=True,
+    )
+    assert b"cannot be read" in response.content and not Event.objects.filter(name="Bad").exists()
+    stranger = Client()
+    stranger.force_login(get_user_model().objects.create_user("someone", password="x"))
+    assert stranger.get(f"/console/{event.pk}/export/record.json").status_code == 403
+    assert Slip.objects.filter(round__game__event=copy).count() == 0
