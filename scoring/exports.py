@@ -12,10 +12,14 @@ import csv
 import io
 import json
 
+from django.db.models import Q
+
+from scoring.adjudication import Reason
 from scoring.selectors import event_standings, game_standings
 from solver.formats import gcg
-from tournaments.models import Event, Game, Player, Ruling, Slip
+from tournaments.models import Event, Game, Player, Round, Ruling, Slip
 from tournaments.state import game_record
+from tournaments.transfer import FILE_SETTINGS
 
 #: What can be exported, with the file extension of each.
 EXPORTS = {"standings": "csv", "slips": "csv", "record": "json", "gcg": "gcg"}
@@ -140,8 +144,60 @@ def slips_csv(event: Event) -> bytes:
 
 
 def record_json(game: Game) -> bytes:
-    """The game record of the placed rounds (so far, while the game is played)."""
-    return (json.dumps(game_record(game).to_dict(), ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+    """The game file (see :mod:`tournaments.transfer`): the game record of the placed
+    rounds (so far, while the game is played), with the event's players, the slips its
+    rulings were made on and the arbitrator's corrections."""
+    data = game_record(game).to_dict()
+    placed = Round.objects.filter(game=game, state=Round.State.PLACED)
+    data["settings"] = {key: getattr(game.event, key) for key in FILE_SETTINGS}
+    data["players"] = [
+        {
+            "table": p.table,
+            "name": p.name,
+            "club": p.club,
+            "licence": p.licence,
+            "category": p.category,
+            "virtual_level": p.virtual_level,
+        }
+        for p in game.event.players.order_by("table")
+    ]
+    slips = Slip.objects.filter(round__in=placed).select_related("round", "player")
+    # The slip that counts (in time), else the last late one: what each ruling was made on.
+    chosen: dict[tuple[int, int], Slip] = {}
+    for slip in slips.order_by("received_at", "pk"):
+        key = (slip.round.number, slip.player.table)
+        if slip.current or key not in chosen or not chosen[key].current:
+            chosen[key] = slip
+    data["slips"] = [
+        {
+            "round": number,
+            "table": table,
+            "coordinates": s.coordinates,
+            "word": s.word,
+            "announced": s.announced_score,
+            "source": s.source,
+            "late": s.late,
+        }
+        for (number, table), s in sorted(chosen.items())
+    ]
+    corrections = Ruling.objects.filter(round__in=placed).select_related("round", "player")
+    data["corrections"] = [
+        {"round": r.round.number, "table": r.player.table, "kind": "shift", "reason": r.override_reason}
+        if r.reason == Reason.SHIFT_ACCEPTED
+        else {
+            "round": r.round.number,
+            "table": r.player.table,
+            "kind": "override",
+            "reason": r.override_reason,
+            "credited": r.credited,
+            "warnings": r.warnings,
+            "penalty": r.penalty,
+        }
+        for r in corrections.filter(Q(overridden=True) | Q(reason=Reason.SHIFT_ACCEPTED)).order_by(
+            "round__number", "player__table"
+        )
+    ]
+    return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
 
 
 def game_gcg(game: Game) -> bytes:

@@ -100,6 +100,15 @@ class MasterImportForm(forms.ModelForm[Event]):
         label=_("Game record (JSON)"),
         help_text=_("Exported from Arbiter (Sheets page) or written by python -m solver play --out."),
     )
+    restore = forms.BooleanField(
+        label=_("Restore the game with its players and slips"),
+        required=False,
+        help_text=_(
+            "Off: a master game, played again by the players of this event. On: the game as it was"
+            " (players, slips, corrections, rulings, standings, with the notation and rules it was"
+            " ruled with), to go on with it or keep it."
+        ),
+    )
 
     class Meta:
         model = Event

@@ -17,7 +17,6 @@ import datetime as dt
 import gzip
 import hashlib
 import io
-import json
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,9 +33,9 @@ from solver import lexicon as lexmod
 from solver.analysis import analyse, order_tops
 from solver.draw import RackDraw
 from solver.errors import IllegalMoveError, IllegalRackError, InvalidMoveError
-from solver.formats.record import GameConfig, GameRecord, RecordError, RoundRecord
+from solver.formats.record import GameConfig, GameRecord, RoundRecord
 from solver.game import Game as SolverGame
-from solver.game import config_rules, replay
+from solver.game import config_rules
 from solver.notation import format_move, parse_move
 from solver.rules import Rules, validate
 from solver.tiles import rack_codes, rack_string
@@ -48,7 +47,6 @@ from tournaments.state import (
     game_config,
     master_round,
     rebuild,
-    solver_lexicon,
 )
 
 User = AuthUser | AnonymousUser | None
@@ -366,90 +364,6 @@ def event_demo(*, by: User) -> Event:
 
 #: The settings a game record carries: an imported event takes them from the record.
 RECORD_SETTINGS = tuple(f.name for f in dataclasses.fields(GameConfig) if f.name in EVENT_SETTINGS)
-
-
-def record_read(data: bytes | str) -> GameRecord:
-    """A JSON game record (the solver's ``arbiter-game/1``) from a file's content."""
-    try:
-        text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
-        return GameRecord.from_dict(json.loads(text))
-    except UnicodeDecodeError:
-        raise ApplicationError(_("the game record is not UTF-8 text")) from None
-    except json.JSONDecodeError as exc:
-        raise ApplicationError(_("the game record is not JSON: %(error)s") % {"error": exc}) from exc
-    except RecordError as exc:
-        raise ApplicationError(_("the game record cannot be read: %(error)s") % {"error": exc}) from exc
-
-
-def _record_lexicon(record: GameRecord) -> Lexicon:
-    """The word list a record was played with: by its checksum, else a bundled list of
-    its name (the checksum is optional in a record prepared by hand)."""
-    name, checksum = record.config.lexicon, record.config.lexicon_checksum
-    if checksum:
-        found = Lexicon.objects.filter(checksum=checksum).first()
-        if found is not None:
-            return found
-    if name in lexmod.BUNDLED:
-        bundled = lexicon_bundled(name=name)
-        if not checksum or bundled.checksum == checksum:
-            return bundled
-    elif not checksum:
-        found = Lexicon.objects.filter(name=name).first()
-        if found is not None:
-            return found
-    raise ApplicationError(
-        _(
-            "the game was played with the word list %(name)s (checksum %(checksum)s), which is not on this"
-            " server: import that list first"
-        )
-        % {"name": name, "checksum": (checksum[:12] + "…") if checksum else _("unknown")}
-    )
-
-
-def event_import(
-    *, name: str, starts_on: dt.date, record: GameRecord, by: User = None, **settings: Any
-) -> Event:
-    """A new event whose first game replays ``record`` (a "master game", as in Eliot): the
-    same racks, drawn from the record's seed or typed as recorded, and the recorded move
-    placed each round; players hand in slips as usual. The board, tiles and draw rules
-    come from the record; the other settings (mode, notation, time...) from ``settings``.
-    The record is replayed first (racks, moves, scores, boards, end): a record that does
-    not replay is refused with the first round that differs."""
-    clash = sorted(set(settings) & set(RECORD_SETTINGS))
-    if clash:
-        raise ApplicationError(
-            _("these settings come from the game record: %(names)s") % {"names": ", ".join(clash)}
-        )
-    if not record.rounds:
-        raise ApplicationError(_("the game record has no round"))
-    lexicon = _record_lexicon(record)
-    try:
-        # Without recomputing the tops: the solver does that round by round during the game.
-        checked = replay(record, lexicon=solver_lexicon(lexicon), check_tops=False)
-    except RecordError as exc:
-        raise ApplicationError(_("the game record does not replay: %(error)s") % {"error": exc}) from exc
-    values = {key: getattr(record.config, key) for key in RECORD_SETTINGS}
-    with transaction.atomic():
-        event = event_create(
-            name=name, starts_on=starts_on, lexicon=lexicon, created_by=by, **values, **settings
-        )
-        # The replayed record: moves in the solver's own spelling, the checksum filled in.
-        event.masters = [checked.to_dict()]
-        event.save(update_fields=["masters"])
-        history_record(
-            event=event,
-            entity="event",
-            object_id=event.pk,
-            action="import_master",
-            by=by,
-            new={
-                "rounds": len(record.rounds),
-                "top_total": record.top_total,
-                "seed": record.config.seed,
-                "end": record.end,
-            },
-        )
-        return event
 
 
 def game_start(*, event: Event, by: User = None) -> Game:

@@ -18,8 +18,8 @@ from scoring import exports
 from solver import lexicon as lexmod
 from solver.formats.record import GameConfig, GameRecord
 from solver.game import simulate
-from tournaments import services
-from tournaments.models import Event, Game, HistoryEntry, Lexicon, Round, Slip
+from tournaments import services, transfer
+from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
 from tournaments.services import ApplicationError
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,11 +39,21 @@ def _solver_record(enable_lexicon: Lexicon, seed: int = 3) -> GameRecord:
     return simulate(GameConfig(lexicon="enable", seed=seed), lexicon=lexmod.load_bundled("enable"))
 
 
-def _import(record: GameRecord | bytes, **settings) -> Event:
-    parsed = services.record_read(record) if isinstance(record, bytes) else record
-    return services.event_import(
-        name="Master", starts_on=dt.date(2026, 11, 21), record=parsed, notation="gcg", **settings
+def _import(record: GameRecord | bytes, restore: bool = False, **settings) -> Event:
+    parsed = transfer.read_game_file(record) if isinstance(record, bytes) else transfer.GameFile(record)
+    return transfer.event_import(
+        name="Master",
+        starts_on=dt.date(2026, 11, 21),
+        game_file=parsed,
+        restore=restore,
+        notation="gcg",
+        **settings,
     )
+
+
+def _record_part(data: bytes) -> dict:
+    """The solver's record in a game file, without the event's players and slips."""
+    return GameRecord.from_dict(json.loads(data)).to_dict()
 
 
 def _drawn(game: Game) -> Round:
@@ -103,7 +113,7 @@ def test_export_import_replays_the_racks_and_moves_and_the_same_slips_give_the_s
     game_b.refresh_from_db()
     assert (game_b.state, game_b.end_reason) == (Game.State.ENDED, game_a.end_reason)
 
-    assert exports.record_json(game_b) == record_bytes
+    assert _record_part(exports.record_json(game_b)) == _record_part(record_bytes)
     assert exports.game_gcg(game_b) == exports.game_gcg(game_a)
     assert exports.standings_csv(copy, 1) == exports.standings_csv(original, 1)
     assert exports.standings_csv(copy) == exports.standings_csv(original)
@@ -114,6 +124,98 @@ def test_export_import_replays_the_racks_and_moves_and_the_same_slips_give_the_s
         if s["current"] == "1"
     ]
     assert credited_b == credited_a
+
+
+def test_a_restored_game_has_the_same_players_slips_corrections_rulings_and_standings() -> None:
+    original = _simulated_event(players=5, seed=7)
+    game_a = original.games.get()
+    # An arbitrator's correction, made after the placement: the file carries its final values.
+    ruling = Ruling.objects.filter(round__game=game_a, round__number=2).order_by("player__table").first()
+    services.ruling_override(
+        ruling=ruling, by=None, reason="slip misread", credited=ruling.credited + 3, warnings=1
+    )
+    Player.objects.filter(pk=ruling.player_id).update(licence="FR-123")
+    data = exports.record_json(game_a)
+    body = json.loads(data)
+    assert len(body["players"]) == 5 and body["players"][0]["virtual_level"] is not None
+    assert body["corrections"] == [
+        {
+            "round": 2,
+            "table": ruling.player.table,
+            "kind": "override",
+            "reason": "slip misread",
+            "credited": ruling.credited + 3,
+            "warnings": 1,
+            "penalty": ruling.penalty,
+        }
+    ]
+    assert len(body["slips"]) == Slip.objects.filter(round__game=game_a, current=True).count()
+
+    copy = _import(data, restore=True)
+    game_b = copy.games.get()
+    assert (game_b.state, game_b.end_reason) == (game_a.state, game_a.end_reason)
+    assert exports.record_json(game_b) == data
+    assert exports.standings_csv(copy) == exports.standings_csv(original)
+    fields = ("round", "table", "word", "credited", "ruling", "warnings", "penalty", "current", "late")
+    rows_a = [tuple(r[f] for f in fields) for r in _csv_rows(exports.slips_csv(original))]
+    rows_b = [tuple(r[f] for f in fields) for r in _csv_rows(exports.slips_csv(copy))]
+    assert rows_b == [r for r in rows_a if r[fields.index("current")] == "1"]
+    restored = Ruling.objects.get(round__game=game_b, round__number=2, player__table=ruling.player.table)
+    assert (restored.overridden, restored.override_reason) == (True, "slip misread")
+    assert HistoryEntry.objects.filter(event=copy, action="restore_game").count() == 1
+
+
+def test_a_game_saved_in_progress_is_restored_and_goes_on(event: Event) -> None:
+    alice = services.player_add(event=event, name="Alice", club="Vichy")
+    game = services.game_start(event=event)
+    first = _drawn(game)
+    services.round_open(round=first)
+    coordinates, word = first.tops[0].split()
+    services.slip_submit(round=first, player=alice, coordinates=coordinates, word=word, announced_score=None)
+    services.round_close(round=first)
+    services.round_place(round=Round.objects.get(pk=first.pk))  # and draws round 2
+    copy = _import(exports.record_json(game), restore=True)
+    restored = copy.games.get()
+    assert restored.state == Game.State.PLAYING
+    ruling = Ruling.objects.get(round__game=restored)
+    assert (ruling.credited, ruling.warnings) == (first.top_score, 1)  # no announced score: a warning
+    second = _drawn(restored)
+    assert second.rack == game.rounds.get(number=2).rack
+
+
+def test_a_restore_needs_players_and_a_consistent_file(enable_lexicon: Lexicon) -> None:
+    record = _solver_record(enable_lexicon)
+    with pytest.raises(ApplicationError, match="has no players: import it as a master game"):
+        _import(record, restore=True)
+    base = record.to_dict()
+    player = {"table": 1, "name": "Alice"}
+    slip = {"round": 1, "table": 1, "coordinates": "8H", "word": "X", "announced": None, "source": "phone"}
+    bad = [
+        ({"players": [player, player]}, "a table appears twice"),
+        ({"players": [{"table": "1", "name": "A"}]}, "table must be int"),
+        ({"players": [{"name": "A"}]}, "table is missing"),
+        ({"players": "Alice"}, "must be a list of objects"),
+        ({"players": [player], "slips": [{**slip, "table": 2}]}, "no player at table 2"),
+        ({"players": [player], "slips": [{**slip, "round": 99}]}, "the record has no round 99"),
+        ({"players": [player], "slips": [slip, slip]}, "twice for the same table and round"),
+        ({"players": [player], "slips": [{**slip, "source": "pigeon"}]}, "unknown source"),
+        ({"players": [player], "slips": [{**slip, "late": 1}]}, "late must be bool"),
+        (
+            {
+                "players": [player],
+                "corrections": [{"round": 1, "table": 1, "kind": "override", "reason": "x"}],
+            },
+            "an override needs the credited score",
+        ),
+        (
+            {"players": [player], "corrections": [{"round": 1, "table": 1, "kind": "gift", "reason": "x"}]},
+            "unknown kind",
+        ),
+    ]
+    for extra, message in bad:
+        with pytest.raises(ApplicationError, match=message):
+            transfer.read_game_file(json.dumps({**base, **extra}).encode())
+    assert not Event.objects.exists()
 
 
 def test_the_exported_record_replays_in_the_solver_and_its_gcg_lists_the_tops() -> None:
@@ -254,7 +356,7 @@ def test_a_typed_rack_of_the_record_is_taken_from_the_bag_as_typed(enable_lexico
 )
 def test_a_file_that_is_not_a_game_record_is_refused(data: bytes, message: str) -> None:
     with pytest.raises(ApplicationError, match=message):
-        services.record_read(data)
+        transfer.read_game_file(data)
 
 
 def test_a_record_that_does_not_replay_is_refused_naming_the_round(enable_lexicon: Lexicon) -> None:
@@ -343,8 +445,13 @@ def test_the_export_and_import_commands(tmp_path: Path) -> None:
     assert (copy.starts_on, copy.mode, copy.masters[0]) == (
         dt.date(2026, 12, 1),
         "nostrict",
-        json.loads(record.read_text()),
+        GameRecord.from_dict(json.loads(record.read_text())).to_dict(),
     )
+    out = io.StringIO()
+    call_command("event_import", str(record), "Restored", "--restore", stdout=out)
+    restored = Event.objects.get(name="Restored")
+    assert "game 1 restores game.json" in out.getvalue() and "3 players" in out.getvalue()
+    assert exports.standings_csv(restored) == exports.standings_csv(event)
     with pytest.raises(CommandError, match="cannot read"):
         call_command("event_import", str(tmp_path / "missing.json"), "X", stdout=io.StringIO())
     (tmp_path / "bad.json").write_text("[]")
@@ -399,6 +506,16 @@ def test_the_console_exports_a_game_and_imports_it_as_a_master_game() -> None:
     assert "Master game: the recorded move" in status and "Choose this top" not in status
     assert "The next rack comes from the master game" in status and 'name="typed"' not in status
 
+    upload = io.BytesIO(record)
+    upload.name = "game-1.json"
+    fields = {"name": "Kept", "starts_on": "2026-11-22", "notation": "gcg", "mode": "tournament"}
+    response = console.post(
+        "/console/import/", {**fields, "round_seconds": "150", "record": upload, "restore": "on"}
+    )
+    kept = Event.objects.get(name="Kept")
+    assert response.status_code == 302 and kept.games.get().state == Game.State.ENDED
+    assert exports.standings_csv(kept) == exports.standings_csv(event)
+
     bad = io.BytesIO(b'{"format": "arbiter-game/1"}')
     bad.name = "bad.json"
     response = console.post(
@@ -418,3 +535,24 @@ def test_the_console_exports_a_game_and_imports_it_as_a_master_game() -> None:
     stranger.force_login(get_user_model().objects.create_user("someone", password="x"))
     assert stranger.get(f"/console/{event.pk}/export/record.json").status_code == 403
     assert Slip.objects.filter(round__game__event=copy).count() == 0
+
+
+def test_a_game_file_carries_how_its_slips_were_written_and_ruled() -> None:
+    original = _simulated_event(players=2, seed=5)
+    Event.objects.filter(pk=original.pk).update(mode="nostrict", solo_bonus=7, round_seconds=200)
+    data = exports.record_json(Event.objects.get(pk=original.pk).games.get())
+    assert json.loads(data)["settings"]["solo_bonus"] == 7
+    with pytest.raises(ApplicationError, match=r"keeps the settings .* ruled with: mode"):
+        _import(data, restore=True, mode="tournament")  # _import also gives notation gcg: unchanged
+    restored = _import(data, restore=True, round_seconds=90)
+    assert (restored.mode, restored.solo_bonus, restored.notation, restored.round_seconds) == (
+        "nostrict",
+        7,
+        "gcg",
+        90,
+    )
+    master = _import(data, mode="tournament")  # a master game: the file's settings are defaults
+    assert (master.mode, master.solo_bonus, master.round_seconds) == ("tournament", 7, 200)
+    bad = {**json.loads(data), "settings": {"board": "large"}}
+    with pytest.raises(ApplicationError, match="unknown settings: board"):
+        transfer.read_game_file(json.dumps(bad))

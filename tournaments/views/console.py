@@ -21,7 +21,7 @@ from django.views.decorators.http import require_POST
 
 from api import services as api_services
 from scoring.selectors import event_standings, game_standings
-from tournaments import services
+from tournaments import services, transfer
 from tournaments.display import end_reason_text, rack_text, shown_move
 from tournaments.forms import (
     DrawForm,
@@ -113,18 +113,27 @@ def event_import(request: HttpRequest) -> HttpResponse:
         form = MasterImportForm(request.POST, request.FILES)
         if form.is_valid():
             with refusals(request):
-                event = services.event_import(
+                restore = form.cleaned_data["restore"]
+                settings = form.settings()
+                if restore:
+                    # The notation and mode the slips were written and ruled with come with them.
+                    settings = {key: settings[key] for key in transfer.FREE_SETTINGS}
+                event = transfer.event_import(
                     name=form.cleaned_data["name"],
                     starts_on=form.cleaned_data["starts_on"],
-                    record=services.record_read(form.cleaned_data["record"].read()),
+                    game_file=transfer.read_game_file(form.cleaned_data["record"].read()),
+                    restore=restore,
                     by=request.user,
-                    **form.settings(),
+                    **settings,
                 )
-                messages.success(
-                    request,
-                    _("Event created: its first game replays the imported game. Its join code is %(code)s.")
-                    % {"code": event.code},
+                done = (
+                    _("Event created with the game restored. Its join code is %(code)s.")
+                    if restore
+                    else _(
+                        "Event created: its first game replays the imported game. Its join code is %(code)s."
+                    )
                 )
+                messages.success(request, done % {"code": event.code})
                 return redirect("console:players", event_id=event.pk)
     else:
         form = MasterImportForm(initial={"starts_on": dt.date.today()})
