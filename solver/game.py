@@ -17,7 +17,7 @@ from solver.analysis import Analysis, analyse
 from solver.boards import Board, layout
 from solver.draw import Bag, DrawRules, RackDraw, check_manual_rack, draw_rack, game_over_by_draw
 from solver.formats.cgp import format_board
-from solver.formats.record import GameConfig, GameRecord, RecordError, RoundRecord
+from solver.formats.record import FinalDraw, GameConfig, GameRecord, RecordError, RoundRecord
 from solver.lexicon import Lexicon
 from solver.move import Move
 from solver.notation import format_move, parse_move
@@ -124,8 +124,16 @@ class Game:
         self.record.rounds.append(entry)
         return entry
 
-    def finish(self, reason: str) -> GameRecord:
+    def finish(self, reason: str, final: RackDraw | None = None) -> GameRecord:
+        """End the record; ``final`` is the rack that had no move (reason no_move)."""
         self.record.end = reason
+        if final is not None:
+            self.record.final = FinalDraw(
+                rack_string(final.reliquat),
+                rack_string(final.new),
+                tuple(rack_string(r) for r in final.rejected),
+                final.manual,
+            )
         return self.record
 
 
@@ -138,8 +146,8 @@ def simulate(config: GameConfig, *, lexicon: Lexicon, max_rounds: int = 200) -> 
             return game.finish(EndReason.DRAW_RULE)
         analysis = game.analyse(list(drawn.rack))
         if analysis.chosen is None:
-            # The rack stays drawn: the game is over and replay draws the same rack again.
-            return game.finish(EndReason.NO_MOVE)
+            # The rack stays drawn, in the record: a replay draws it again and finds no move.
+            return game.finish(EndReason.NO_MOVE, drawn)
         game.play(drawn, analysis)
     return game.finish(EndReason.STOPPED)
 
@@ -190,8 +198,8 @@ def replay(record: GameRecord, *, lexicon: Lexicon, check_tops: bool = True) -> 
             )
         if rebuilt.board != entry.board:
             raise RecordError(f"{where}: the board after {entry.played} differs from the record")
-    _check_end(game, record.end)
-    return game.finish(record.end)
+    final = _check_end(game, record)
+    return game.finish(record.end, final)
 
 
 def _replay_draw(game: Game, entry: RoundRecord) -> RackDraw:
@@ -218,15 +226,31 @@ def _replay_draw(game: Game, entry: RoundRecord) -> RackDraw:
     return drawn
 
 
-def _check_end(game: Game, end: str) -> None:
-    if end == EndReason.DRAW_RULE:
+def _check_end(game: Game, record: GameRecord) -> RackDraw | None:
+    """Check the end of a replayed record; returns the final rack of a no_move end (the
+    recorded one, typed or the seed's; the seed's next draw in a record without one)."""
+    if record.end == EndReason.DRAW_RULE:
         pool = game.bag.tiles + tuple(game.reliquat)
         if not game_over_by_draw(game.tiles, pool, game.round_number, game.draw_rules):
             raise RecordError("the record ends by the draw rule, but a rack can still be drawn")
-    elif end == EndReason.NO_MOVE:
+    elif record.end == EndReason.NO_MOVE:
+        final = record.final
         try:
-            drawn = game.draw()
+            drawn = game.draw_manual(final.rack, final.rejected) if final and final.manual else game.draw()
         except ValueError as exc:
             raise RecordError(f"the end of the game: {exc}") from exc
         if drawn is None or game.analyse(list(drawn.rack)).chosen is not None:
             raise RecordError("the record ends with no legal move, but the next rack has one")
+        if final is not None and not final.manual:
+            seed_draw = (
+                rack_string(drawn.reliquat),
+                rack_string(drawn.new),
+                tuple(rack_string(r) for r in drawn.rejected),
+            )
+            if seed_draw != (final.reliquat, final.new, final.rejected):
+                raise RecordError(
+                    f"the final rack: the seed draws {seed_draw[0]}+{seed_draw[1]},"
+                    f" the record says {final.reliquat}+{final.new}"
+                )
+        return drawn
+    return None

@@ -31,9 +31,9 @@ from django.utils.translation import gettext as _
 from scoring import adjudication as adj
 from solver import lexicon as lexmod
 from solver.analysis import analyse, order_tops
-from solver.draw import RackDraw
+from solver.draw import RackDraw, game_over_by_draw
 from solver.errors import IllegalMoveError, IllegalRackError, InvalidMoveError
-from solver.formats.record import GameConfig, GameRecord, RoundRecord
+from solver.formats.record import FinalDraw, GameConfig, GameRecord, RoundRecord
 from solver.game import Game as SolverGame
 from solver.game import config_rules
 from solver.notation import format_move, parse_move
@@ -45,6 +45,7 @@ from tournaments.state import (
     Position,
     compile_imported,
     game_config,
+    master_final,
     master_round,
     rebuild,
 )
@@ -368,7 +369,9 @@ RECORD_SETTINGS = tuple(f.name for f in dataclasses.fields(GameConfig) if f.name
 
 def game_start(*, event: Event, by: User = None) -> Game:
     with transaction.atomic():
-        Event.objects.select_for_update().get(pk=event.pk)  # one game number at a time
+        # One game number at a time; and the settings and master games read under the
+        # lock, not from the caller's copy (a settings change may have just committed).
+        event = Event.objects.select_for_update().select_related("lexicon").get(pk=event.pk)
         if event.games.filter(state=Game.State.PLAYING).exists():
             raise ApplicationError(_("a game of this event is still being played: end it first"))
         number = (event.games.aggregate(m=Max("number"))["m"] or 0) + 1
@@ -420,15 +423,16 @@ def round_draw(
                 _("round %(number)s is not placed yet") % {"number": position.current.number}
             )
         solver_game = position.game
-        planned = master_round(game, solver_game.round_number)
+        number = solver_game.round_number
+        planned = master_round(game, number) or master_final(game, number)
         drawn: RackDraw | None
         if planned is not None:
             if typed is not None:
                 raise ApplicationError(
                     _("round %(number)s of a master game takes its rack from the record: draw without typing")
-                    % {"number": planned.round}
+                    % {"number": number}
                 )
-            drawn = _master_draw(solver_game, planned)
+            drawn = _master_draw(solver_game, planned, number)
         elif typed is None:
             drawn = solver_game.draw()
             if drawn is None:
@@ -465,7 +469,7 @@ def round_draw(
         return round
 
 
-def _master_draw(solver_game: SolverGame, planned: RoundRecord) -> RackDraw:
+def _master_draw(solver_game: SolverGame, planned: RoundRecord | FinalDraw, number: int) -> RackDraw:
     """The rack of a master game's round, redrawn from its seed (or taken from the bag as
     typed): it must come out as recorded, racks put back included."""
     drawn: RackDraw | None
@@ -483,7 +487,7 @@ def _master_draw(solver_game: SolverGame, planned: RoundRecord) -> RackDraw:
     ) != (planned.reliquat, planned.new, planned.rejected):
         raise ApplicationError(
             _("round %(number)s does not come out of the bag as the master game's record says")
-            % {"number": planned.round}
+            % {"number": number}
         )
     return drawn
 
@@ -731,8 +735,12 @@ def round_solve(*, round_id: int) -> Round:
             fields = ["move_count", "top_score", "tops", "solved_at"]
             planned = master_round(round.game, round.number)
             if planned is not None:
-                # A master game places its recorded move, whatever the tops found here.
-                locked.chosen, locked.chosen_score = planned.played, planned.score
+                # A master game places its recorded move, whatever the tops found here;
+                # scored on this board with this event's rules, not copied from the file.
+                game = position.game
+                move = parse_move(planned.played, "gcg", game.board.size)
+                scored = validate(game.board, move, rack_codes(round.rack), game.lexicon, game.rules)
+                locked.chosen, locked.chosen_score = format_move(scored.move, "gcg"), scored.score
                 fields += ["chosen", "chosen_score"]
             locked.save(update_fields=fields)
         return locked
@@ -1095,6 +1103,7 @@ def game_end(*, game: Game, reason: str, by: User = None) -> Game:
                 _("round %(number)s is still %(state)s")
                 % {"number": pending.number, "state": pending.get_state_display()}
             )
+        _check_end_reason(game, reason, pending)
         game.state = Game.State.ENDED
         game.end_reason = reason
         game.ended_at = timezone.now()
@@ -1103,6 +1112,32 @@ def game_end(*, game: Game, reason: str, by: User = None) -> Game:
             event=game.event, entity="game", object_id=game.pk, action="end", by=by, new={"reason": reason}
         )
         return game
+
+
+def _check_end_reason(game: Game, reason: str, pending: Round | None) -> None:
+    """The draw rule and "no legal move" are facts the game record states and a replay
+    checks: refuse them while they are not true (the arbitrator stops the game instead)."""
+    if reason == "no_move":
+        if pending is None:
+            raise ApplicationError(_("no rack is drawn: draw the next one to see whether it has a move"))
+        if pending.solved_at is None:
+            raise ApplicationError(
+                _("the moves of round %(number)s are not counted yet: try again in a moment")
+                % {"number": pending.number}
+            )
+        if pending.tops:
+            raise ApplicationError(
+                _("round %(number)s has %(moves)s legal moves (top %(top)s): stop the game instead")
+                % {"number": pending.number, "moves": pending.move_count, "top": pending.top_score}
+            )
+    elif reason == "draw_rule":
+        position = rebuild(game)
+        solver_game = position.game
+        pool = solver_game.bag.tiles + tuple(solver_game.reliquat)
+        if position.current is not None or not game_over_by_draw(
+            solver_game.tiles, pool, solver_game.round_number, solver_game.draw_rules
+        ):
+            raise ApplicationError(_("a rack can still be drawn: the draw rule does not end the game"))
 
 
 def tasks_requeue_pending() -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from solver import lexicon as lexmod
 from solver.analysis import Analysis
 from solver.draw import RackDraw
-from solver.formats.record import GameConfig, GameRecord, RoundRecord
+from solver.formats.record import FinalDraw, GameConfig, GameRecord, RoundRecord
 from solver.game import Game as SolverGame
 from solver.notation import parse_move
 from solver.tiles import rack_string
@@ -136,9 +136,21 @@ def master_round(game: models.Game, number: int) -> RoundRecord | None:
     return rounds[number - 1] if 1 <= number <= len(rounds) else None
 
 
+def master_final(game: models.Game, number: int) -> FinalDraw | None:
+    """The rack that had no move in the master game, if ``number`` is the round after its
+    last one and it ended so."""
+    if game.master is None:
+        return None
+    record = GameRecord.from_dict(game.master)
+    return record.final if number == len(record.rounds) + 1 else None
+
+
 def game_record(game: models.Game) -> GameRecord:
     """The JSON game record of a game's placed rounds, as the solver writes one: a game
     still being played gives the record so far (no end)."""
-    record = rebuild(game).game.record
-    record.end = game.end_reason if game.state == models.Game.State.ENDED else ""
-    return record
+    position = rebuild(game)
+    if game.state != models.Game.State.ENDED:
+        return position.game.record
+    # The rack drawn and never played when no move was left is part of the record.
+    final = position.drawn if game.end_reason == "no_move" else None
+    return position.game.finish(game.end_reason, final)

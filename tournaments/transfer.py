@@ -25,10 +25,11 @@ bad file stores nothing.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -41,6 +42,11 @@ from tournaments.models import Event, Lexicon, Round, Ruling, Slip
 from tournaments.services import EVENT_SETTINGS, RECORD_SETTINGS, ApplicationError, User
 from tournaments.state import solver_lexicon
 
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
+
+Item = TypeVar("Item", bound="DataclassInstance")
+
 #: Kinds of correction a game file carries.
 OVERRIDE, SHIFT = "override", "shift"
 #: The event's settings a game file carries besides the record's: how the slips were
@@ -50,6 +56,8 @@ FILE_SETTINGS = tuple(
 )
 #: Those a restored game may change: they do not change a ruling.
 FREE_SETTINGS = ("round_seconds",)
+#: A 300-player, 23-round game file is about 1 MB.
+MAX_FILE_BYTES = 32 * 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -68,9 +76,9 @@ class FileSlip:
     table: int
     coordinates: str
     word: str
-    announced: int | None
     source: str
-    late: bool
+    announced: int | None = None
+    late: bool = False
 
 
 @dataclass(frozen=True)
@@ -99,82 +107,61 @@ def _fail(where: str, problem: str) -> ApplicationError:
     )
 
 
-def _value(item: dict[str, Any], key: str, kind: type, where: str, *, optional: bool = False) -> Any:
-    if key not in item or (optional and item[key] is None):
-        if optional:
-            return None
-        raise _fail(where, _("%(key)s is missing") % {"key": key})
-    value = item[key]
-    # bool is an int: a table "true" is refused, as is a flag 1.
-    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise _fail(
-            where,
-            _("%(key)s must be %(kind)s, not %(value)r")
-            % {"key": key, "kind": kind.__name__, "value": value},
-        )
-    return value
+#: The types of the fields of the file's items (annotations are strings here).
+_KINDS: dict[str, type] = {"int": int, "str": str, "bool": bool}
 
 
-def _items(data: dict[str, Any], key: str) -> list[dict[str, Any]]:
-    items = data.get(key, [])
+def _items(raw: dict[str, Any], key: str, cls: type[Item], label: str) -> list[Item]:
+    """The list ``key`` of the file as ``cls`` items, each field type-checked; a field
+    with a default may be missing (or null when its type allows None)."""
+    items = raw.get(key, [])
     if not isinstance(items, list) or not all(isinstance(i, dict) for i in items):
         raise _fail(key, _("must be a list of objects"))
-    return items
+    out = []
+    for n, item in enumerate(items, 1):
+        where = label % {"n": n}
+        values = {}
+        for f in dataclasses.fields(cls):
+            annotation = str(f.type)
+            if item.get(f.name) is None and (f.name not in item or "None" in annotation):
+                if f.default is dataclasses.MISSING:
+                    raise _fail(where, _("%(key)s is missing") % {"key": f.name})
+                continue
+            kind, value = _KINDS[annotation.split(" | ", maxsplit=1)[0]], item[f.name]
+            # bool is an int: a table "true" is refused, as is a flag 1.
+            if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+                raise _fail(
+                    where,
+                    _("%(key)s must be %(kind)s, not %(value)r")
+                    % {"key": f.name, "kind": kind.__name__, "value": value},
+                )
+            values[f.name] = value
+        out.append(cls(**values))
+    return out
 
 
 def read_game_file(data: bytes | str) -> GameFile:
     """Read a game file (the JSON record, with or without players, slips, corrections)."""
+    if len(data) > MAX_FILE_BYTES:
+        raise ApplicationError(
+            _("the game file is too large (%(size)s bytes, %(limit)s at most)")
+            % {"size": len(data), "limit": MAX_FILE_BYTES}
+        )
     try:
         text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
         raw = json.loads(text)
         record = GameRecord.from_dict(raw)
     except UnicodeDecodeError:
         raise ApplicationError(_("the game record is not UTF-8 text")) from None
-    except json.JSONDecodeError as exc:
-        raise ApplicationError(_("the game record is not JSON: %(error)s") % {"error": exc}) from exc
     except RecordError as exc:
         raise ApplicationError(_("the game record cannot be read: %(error)s") % {"error": exc}) from exc
-    players = []
-    for n, item in enumerate(_items(raw, "players"), 1):
-        where = _("player %(n)s") % {"n": n}
-        players.append(
-            FilePlayer(
-                table=_value(item, "table", int, where),
-                name=_value(item, "name", str, where),
-                club=_value(item, "club", str, where, optional=True) or "",
-                licence=_value(item, "licence", str, where, optional=True) or "",
-                category=_value(item, "category", str, where, optional=True) or "",
-                virtual_level=_value(item, "virtual_level", int, where, optional=True),
-            )
-        )
-    slips = []
-    for n, item in enumerate(_items(raw, "slips"), 1):
-        where = _("slip %(n)s") % {"n": n}
-        slips.append(
-            FileSlip(
-                round=_value(item, "round", int, where),
-                table=_value(item, "table", int, where),
-                coordinates=_value(item, "coordinates", str, where),
-                word=_value(item, "word", str, where),
-                announced=_value(item, "announced", int, where, optional=True),
-                source=_value(item, "source", str, where),
-                late=_value(item, "late", bool, where, optional=True) or False,
-            )
-        )
-    corrections = []
-    for n, item in enumerate(_items(raw, "corrections"), 1):
-        where = _("correction %(n)s") % {"n": n}
-        corrections.append(
-            FileCorrection(
-                round=_value(item, "round", int, where),
-                table=_value(item, "table", int, where),
-                kind=_value(item, "kind", str, where),
-                reason=_value(item, "reason", str, where),
-                credited=_value(item, "credited", int, where, optional=True),
-                warnings=_value(item, "warnings", int, where, optional=True),
-                penalty=_value(item, "penalty", int, where, optional=True),
-            )
-        )
+    except (ValueError, RecursionError) as exc:
+        # JSONDecodeError, a number of more than 4,300 digits, brackets nested too deep.
+        raise ApplicationError(_("the game record is not JSON: %(error)s") % {"error": exc}) from exc
+
+    players = _items(raw, "players", FilePlayer, _("player %(n)s"))
+    slips = _items(raw, "slips", FileSlip, _("slip %(n)s"))
+    corrections = _items(raw, "corrections", FileCorrection, _("correction %(n)s"))
     settings = raw.get("settings", {})
     if not isinstance(settings, dict):
         raise _fail("settings", _("must be an object"))
@@ -268,6 +255,10 @@ def event_import(
         )
     if not record.rounds:
         raise ApplicationError(_("the game record has no round"))
+    if not -(2**63) <= record.config.seed < 2**63:  # the database's 64-bit integer
+        raise ApplicationError(
+            _("the game record's seed is out of range: %(seed)s") % {"seed": record.config.seed}
+        )
     if restore and not game_file.players:
         raise ApplicationError(
             _("the game file has no players: import it as a master game, or export it again from Arbiter")
@@ -376,7 +367,9 @@ def _restore(event: Event, game_file: GameFile, by: User) -> None:
     if end == EndReason.DRAW_RULE:
         services.round_draw(game=game, by=by)  # finds no rack: ends the game by the rule
     elif end == EndReason.NO_MOVE:
-        services.round_draw(game=game, by=by)  # the rack with no move, as it was drawn
+        final = services.round_draw(game=game, by=by)  # the rack with no move, from the record
+        assert final is not None
+        services.round_solve(round_id=final.pk)  # counted now: game_end checks there is no move
         services.game_end(game=game, reason=end, by=by)
     elif end:
         services.game_end(game=game, reason=end, by=by)

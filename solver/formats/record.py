@@ -14,6 +14,11 @@ One object per game::
                  "board": "<CGP board field after the round>"}],
      "end": "draw_rule", "top_total": 812}
 
+A game that ended with no legal move also has ``"final": {"reliquat": "", "new": "...",
+"rejected": [], "manual": false}``: the rack that had no move (a typed one cannot be
+redrawn from the seed). Readers ignore other top-level keys: an Arbiter game file adds
+the event's players, slips and corrections there.
+
 Moves are written in GCG notation with the word in full (blanks lowercase). ``end`` is a
 stable code (see :data:`END_REASONS`), never a sentence. A random round (``manual`` false)
 must be the seed's own draw; a manual round is a rack typed from a physical draw.
@@ -136,11 +141,47 @@ class RoundRecord:
         )
 
 
+@dataclass(frozen=True)
+class FinalDraw:
+    """The rack drawn after the last round of a game that ended with no legal move."""
+
+    reliquat: str
+    new: str
+    rejected: tuple[str, ...] = ()
+    manual: bool = False
+
+    @property
+    def rack(self) -> str:
+        return self.reliquat + self.new
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "reliquat": self.reliquat,
+            "new": self.new,
+            "rejected": list(self.rejected),
+            "manual": self.manual,
+        }
+
+    @classmethod
+    def from_dict(cls, data: Any) -> FinalDraw:
+        if not isinstance(data, dict) or "new" not in data:
+            raise RecordError("final: must be an object with the new tiles")
+        rejected = _typed("final", "rejected", data.get("rejected", []), list)
+        return cls(
+            reliquat=_typed("final", "reliquat", data.get("reliquat", ""), str),
+            new=_typed("final", "new", data["new"], str),
+            rejected=tuple(_typed("final", "a rejected rack", r, str) for r in rejected),
+            manual=_typed("final", "manual", data.get("manual", False), bool),
+        )
+
+
 @dataclass
 class GameRecord:
     config: GameConfig
     rounds: list[RoundRecord] = field(default_factory=list)
     end: str = ""
+    #: Only when ``end`` is no_move: the rack that had no move.
+    final: FinalDraw | None = None
 
     @property
     def top_total(self) -> int:
@@ -151,13 +192,16 @@ class GameRecord:
         return END_REASONS.get(self.end, self.end)
 
     def to_dict(self) -> dict[str, Any]:
-        return {
+        data = {
             "format": FORMAT,
             "config": self.config.to_dict(),
             "rounds": [r.to_dict() for r in self.rounds],
             "end": self.end,
             "top_total": self.top_total,
         }
+        if self.final is not None:
+            data["final"] = self.final.to_dict()
+        return data
 
     @classmethod
     def from_dict(cls, data: Any) -> GameRecord:
@@ -169,10 +213,14 @@ class GameRecord:
         end = _typed("record", "end", data.get("end", ""), str)
         if end not in END_REASONS:
             raise RecordError(f"unknown end of game {end!r}: one of {', '.join(k for k in END_REASONS if k)}")
+        final = data.get("final")
+        if final is not None and end != "no_move":
+            raise RecordError("only a game that ended with no legal move has a final rack")
         record = cls(
             config=GameConfig.from_dict(data.get("config")),
             rounds=[RoundRecord.from_dict(r, i) for i, r in enumerate(rounds, start=1)],
             end=end,
+            final=None if final is None else FinalDraw.from_dict(final),
         )
         stated = data.get("top_total")
         if stated is not None and stated != record.top_total:

@@ -204,7 +204,35 @@ def test_a_game_ended_by_no_legal_move_replays(enable: Lexicon) -> None:
     tiny = Lexicon.from_words(["AA", "AB"])
     record = simulate(GameConfig(seed=1, lexicon="tiny"), lexicon=tiny)
     assert record.end == EndReason.NO_MOVE
+    assert record.final is not None and not record.final.manual  # the seed's rack with no move
     assert replay(record, lexicon=tiny).to_dict() == record.to_dict()
+    data = record.to_dict()
+    data["final"]["new"] = data["final"]["new"][::-1] + "Q"
+    with pytest.raises(RecordError, match="the final rack: the seed draws"):
+        replay(GameRecord.from_dict(data), lexicon=tiny)
+    data = record.to_dict()
+    data["end"] = "stopped"
+    with pytest.raises(RecordError, match="only a game that ended with no legal move has a final rack"):
+        GameRecord.from_dict(data)
+
+
+def test_a_typed_rack_with_no_move_is_the_records_final_rack(enable: Lexicon) -> None:
+    """A rack typed from a physical draw cannot be redrawn from the seed: the record keeps it."""
+    config = GameConfig(
+        seed=4, lexicon="ENABLE", early_vowels=0, early_consonants=0, late_vowels=0, late_consonants=0
+    )
+    game = Game(config, enable)
+    first = game.draw_manual("PFFTQZJ")
+    game.play(first, game.analyse(list(first.rack)))
+    last = game.draw_manual("JQZXKVV")
+    assert game.analyse(list(last.rack)).chosen is None
+    record = game.finish(EndReason.NO_MOVE, last)
+    data = json.loads(json.dumps(record.to_dict()))
+    assert data["final"] == {"reliquat": "JQZ", "new": "XKVV", "rejected": [], "manual": True}
+    assert replay(GameRecord.from_dict(data), lexicon=enable).to_dict() == data
+    del data["final"]  # as before the final rack was recorded: the seed's next rack has moves
+    with pytest.raises(RecordError, match="no legal move, but the next rack has one"):
+        replay(GameRecord.from_dict(data), lexicon=enable)
 
 
 def test_replay_with_another_word_list_says_so(frlp: Lexicon, game7: GameRecord) -> None:

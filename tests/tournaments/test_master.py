@@ -41,12 +41,13 @@ def _solver_record(enable_lexicon: Lexicon, seed: int = 3) -> GameRecord:
 
 def _import(record: GameRecord | bytes, restore: bool = False, **settings) -> Event:
     parsed = transfer.read_game_file(record) if isinstance(record, bytes) else transfer.GameFile(record)
+    if not restore:  # a restored game keeps the file's notation
+        settings.setdefault("notation", "gcg")
     return transfer.event_import(
         name="Master",
         starts_on=dt.date(2026, 11, 21),
         game_file=parsed,
         restore=restore,
-        notation="gcg",
         **settings,
     )
 
@@ -543,7 +544,7 @@ def test_a_game_file_carries_how_its_slips_were_written_and_ruled() -> None:
     data = exports.record_json(Event.objects.get(pk=original.pk).games.get())
     assert json.loads(data)["settings"]["solo_bonus"] == 7
     with pytest.raises(ApplicationError, match=r"keeps the settings .* ruled with: mode"):
-        _import(data, restore=True, mode="tournament")  # _import also gives notation gcg: unchanged
+        _import(data, restore=True, mode="tournament")
     restored = _import(data, restore=True, round_seconds=90)
     assert (restored.mode, restored.solo_bonus, restored.notation, restored.round_seconds) == (
         "nostrict",
@@ -556,3 +557,93 @@ def test_a_game_file_carries_how_its_slips_were_written_and_ruled() -> None:
     bad = {**json.loads(data), "settings": {"board": "large"}}
     with pytest.raises(ApplicationError, match="unknown settings: board"):
         transfer.read_game_file(json.dumps(bad))
+
+
+# ------------------------------------------------------------------ found in review
+
+
+def _play_out(round: Round) -> None:
+    services.round_open(round=round)
+    services.round_close(round=round)
+    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+
+
+def test_game_start_reads_the_settings_under_its_lock_not_the_callers_copy(enable_lexicon: Lexicon) -> None:
+    event = _import(_solver_record(enable_lexicon, seed=6))
+    stale = Event.objects.get(pk=event.pk)
+    services.event_update(event=event, bingo_bonus=40)  # committed after the caller read the event
+    with pytest.raises(ApplicationError, match=r"bingo_bonus \(50 / 40\)"):
+        services.game_start(event=stale)
+
+
+def test_the_master_move_is_scored_on_this_board_not_copied_from_the_file(enable_lexicon: Lexicon) -> None:
+    record = _solver_record(enable_lexicon)
+    data = record.to_dict()
+    data["rounds"][0]["score"] += 5  # a file that lies about the score does not replay
+    data["top_total"] += 5
+    with pytest.raises(ApplicationError, match="does not replay: round 1"):
+        _import(json.dumps(data).encode())
+    event = _import(record)
+    services.player_add(event=event, name="Alice")
+    round = _drawn(services.game_start(event=event))
+    assert round.chosen_score == record.rounds[0].score == round.top_score
+
+
+def test_odd_files_are_refused_with_a_reason(enable_lexicon: Lexicon, monkeypatch) -> None:
+    for data in (b"[" * 100_000, b'{"seed": 1' + b"1" * 5000 + b"}"):
+        with pytest.raises(ApplicationError, match="not JSON"):
+            transfer.read_game_file(data)
+    huge = simulate(GameConfig(lexicon="enable", seed=2**64), lexicon=lexmod.load_bundled("enable"))
+    with pytest.raises(ApplicationError, match="seed is out of range"):
+        _import(json.dumps(huge.to_dict()).encode())
+    monkeypatch.setattr(transfer, "MAX_FILE_BYTES", 100)
+    with pytest.raises(ApplicationError, match="too large"):
+        transfer.read_game_file(
+            exports_bytes := json.dumps(_solver_record(enable_lexicon).to_dict()).encode()
+        )
+    assert len(exports_bytes) > 100 and not Event.objects.exists()
+
+
+def test_a_game_ended_with_no_move_on_a_typed_rack_round_trips(enable_lexicon: Lexicon) -> None:
+    no_minimums = {"early_vowels": 0, "early_consonants": 0, "late_vowels": 0, "late_consonants": 0}
+    event = services.event_create(
+        name="Typed",
+        starts_on=dt.date(2026, 11, 21),
+        lexicon=enable_lexicon,
+        language="english",
+        **no_minimums,
+    )
+    services.player_add(event=event, name="Alice")
+    game = services.game_start(event=event)
+    first = services.round_draw(game=game, typed="PFFTQZJ")
+    assert first is not None
+    _play_out(first)
+    last = services.round_draw(game=game, typed="QZJXKVV")
+    assert last is not None
+    with pytest.raises(ApplicationError, match="the draw rule does not end the game"):
+        services.game_end(game=game, reason="draw_rule")
+    game = services.game_end(game=game, reason="no_move")
+    data = exports.record_json(game)
+    assert json.loads(data)["final"] == {"reliquat": "JQZ", "new": "XKVV", "rejected": [], "manual": True}
+    restored = _import(data, restore=True)
+    assert exports.record_json(restored.games.get()) == data
+    master = _import(data)
+    services.player_add(event=master, name="Bob")
+    replay_game = services.game_start(event=master)
+    _play_out(_drawn(replay_game))
+    final = _drawn(replay_game)  # the recorded rack that had no move, typed as it was
+    assert (final.manual, final.rack, final.tops) == (True, "JQZXKVV", [])
+
+
+def test_the_end_reasons_are_checked_by_the_service(event: Event) -> None:
+    services.player_add(event=event, name="Alice")
+    game = services.game_start(event=event)
+    with pytest.raises(ApplicationError, match="no rack is drawn"):
+        services.game_end(game=game, reason="no_move")
+    _play_out(_drawn(game))
+    with pytest.raises(ApplicationError, match="the draw rule does not end the game"):
+        services.game_end(game=game, reason="draw_rule")
+    _drawn(game)
+    with pytest.raises(ApplicationError, match=r"legal moves \(top \d+\): stop the game instead"):
+        services.game_end(game=game, reason="no_move")
+    assert services.game_end(game=game, reason="stopped").end_reason == "stopped"

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.core.management.base import CommandError, CommandParser
+from django.core.management.base import CommandParser
 
 from scoring.selectors import top_total
 from solver.formats.record import END_REASONS
-from solver.game import EndReason
 from tournaments import services
 from tournaments.management.commands._common import ArbiterCommand, playing_game, plural
-from tournaments.models import Game, Round
+from tournaments.models import Round
 
 
 class Command(ArbiterCommand):
@@ -31,8 +30,7 @@ class Command(ArbiterCommand):
     def run(self, *args: Any, **opts: Any) -> None:
         event = self.event()
         game = playing_game(event)
-        if opts["reason"] == EndReason.NO_MOVE:
-            self._check_no_move(game)
+        # "No legal move" is checked by the service: refused while the drawn rack has one.
         game = services.game_end(game=game, reason=opts["reason"], by=self.user)
         placed = game.rounds.filter(state=Round.State.PLACED).count()
         self.say(
@@ -40,21 +38,3 @@ class Command(ArbiterCommand):
             f" top total {top_total(game)}"
         )
         self.say(f"  standings: standings --event {event.code} --game {game.number}")
-
-    def _check_no_move(self, game: Game) -> None:
-        """'No legal move' goes on the game sheet and a replay checks it: refuse it while
-        the drawn rack has a move (the arbitrator stops the game with --reason stopped)."""
-        round = game.rounds.exclude(state=Round.State.PLACED).order_by("number").last()
-        if round is None:
-            raise CommandError(
-                "no rack is drawn: draw the next one (round_draw) to see whether it has a move"
-            )
-        if round.solved_at is None:
-            raise CommandError(
-                f"the moves of round {round.number} are not counted yet: try again in a moment"
-            )
-        if round.tops:
-            raise CommandError(
-                f"round {round.number} has {round.move_count} legal moves (top {round.top_score}):"
-                " to stop the game anyway, use --reason stopped"
-            )
