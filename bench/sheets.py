@@ -106,7 +106,8 @@ def _event(text: str) -> None:
     started = time.perf_counter()
     event_standings(event)
     print(f"standings read from the rulings: {(time.perf_counter() - started) * 1000:.0f} ms")
-    jobs = [("standings", None)] + [("rounds", g.number) for g in games] + [("game", games[-1].number)]
+    last = games[-1].number
+    jobs = [("standings", None)] + [("rounds", g.number) for g in games] + [("game", last), ("player", last)]
     names = set(event.players.values_list("name", flat=True))
     for kind, number in jobs:
         started = time.perf_counter()
@@ -114,6 +115,8 @@ def _event(text: str) -> None:
         took = time.perf_counter() - started
         pages = [page.extract_text() for page in PdfReader(io.BytesIO(pdf)).pages]
         what = kind if number is None else f"{kind}, game {number}"
+        if kind == "player":
+            what = f"every player's sheet, game {number}"
         print(f"{what}: {took * 1000:.0f} ms, {len(pages)} pages")
         # The figures are only worth something for sheets that print everyone, numbered.
         text = "\n".join(pages)

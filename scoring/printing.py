@@ -4,10 +4,15 @@ sheets of :mod:`scoring.sheets` (which know nothing of the models)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from django.utils import formats, translation
 
 from scoring.selectors import event_standings, game_standings, top_total
 from tournaments.models import Event, Game, Player, Round, Ruling
+
+if TYPE_CHECKING:
+    from scoring.sheets.player import PlayerRound
 
 KINDS = ("standings", "rounds", "player", "game")
 
@@ -47,10 +52,14 @@ def render_sheet(
         if kind == "rounds":
             return _rounds(event, game, date)
         if kind == "player":
-            player = event.players.filter(pk=player_id).first() if player_id is not None else None
-            if player is None:
-                raise SheetError(f"{event.name} has no player {player_id}: give --player with a player's id")
-            return _player_sheet(event, game, player, date)
+            # Without a player: every player's sheet in one PDF, in table order.
+            players = list(event.players.order_by("table"))
+            if player_id is not None:
+                players = [p for p in players if p.pk == player_id]
+            if not players:
+                missing = f"no player {player_id}" if player_id is not None else "no players"
+                raise SheetError(f"{event.name} has {missing}")
+            return _player_sheet(event, game, players, date)
         return _game_sheet(event, game, date)
 
 
@@ -132,18 +141,27 @@ def _game_sheet(event: Event, game: Game, date: str) -> bytes:
     return sheet.render()
 
 
-def _player_sheet(event: Event, game: Game, player: Player, date: str) -> bytes:
+def _player_sheet(event: Event, game: Game, players: list[Player], date: str) -> bytes:
+    from scoring.sheets.player import PlayerSheet
+
+    placed = _placed(game)
+    # Every ruling of the game at once, by player then round: one query for 300 players.
+    rulings: dict[int, dict[int, Ruling]] = {p.pk: {} for p in players}
+    for r in Ruling.objects.filter(player__in=players, round__game=game).select_related("slip"):
+        rulings[r.player_id][r.round_id] = r
+    pages = [(f"{p.table} · {p.name}", _player_rounds(event, placed, rulings[p.pk])) for p in players]
+    return PlayerSheet(event_name=event.name, game=game.number, players=pages, date=date).render()
+
+
+def _player_rounds(event: Event, placed: list[Round], rulings: dict[int, Ruling]) -> list[PlayerRound]:
     from django.utils.translation import gettext as _
 
-    from scoring.sheets.player import PlayerRound, PlayerSheet
+    from scoring.sheets.player import PlayerRound
     from tournaments.display import rack_text, ruling_text, shown_move
 
-    rulings = {
-        r.round_id: r for r in Ruling.objects.filter(player=player, round__game=game).select_related("slip")
-    }
     lines = []
     total = tops = 0
-    for r in _placed(game):
+    for r in placed:
         ruling = rulings.get(r.pk)
         credited = ruling.credited if ruling else 0
         total += credited
@@ -176,5 +194,4 @@ def _player_sheet(event: Event, game: Game, player: Player, date: str) -> bytes:
                 top_cumulative=tops,
             )
         )
-    name = f"{player.table} · {player.name}"
-    return PlayerSheet(event_name=event.name, game=game.number, player=name, rounds=lines, date=date).render()
+    return lines

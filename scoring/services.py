@@ -24,8 +24,7 @@ def sheet_request(
 ) -> PrintedSheet:
     if kind not in KINDS:
         raise ApplicationError(f"unknown sheet {kind!r}")
-    if kind == "player" and player is None:
-        raise ApplicationError("a player sheet needs a player")
+    # A player sheet without a player: every player's sheet, in one PDF.
     if player is not None and player.event_id != event.pk:
         raise ApplicationError("this player is not in this event")
     user, _label = _actor(by)

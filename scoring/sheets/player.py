@@ -1,12 +1,13 @@
 """The player sheet: each round's rack and top, the player's slip as read, what it was
-credited and why, and the running total against the tops'."""
+credited and why, and the running total against the tops'. One player, or every player
+of the game in one PDF, each on new pages (to hand each player their own)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable, PageBreak, Paragraph
 
 from scoring.sheets.base import Sheet, minus
 
@@ -28,14 +29,31 @@ class PlayerSheet(Sheet):
     landscape = True
 
     def __init__(
-        self, *, event_name: str, game: int, player: str, rounds: list[PlayerRound], date: str = ""
+        self, *, event_name: str, game: int, players: list[tuple[str, list[PlayerRound]]], date: str = ""
     ) -> None:
         super().__init__(event_name=event_name, subtitle=_("game %(number)s") % {"number": game}, date=date)
-        self.title = _("%(player)s, game %(number)s") % {"player": player, "number": game}
+        self.game = game
+        self.players = players
+        if len(players) == 1:
+            self.title = self._heading(players[0][0])
+        else:
+            self.title = _("Player sheets, game %(number)s") % {"number": game}
         self.page_label = _("page {page} of {pages}")
-        self.rounds = rounds
+
+    def _heading(self, player: str) -> str:
+        return _("%(player)s, game %(number)s") % {"player": player, "number": self.game}
 
     def story(self) -> list[Flowable]:
+        if len(self.players) == 1:
+            return [self._table(self.players[0][1])]
+        story: list[Flowable] = []
+        for i, (player, rounds) in enumerate(self.players):
+            if i:
+                story.append(PageBreak())
+            story += [Paragraph(self._heading(player), self.styles["heading"]), self._table(rounds)]
+        return story
+
+    def _table(self, rounds: list[PlayerRound]) -> Flowable:
         cell = self.styles["cell"]
         header = [
             _("Round"),
@@ -60,7 +78,7 @@ class PlayerSheet(Sheet):
                 minus(r.cumulative),
                 minus(r.cumulative - r.top_cumulative),
             ]
-            for r in self.rounds
+            for r in rounds
         ]
         widths = (0.05, 0.1, 0.16, 0.06, 0.18, 0.07, 0.24, 0.07, 0.07)
-        return [self.table(header, body, widths, numeric_from=7)]
+        return self.table(header, body, widths, numeric_from=7)

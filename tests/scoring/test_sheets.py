@@ -142,8 +142,19 @@ def test_the_player_sheet_says_each_round_of_one_player() -> None:
     for ruling in rulings:
         if ruling.slip is not None and ruling.slip.word:
             assert ruling.slip.word in text
-    with pytest.raises(SheetError, match="no player"):
-        render_sheet("player", event=event, game_number=1, player_id=None)
+    with pytest.raises(SheetError, match="no player 999999"):
+        render_sheet("player", event=event, game_number=1, player_id=999_999)
+    # Without a player: every player's sheet, each on new pages, in table order.
+    pages = _text(render_sheet("player", event=event, game_number=1, language="en"))
+    assert "Player sheets, game 1" in pages[0]
+    starts = [
+        i
+        for i, page in enumerate(pages)
+        for p in event.players.all()
+        if f"{p.table} · {p.name}, game 1" in page
+    ]
+    assert len(starts) == event.players.count() and starts == sorted(starts)
+    assert all(f"page {i} of {len(pages)}" in page for i, page in enumerate(pages, 1))
 
 
 @pytest.mark.django_db(transaction=True)
@@ -180,10 +191,10 @@ def test_sheets_are_printed_by_a_task_and_downloaded_from_the_console(settings) 
     url = f"/console/{event.pk}/sheets/"
     console.post(url, {"kind": "standings", "game": "1", "language": "fr"})
     console.post(url, {"kind": "rounds", "game": "9", "language": "en"})
-    console.post(url, {"kind": "player", "game": "1", "language": "en"})  # no player: refused
-    ready, failed = PrintedSheet.objects.order_by("requested_at")
+    console.post(url, {"kind": "player", "game": "1", "language": "en"})  # no player: all of them
+    ready, failed, everyone = PrintedSheet.objects.order_by("requested_at")
     assert ready.state == "ready" and failed.state == "failed" and "no game 9" in failed.error
-    assert PrintedSheet.objects.count() == 2
+    assert everyone.state == "ready" and len(_text(bytes(everyone.pdf))) >= 4
     page = console.get(url).content.decode()
     assert f"/console/{event.pk}/sheets/{ready.pk}.pdf" in page and "no game 9" in page
     response = console.get(f"/console/{event.pk}/sheets/{ready.pk}.pdf")

@@ -2,7 +2,9 @@
 [--category C] [--player ID | --table N] [--language fr|en] --out FILE.pdf``
 
 Prints a result sheet to a PDF file: the standings of a game or (without --game) of the
-whole event; the round-by-round sheet and the game sheet of a game (default: the last)."""
+whole event; the round-by-round sheet and the game sheet of a game (default: the last);
+the player sheet of one player or (without --player/--table) of every player, one after
+the other in table order."""
 
 from __future__ import annotations
 
@@ -28,8 +30,15 @@ class Command(BaseCommand):
         )
         parser.add_argument("--category", metavar="C", help="one category / series only")
         who = parser.add_mutually_exclusive_group()
-        who.add_argument("--player", type=int, metavar="ID", help="the player sheet's player (id)")
-        who.add_argument("--table", type=int, metavar="N", help="the player sheet's player (table number)")
+        who.add_argument(
+            "--player", type=int, metavar="ID", help="the player sheet's player (id); without: every player"
+        )
+        who.add_argument(
+            "--table",
+            type=int,
+            metavar="N",
+            help="the player sheet's player (table number); without: every player",
+        )
         parser.add_argument("--language", choices=("fr", "en"), default="fr")
         parser.add_argument("--out", required=True, metavar="FILE.pdf")
 
