@@ -357,9 +357,32 @@ def test_a_lower_move_needs_confirmation(console: Client, event: Event, opened: 
 
 
 def test_end_the_game(console: Client, event: Event, drawn: Round) -> None:
+    assert "has no legal move" not in console.get(_url(event)).content.decode()
     console.post(_url(event, "game/end/"))
-    assert Game.objects.get(event=event).state == Game.State.ENDED
+    game = Game.objects.get(event=event)
+    assert (game.state, game.end_reason) == (Game.State.ENDED, "stopped")
     assert "next game" in console.get(_url(event)).content.decode()
+
+
+def test_a_rack_with_no_move_ends_the_game_for_that_reason(
+    console: Client, arbitrator, enable_lexicon
+) -> None:
+    no_minimums = {"early_vowels": 0, "early_consonants": 0, "late_vowels": 0, "late_consonants": 0}
+    event = services.event_create(
+        name="Q",
+        starts_on=dt.date(2026, 11, 21),
+        lexicon=enable_lexicon,
+        language="english",
+        created_by=arbitrator,
+        **no_minimums,
+    )
+    services.player_add(event=event, name="Alice")
+    game = services.game_start(event=event)
+    services.round_draw(game=game, typed="QZJXKVV")
+    page = console.get(_url(event)).content.decode()
+    assert "This rack has no legal move: the game is over." in page
+    console.post(_url(event, "game/end/"))
+    assert Game.objects.get(pk=game.pk).end_reason == "no_move"
 
 
 # --------------------------------------------------------------------------- the phone

@@ -303,7 +303,11 @@ def game_end(request: HttpRequest, event_id: int) -> HttpResponse:
     event = arbitrated_event(request, event_id)
     with refusals(request):
         game = _playing_game(event)
-        services.game_end(game=game, reason="stopped", by=request.user)
+        pending = game.rounds.exclude(state=Round.State.PLACED).order_by("number").last()
+        # A drawn rack with no legal move ends the game for that reason (the record and the
+        # game sheet say so); otherwise the arbitrator stops it.
+        no_move = pending is not None and pending.solved_at is not None and not pending.tops
+        services.game_end(game=game, reason="no_move" if no_move else "stopped", by=request.user)
         messages.success(request, _("Game %(game)s ended.") % {"game": game.number})
     return _back(event)
 
