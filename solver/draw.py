@@ -281,6 +281,11 @@ class RackDraw:
     def rack(self) -> tuple[int, ...]:
         return self.reliquat + self.new
 
+    def texts(self) -> tuple[str, str, tuple[str, ...]]:
+        """Reliquat, new tiles and rejected racks as written in records and the database:
+        what a redraw is compared with."""
+        return rack_string(self.reliquat), rack_string(self.new), tuple(rack_string(r) for r in self.rejected)
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "round": self.round,

@@ -22,7 +22,7 @@ from solver.lexicon import Lexicon
 from solver.move import Move
 from solver.notation import format_move, parse_move
 from solver.rules import Rules, placed_codes, validate
-from solver.tiles import TileSet, rack_string, tile_set
+from solver.tiles import TileSet, tile_set
 
 __all__ = ["EndReason", "Game", "GameConfig", "GameRecord", "replay", "simulate"]
 
@@ -108,11 +108,12 @@ class Game:
         left = Counter(rack)
         left.subtract(placed_codes(scored.placed))
         self.reliquat = sorted(left.elements())
+        reliquat, new, rejected = drawn.texts()
         entry = RoundRecord(
             round=drawn.round,
-            reliquat=rack_string(drawn.reliquat),
-            new=rack_string(drawn.new),
-            rejected=tuple(rack_string(r) for r in drawn.rejected),
+            reliquat=reliquat,
+            new=new,
+            rejected=rejected,
             manual=drawn.manual,
             moves=analysis.moves,
             top_score=analysis.top_score if analysis.top_score is not None else 0,
@@ -128,12 +129,7 @@ class Game:
         """End the record; ``final`` is the rack that had no move (reason no_move)."""
         self.record.end = reason
         if final is not None:
-            self.record.final = FinalDraw(
-                rack_string(final.reliquat),
-                rack_string(final.new),
-                tuple(rack_string(r) for r in final.rejected),
-                final.manual,
-            )
+            self.record.final = FinalDraw(*final.texts(), final.manual)
         return self.record
 
 
@@ -212,11 +208,7 @@ def _replay_draw(game: Game, entry: RoundRecord) -> RackDraw:
         raise RecordError(f"{where}: {exc}") from exc
     if drawn is None:
         raise RecordError(f"{where}: the draw rule had already ended the game")
-    seed_draw = (
-        rack_string(drawn.reliquat),
-        rack_string(drawn.new),
-        tuple(rack_string(r) for r in drawn.rejected),
-    )
+    seed_draw = drawn.texts()
     if seed_draw != (entry.reliquat, entry.new, entry.rejected):
         raise RecordError(
             f"{where}: the seed draws {seed_draw[0]}+{seed_draw[1]}"
@@ -242,11 +234,7 @@ def _check_end(game: Game, record: GameRecord) -> RackDraw | None:
         if drawn is None or game.analyse(list(drawn.rack)).chosen is not None:
             raise RecordError("the record ends with no legal move, but the next rack has one")
         if final is not None and not final.manual:
-            seed_draw = (
-                rack_string(drawn.reliquat),
-                rack_string(drawn.new),
-                tuple(rack_string(r) for r in drawn.rejected),
-            )
+            seed_draw = drawn.texts()
             if seed_draw != (final.reliquat, final.new, final.rejected):
                 raise RecordError(
                     f"the final rack: the seed draws {seed_draw[0]}+{seed_draw[1]},"

@@ -38,7 +38,7 @@ from solver.game import Game as SolverGame
 from solver.game import config_rules
 from solver.notation import format_move, parse_move
 from solver.rules import Rules, validate
-from solver.tiles import rack_codes, rack_string
+from solver.tiles import rack_codes
 from tournaments import tasks
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
 from tournaments.state import (
@@ -443,12 +443,13 @@ def round_draw(
                 drawn = solver_game.draw_manual(typed, rejected)
             except IllegalRackError as exc:
                 raise ApplicationError(str(exc)) from exc
+        reliquat, new, rejected = drawn.texts()
         round = Round.objects.create(
             game=game,
             number=drawn.round,
-            reliquat=rack_string(drawn.reliquat),
-            new_tiles=rack_string(drawn.new),
-            rejected=[rack_string(r) for r in drawn.rejected],
+            reliquat=reliquat,
+            new_tiles=new,
+            rejected=list(rejected),
             manual=drawn.manual,
         )
         history_record(
@@ -480,11 +481,7 @@ def _master_draw(solver_game: SolverGame, planned: RoundRecord | FinalDraw, numb
             drawn = solver_game.draw()
     except IllegalRackError as exc:
         raise ApplicationError(str(exc)) from exc
-    if drawn is None or (
-        rack_string(drawn.reliquat),
-        rack_string(drawn.new),
-        tuple(rack_string(r) for r in drawn.rejected),
-    ) != (planned.reliquat, planned.new, planned.rejected):
+    if drawn is None or drawn.texts() != (planned.reliquat, planned.new, planned.rejected):
         raise ApplicationError(
             _("round %(number)s does not come out of the bag as the master game's record says")
             % {"number": number}

@@ -17,7 +17,6 @@ from solver.draw import RackDraw
 from solver.formats.record import FinalDraw, GameConfig, GameRecord, RoundRecord
 from solver.game import Game as SolverGame
 from solver.notation import parse_move
-from solver.tiles import rack_string
 from tournaments import models
 
 _lexicons: dict[str, lexmod.Lexicon] = {}
@@ -95,16 +94,7 @@ def redraw(game: SolverGame, round: models.Round) -> RackDraw:
     if round.manual:
         return game.draw_manual(round.rack, tuple(round.rejected))
     drawn = game.draw()
-    stored = (round.reliquat, round.new_tiles, list(round.rejected))
-    if (
-        drawn is None
-        or (
-            rack_string(drawn.reliquat),
-            rack_string(drawn.new),
-            [rack_string(r) for r in drawn.rejected],
-        )
-        != stored
-    ):
+    if drawn is None or drawn.texts() != (round.reliquat, round.new_tiles, tuple(round.rejected)):
         raise StateError(f"{where}: the stored draw is not the seed's draw")
     return drawn
 
@@ -128,21 +118,31 @@ def rebuild(game: models.Game) -> Position:
     return Position(solver_game, current, drawn)
 
 
-def master_round(game: models.Game, number: int) -> RoundRecord | None:
-    """Round ``number`` of the master game ``game`` replays, if it has one that far."""
+def master_record(game: models.Game) -> GameRecord | None:
+    """The record a master game replays, read once per Game object (a draw, a solve and a
+    page each ask several times)."""
     if game.master is None:
         return None
-    rounds = GameRecord.from_dict(game.master).rounds
-    return rounds[number - 1] if 1 <= number <= len(rounds) else None
+    cached: GameRecord | None = getattr(game, "_master_record", None)
+    if cached is None:
+        cached = GameRecord.from_dict(game.master)
+        game._master_record = cached  # type: ignore[attr-defined]
+    return cached
+
+
+def master_round(game: models.Game, number: int) -> RoundRecord | None:
+    """Round ``number`` of the master game ``game`` replays, if it has one that far."""
+    record = master_record(game)
+    if record is None:
+        return None
+    return record.rounds[number - 1] if 1 <= number <= len(record.rounds) else None
 
 
 def master_final(game: models.Game, number: int) -> FinalDraw | None:
     """The rack that had no move in the master game, if ``number`` is the round after its
     last one and it ended so."""
-    if game.master is None:
-        return None
-    record = GameRecord.from_dict(game.master)
-    return record.final if number == len(record.rounds) + 1 else None
+    record = master_record(game)
+    return record.final if record is not None and number == len(record.rounds) + 1 else None
 
 
 def game_record(game: models.Game) -> GameRecord:
