@@ -9,8 +9,7 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
 
-from api.models import PlayerToken
-from tournaments.models import Player
+from tournaments.models import Player, PlayerToken
 
 KEYWORD = "Player"
 

@@ -11,8 +11,7 @@ from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
-from api.models import PlayerToken
-from tournaments.models import Event, Round
+from tournaments.models import Event, PlayerToken, Round
 
 if TYPE_CHECKING:
     from rest_framework.views import APIView

@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from django.db.models import QuerySet
 
-from api.models import PlayerToken
-from tournaments.models import Event, HistoryEntry, Player, Round, Ruling, Slip
+from tournaments.models import Event, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
 from tournaments.selectors import current_game, current_round
 
 __all__ = [

@@ -21,8 +21,6 @@ from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
 from api import selectors
-from api import services as api_services
-from api.models import PlayerToken
 from api.permissions import (
     IsEventArbitrator,
     IsEventPlayer,
@@ -68,12 +66,13 @@ from api.serializers import (
     TopChoiceSerializer,
     TopInputSerializer,
 )
-from scoring.selectors import event_standings, game_standings
 from scoring.standings import to_dict
 from tournaments import selectors as shared
 from tournaments import services
-from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
+from tournaments import services as api_services
+from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
 from tournaments.services import ApplicationError
+from tournaments.standings import event_standings, game_standings
 
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 429)}
 
@@ -738,7 +737,7 @@ class ExportView(EventMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def get(self, request: Request, event_id: int, kind: str) -> HttpResponse:
-        from scoring import exports
+        from tournaments import exports
 
         event = self.get_event()
         if kind not in EXPORT_MEDIA:

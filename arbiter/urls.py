@@ -2,8 +2,8 @@ from django.contrib import admin
 from django.contrib.auth import views as auth_views
 from django.urls import include, path
 
-from arbiter import views
-from tournaments.urls import console_patterns, hall_patterns, phone_patterns
+from rooms.urls import console_patterns, hall_patterns, phone_patterns
+from rooms.views import home as views
 
 urlpatterns = [
     path("", views.home, name="home"),

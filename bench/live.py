@@ -309,9 +309,9 @@ def prepare(players: int) -> Fixture:
     from django.contrib.auth import get_user_model
     from django.core.management import call_command
 
-    from api import services as api_services
+    from rooms.views.common import SESSION_PLAYERS
     from tournaments import services
-    from tournaments.views.common import SESSION_PLAYERS
+    from tournaments import services as api_services
 
     call_command("migrate", interactive=False, verbosity=0)
     arbitrator = get_user_model().objects.create_user(username="bench-arbitrator", password="bench")

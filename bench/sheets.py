@@ -94,10 +94,10 @@ def main(argv: list[str] | None = None) -> None:
 def _event(text: str) -> None:
     from pypdf import PdfReader
 
-    from scoring.printing import render_sheet
-    from scoring.selectors import event_standings
-    from tournaments.management.commands._common import find_event
+    from rooms.management.commands._common import find_event
     from tournaments.models import Ruling
+    from tournaments.printing import render_sheet
+    from tournaments.standings import event_standings
 
     event = find_event(text)
     games = list(event.games.order_by("number"))

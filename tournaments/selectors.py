@@ -310,7 +310,7 @@ class Preview:
 
 def move_preview(round: Round, coordinates: str, word: str, announced: int | None = None) -> Preview:
     """Judge a slip as the close would (lexicon included), without storing anything."""
-    from tournaments.services import ApplicationError, _judging_rules, adjudication_settings
+    from tournaments.services import ApplicationError, adjudication_settings, judging_rules
 
     event = round.game.event
     position = rebuild(round.game)
@@ -320,7 +320,7 @@ def move_preview(round: Round, coordinates: str, word: str, announced: int | Non
         position.game.board,
         rack_codes(round.rack),
         position.game.lexicon,
-        _judging_rules(position, event),
+        judging_rules(position, event),
         adjudication_settings(event),
         adj.SlipInput(coordinates, word, announced),
     )

@@ -26,3 +26,11 @@ def round_adjudicate_task(round_id: int) -> None:
     from tournaments.services import round_adjudicate
 
     round_adjudicate(round_id=round_id)
+
+
+@shared_task(acks_late=True)
+def sheet_print_task(sheet_id: int) -> None:
+    """Printing in a worker: the layout of a 300-player event takes a second or two."""
+    from tournaments.services.sheets import sheet_print
+
+    sheet_print(sheet_id=sheet_id)

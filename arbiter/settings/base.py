@@ -44,7 +44,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "tournaments",
-    "scoring",
+    "rooms",
     "api",
 ]
 
@@ -136,7 +136,7 @@ CELERY_TASK_TIME_LIMIT = env_int("ARBITER_TASK_TIME_LIMIT", 180)
 CELERY_TASK_ROUTES = {
     "tournaments.tasks.round_solve_task": {"queue": "solve"},
     "tournaments.tasks.round_adjudicate_task": {"queue": "adjudicate"},
-    "scoring.tasks.sheet_print_task": {"queue": "default"},
+    "tournaments.tasks.sheet_print_task": {"queue": "default"},
 }
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ALWAYS_EAGER = env_bool("ARBITER_TASKS_EAGER", False)

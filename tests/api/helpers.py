@@ -6,9 +6,8 @@ from typing import Any
 
 from rest_framework.test import APIClient
 
-from api.models import PlayerToken
 from tournaments import services
-from tournaments.models import Event, Player, Round
+from tournaments.models import Event, Player, PlayerToken, Round
 
 
 def event_url(event: Event, tail: str = "") -> str:

@@ -10,10 +10,9 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
-from api.models import PlayerToken
 from tests.api.helpers import assert_error, event_url, place, player_client, top_slip
 from tournaments import services
-from tournaments.models import Event, Game, Player, Round, Slip
+from tournaments.models import Event, Game, Player, PlayerToken, Round, Slip
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

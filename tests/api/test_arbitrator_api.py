@@ -593,8 +593,8 @@ def test_the_exports_are_the_consoles_files(
 ) -> None:
     import json
 
-    from scoring import exports
     from tests.api.helpers import place
+    from tournaments import exports
 
     services.slip_submit(round=open_round, player=players[0], **top_slip(open_round))
     place(open_round)

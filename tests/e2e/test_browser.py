@@ -65,7 +65,7 @@ def browser() -> Iterator[Any]:
 def _streams_end_with_the_test(transactional_db: None, live_server: Any) -> Iterator[None]:
     """The live streams still open end before the test's database goes (a stream asks
     the database to the last moment)."""
-    from tournaments.views import live
+    from rooms.views import live
 
     live.STOP.clear()
     yield

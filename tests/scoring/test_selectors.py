@@ -8,8 +8,8 @@ import pytest
 from django.core.management import call_command
 from django.db.models import Sum
 
-from scoring.selectors import event_standings, game_standings, top_total
 from tournaments.models import Event, Ruling
+from tournaments.standings import event_standings, game_standings, top_total
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

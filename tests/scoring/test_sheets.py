@@ -10,11 +10,11 @@ from django.core.management import call_command
 from django.utils import translation
 from pypdf import PdfReader
 
-from scoring.printing import SheetError, render_sheet
 from scoring.sheets.base import minus
 from scoring.sheets.standings import StandingsSheet
 from scoring.standings import PlayerInfo, Row
 from tournaments.models import Event
+from tournaments.printing import SheetError, render_sheet
 
 
 def _text(pdf: bytes) -> list[str]:
@@ -78,7 +78,7 @@ def test_three_hundred_players_paginate_with_the_header_on_every_page() -> None:
 def test_the_sheets_of_a_simulated_event(tmp_path) -> None:
     call_command("simulate_event", players=6, games=1, seed=7, stdout=io.StringIO())
     event = Event.objects.get()
-    from scoring.selectors import game_standings
+    from tournaments.standings import game_standings
 
     rows = game_standings(event.games.get())
     pdf = render_sheet("standings", event=event, game_number=1, language="en")
@@ -180,7 +180,7 @@ def test_sheets_are_printed_by_a_task_and_downloaded_from_the_console(settings) 
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from scoring.models import PrintedSheet
+    from tournaments.models import PrintedSheet
 
     settings.LANGUAGE_CODE = "en"
     call_command("simulate_event", players=4, games=1, seed=7, stdout=io.StringIO())
@@ -214,8 +214,8 @@ def test_csv_exports_of_the_standings_and_of_every_slip() -> None:
     from django.contrib.auth import get_user_model
     from django.test import Client
 
-    from scoring.selectors import game_standings
     from tournaments.models import Ruling, Slip
+    from tournaments.standings import game_standings
 
     call_command("simulate_event", players=4, games=1, seed=7, stdout=io.StringIO())
     event = Event.objects.get()

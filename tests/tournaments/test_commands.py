@@ -17,11 +17,11 @@ from django.core.management.base import CommandError
 from django.db.models import Sum
 from django.utils import timezone
 
+from rooms.management.commands.event_create import SETTING_FIELDS
+from rooms.management.commands.event_create import Command as EventCreate
+from rooms.management.commands.slips_enter import SlipLine, SlipLineError, parse_slip_line
 from solver.notation import format_move, parse_move
 from tournaments import services
-from tournaments.management.commands.event_create import SETTING_FIELDS
-from tournaments.management.commands.event_create import Command as EventCreate
-from tournaments.management.commands.slips_enter import SlipLine, SlipLineError, parse_slip_line
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Round, Ruling, Slip
 
 pytestmark = pytest.mark.django_db(transaction=True)

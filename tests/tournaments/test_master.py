@@ -14,13 +14,12 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from scoring import exports
 from solver import lexicon as lexmod
 from solver.formats.record import GameConfig, GameRecord
 from solver.game import simulate
-from tournaments import services, transfer
+from tournaments import exports, services
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
-from tournaments.services import ApplicationError
+from tournaments.services import ApplicationError, transfer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

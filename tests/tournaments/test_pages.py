@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
-    from tournaments.views import live
+    from rooms.views import live
 
     cache.clear()
     live.forget()
@@ -48,7 +48,7 @@ def players(event: Event) -> list[Player]:
 
 def live_forget() -> None:
     """The live versions are computed at most every half second: see the change now."""
-    from tournaments.views import live
+    from rooms.views import live
 
     live.forget()
 
@@ -561,7 +561,7 @@ def test_a_typed_rack_is_checked_as_it_is_typed(console: Client, event: Event, o
 def test_the_live_stream_sends_the_versions_then_each_change(
     console: Client, event: Event, drawn: Round
 ) -> None:
-    from tournaments.views import live
+    from rooms.views import live
 
     response = console.get(f"/live/{event.pk}/stream/")
     assert response.status_code == 200 and response["Content-Type"] == "text/event-stream"

@@ -9,10 +9,10 @@ from django.contrib.auth import get_user_model
 from django.db.models import Sum
 from django.utils import timezone
 
-from scoring.selectors import event_standings, game_standings, top_total
 from tournaments import services
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
 from tournaments.services import ApplicationError
+from tournaments.standings import event_standings, game_standings, top_total
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -415,13 +415,13 @@ def test_an_override_keeps_the_adjudication_detail_beside_its_reason(
 
 
 def test_slips_are_judged_with_the_events_notation(event: Event, game: Game) -> None:
-    from tournaments.services import _judging_rules
+    from tournaments.services import judging_rules
     from tournaments.state import rebuild
 
     for notation in ("fisf", "gcg"):
         Event.objects.filter(pk=event.pk).update(notation=notation)
         event.refresh_from_db()
-        assert _judging_rules(rebuild(game), event).notation == notation
+        assert judging_rules(rebuild(game), event).notation == notation
 
 
 @pytest.mark.django_db(transaction=True)

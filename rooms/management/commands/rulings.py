@@ -1,0 +1,219 @@
+"""``python manage.py rulings --event X [--game N] [--round N] [--players]``
+``python manage.py rulings --event X --override TABLE [--credited N] [--warnings N] [--penalty N]
+--reason "..."``
+``python manage.py rulings --event X --accept-shift TABLE --reason "..."``
+
+The review of a round's rulings (default: the last round ruled), grouped by move: the
+move in the event's notation, its score, how many players and which tables played it,
+their warnings, and who found the top; then the invalid slips (with the shifted
+references the arbitrator may accept), blank, missing and late slips, the overridden
+rulings and the penalties. ``--players`` adds one line a player.
+
+``--override`` and ``--accept-shift`` correct one table's ruling; the reason is required
+and kept in the history with the old and new values.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from typing import Any
+
+from django.core.management.base import CommandError, CommandParser
+
+from rooms.management.commands._common import (
+    ArbiterCommand,
+    latest_game,
+    player_at,
+    plural,
+    rack_text,
+    shown_move,
+    slip_text,
+    tops_text,
+)
+from scoring.adjudication import Reason
+from tournaments import services
+from tournaments.models import Event, Game, Round, Ruling
+
+SCORED = (Reason.OK, Reason.SHIFT_ACCEPTED)
+INVALID = (Reason.ILLEGAL, Reason.NOT_IN_LEXICON, Reason.UNREADABLE)
+RULED = (Round.State.ADJUDICATED, Round.State.PLACED)
+
+
+def _who(ruling: Ruling) -> str:
+    return f"{ruling.player.table} {ruling.player.name}"
+
+
+def _notes(ruling: Ruling) -> str:
+    """The ruling's notes without the leading "MOVE scores N" (already on the line)."""
+    if ruling.reason == Reason.SHIFT_ACCEPTED:
+        return f"shifted reference accepted, {ruling.penalty}-point penalty: {ruling.override_reason}"
+    return "; ".join(ruling.detail.split("; ")[1:])
+
+
+class Command(ArbiterCommand):
+    help = "Review a round's rulings grouped by move; correct one with --override or --accept-shift."
+
+    def add_command_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument(
+            "--game", type=int, metavar="N", help="default: the game being played, or the last"
+        )
+        parser.add_argument("--round", type=int, metavar="N", help="default: the last round ruled")
+        parser.add_argument("--players", action="store_true", help="also list every player's ruling")
+        action = parser.add_mutually_exclusive_group()
+        action.add_argument("--override", type=int, metavar="TABLE", help="change this table's ruling")
+        action.add_argument(
+            "--accept-shift",
+            type=int,
+            metavar="TABLE",
+            help="accept this table's shifted reference (the nearby placement, minus the shift penalty)",
+        )
+        parser.add_argument("--credited", type=int, metavar="N", help="with --override: points credited")
+        parser.add_argument("--warnings", type=int, metavar="N", help="with --override: warnings")
+        parser.add_argument("--penalty", type=int, metavar="N", help="with --override: penalty points")
+        parser.add_argument("--reason", metavar="TEXT", help="why the ruling changes (required, kept)")
+
+    def run(self, *args: Any, **opts: Any) -> None:
+        changes = {k: opts[k] for k in ("credited", "warnings", "penalty") if opts[k] is not None}
+        acting = opts["override"] is not None or opts["accept_shift"] is not None
+        if changes and opts["override"] is None:
+            raise CommandError("--credited, --warnings and --penalty go with --override TABLE")
+        if opts["reason"] is not None and not acting:
+            raise CommandError("--reason goes with --override or --accept-shift")
+        if acting and not (opts["reason"] or "").strip():
+            raise CommandError("say why the ruling changes with --reason: it is kept in the history")
+        if opts["override"] is not None and not changes:
+            raise CommandError("say what changes: --credited, --warnings or --penalty")
+        if any(v < 0 for k, v in changes.items() if k != "credited"):
+            raise CommandError("warnings and penalties cannot be negative")
+        event = self.event()
+        game = latest_game(event, opts["game"])
+        round = self._round(game, opts["round"])
+        if opts["override"] is not None:
+            self._override(event, round, opts["override"], opts["reason"], changes)
+        elif opts["accept_shift"] is not None:
+            self._accept_shift(event, round, opts["accept_shift"], opts["reason"])
+        self._review(event, round, opts["players"])
+
+    def _round(self, game: Game, number: int | None) -> Round:
+        if number is None:
+            round = game.rounds.filter(state__in=RULED).order_by("number").last()
+            if round is None:
+                raise CommandError(
+                    f"no round of game {game.number} has been ruled yet: a round is ruled when it closes"
+                )
+            return round
+        round = game.rounds.filter(number=number).first()
+        if round is None:
+            raise CommandError(f"game {game.number} has no round {number}")
+        if round.state not in RULED:
+            raise CommandError(f"round {number} is {round.get_state_display()}: it is ruled when it closes")
+        return round
+
+    def _ruling(self, event: Event, round: Round, table: int) -> Ruling:
+        player = player_at(event, table)
+        ruling = Ruling.objects.filter(round=round, player=player).first()
+        if ruling is None:  # a player added after the close
+            raise CommandError(f"table {table} has no ruling in round {round.number}")
+        return ruling
+
+    def _override(self, event: Event, round: Round, table: int, reason: str, changes: dict[str, int]) -> None:
+        ruling = self._ruling(event, round, table)
+        before = ruling.credited
+        ruling = services.ruling_override(ruling=ruling, by=self.user, reason=reason, **changes)
+        self.say(
+            f"Table {table} ({ruling.player.name}), round {round.number}:"
+            f" credited {before} -> {ruling.credited},"
+            f" warnings {ruling.warnings}, penalty {ruling.penalty}; reason kept: {ruling.override_reason}"
+        )
+        self.say("")
+
+    def _accept_shift(self, event: Event, round: Round, table: int, reason: str) -> None:
+        ruling = self._ruling(event, round, table)
+        before = ruling.credited
+        ruling = services.ruling_accept_shift(ruling=ruling, by=self.user, reason=reason)
+        self.say(
+            f"Table {table} ({ruling.player.name}), round {round.number}: shifted reference accepted,"
+            f" {shown_move(ruling.move, event)} scores {ruling.move_score};"
+            f" credited {before} -> {ruling.credited}"
+            f" (penalty {ruling.penalty})"
+        )
+        self.say("")
+
+    def _review(self, event: Event, round: Round, per_player: bool) -> None:
+        rulings = list(
+            Ruling.objects.filter(round=round)
+            .select_related("player", "slip", "ruled_by")
+            .order_by("player__table")
+        )
+        self.say(
+            f"Game {round.game.number}, round {round.number} ({round.get_state_display()}):"
+            f" rack {rack_text(round)}, {tops_text(round, event)}"
+        )
+        if round.state == Round.State.PLACED:
+            self.say(f"  placed: {shown_move(round.chosen, event)} {round.chosen_score}")
+        elif round.chosen:
+            self.say(f"  chosen for the board: {shown_move(round.chosen, event)} {round.chosen_score}")
+        elif round.tops:
+            self.say(
+                f"  to be placed: {shown_move(round.tops[0], event)} (automatic choice; top_choose to change)"
+            )
+
+        groups: dict[tuple[str, int], list[Ruling]] = defaultdict(list)
+        for r in rulings:
+            if r.reason in SCORED:
+                groups[(r.move, r.move_score)].append(r)
+        self.say(f"\nMoves played ({plural(sum(len(g) for g in groups.values()), 'player')}):")
+        self.say(f"  {'score':>5}  {'players':>7}  {'move':<22} tables" if groups else "  none")
+        for (move, score), members in sorted(groups.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
+            top = "TOP" if round.top_score and score == round.top_score else ""
+            self.say(
+                f"  {score:>5}  {len(members):>7}  {shown_move(move, event):<18} {top:<3} "
+                + ", ".join(_who(r) for r in members)
+            )
+            for r in members:
+                if r.warnings or r.reason == Reason.SHIFT_ACCEPTED:
+                    self.say(f"  {'':>5}  {'':>7}  {'':<22} {_who(r)}: {_notes(r)}")
+
+        invalid = [r for r in rulings if r.reason in INVALID]
+        self.say(f"\nInvalid, 0 ({len(invalid)}):" + ("" if invalid else " none"))
+        for r in invalid:
+            self.say(f"  {_who(r)}: {slip_text(r.slip)}: {r.detail.split('; the word fits at ')[0]}")
+            if r.shift_candidate:
+                self.say(
+                    f"      shifted reference? {shown_move(r.shift_candidate, event)} fits:"
+                    f" rulings --event {event.code} --round {round.number} --accept-shift {r.player.table}"
+                    ' --reason "..."'
+                )
+        for label, reason in (
+            ("Blank slips", Reason.BLANK_SLIP),
+            ("Missing", Reason.MISSING),
+            ("Late", Reason.LATE),
+        ):
+            who = [_who(r) for r in rulings if r.reason == reason]
+            self.say(f"{label} ({len(who)}): {', '.join(who) or 'none'}")
+
+        overridden = [r for r in rulings if r.overridden]
+        if overridden:
+            self.say("\nCorrected by the arbitrator:")
+            for r in overridden:
+                by = f" by {r.ruled_by.get_username()}" if r.ruled_by else ""
+                self.say(f"  {_who(r)}: {r.credited} credited{by}: {r.override_reason} (was: {r.detail})")
+        solos = [f"{_who(r)} (+{event.solo_bonus})" for r in rulings if r.solo]
+        penalties = [f"{_who(r)} {r.penalty}" for r in rulings if r.penalty]
+        self.say(f"Solo: {', '.join(solos) or 'none'}")
+        self.say(f"Penalties: {', '.join(penalties) or 'none'}")
+
+        if per_player:
+            self.say(
+                f"\n{'table':>5}  {'name':<24} {'move':<22} {'score':>5} {'credited':>8}"
+                f" {'warn':>4} {'pen':>4}  note"
+            )
+            for r in rulings:
+                flags = " ".join(
+                    f for f, on in (("top", r.is_top), ("solo", r.solo), ("corrected", r.overridden)) if on
+                )
+                move = shown_move(r.move, event) or slip_text(r.slip)
+                self.say(
+                    f"{r.player.table:>5}  {r.player.name[:24]:<24} {move[:22]:<22} {r.move_score:>5}"
+                    f" {r.credited:>8} {r.warnings:>4} {r.penalty:>4}  {r.reason} {flags}".rstrip()
+                )

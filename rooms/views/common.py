@@ -1,0 +1,111 @@
+"""What the pages share: finding the event, checking who asks, turning refusals into
+messages."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.views import redirect_to_login
+from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+
+from tournaments.models import Event, Player
+from tournaments.permissions import can_arbitrate
+from tournaments.services import ApplicationError
+from tournaments.state import StateError
+
+#: The session key holding the player joined on this browser, per event:
+#: {"<event id>": {"player": id, "token": key}}.
+SESSION_PLAYERS = "arbiter_players"
+
+
+def arbitrated_event(request: HttpRequest, event_id: int) -> Event:
+    """The event, when the caller arbitrates it; 403 otherwise (login first)."""
+    event = get_object_or_404(Event.objects.select_related("lexicon"), pk=event_id)
+    if not can_arbitrate(request.user, event):
+        raise PermissionDenied(_("Only the arbitrators of this event may open this page."))
+    return event
+
+
+def arbitrator_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Log in first, then arbitrate the event named by ``event_id``."""
+
+    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        return view(request, *args, **kwargs)
+
+    wrapped.__name__ = view.__name__
+    wrapped.__doc__ = view.__doc__
+    return wrapped
+
+
+def session_player(request: HttpRequest, event: Event) -> tuple[Player | None, str]:
+    """The player who joined ``event`` on this browser, and their API token."""
+    joined = request.session.get(SESSION_PLAYERS, {}).get(str(event.pk))
+    if not joined:
+        return None, ""
+    from tournaments.models import PlayerToken
+
+    # The token, not the session, says who this phone is: a table the arbitrator released
+    # is no longer this browser's.
+    token = (
+        PlayerToken.objects.select_related("player")
+        .filter(key=joined.get("token", ""), player_id=joined.get("player"), player__event=event)
+        .first()
+    )
+    if token is None:
+        return None, ""
+    return token.player, token.key
+
+
+def remember_player(request: HttpRequest, event: Event, player: Player, token: str) -> None:
+    joined = dict(request.session.get(SESSION_PLAYERS, {}))
+    joined[str(event.pk)] = {"player": player.pk, "token": token}
+    request.session[SESSION_PLAYERS] = joined
+
+
+@contextmanager
+def refusals(request: HttpRequest) -> Iterator[None]:
+    """A refused action becomes an error message on the next page; nothing was stored."""
+    try:
+        yield
+    except ApplicationError as exc:
+        messages.error(request, exc.message)
+    except StateError as exc:
+        messages.error(request, _("The stored game does not replay (%(error)s).") % {"error": exc})
+
+
+def is_htmx(request: HttpRequest) -> bool:
+    """Asked by htmx (django-htmx's middleware sets ``request.htmx``): answer a fragment."""
+    return bool(getattr(request, "htmx", False))
+
+
+def within_rate(key: str, limit: int, seconds: int = 60) -> bool:
+    """Count one more request under ``key`` in a fixed window; False past ``limit``."""
+    key = f"arbiter:rate:{key}"
+    cache.add(key, 0, seconds)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # the window expired between add and incr
+        cache.set(key, 1, seconds)
+        count = 1
+    return count <= limit
+
+
+def client_address(request: HttpRequest) -> str:
+    """The caller's address, through ``ARBITER_TRUSTED_PROXIES`` reverse proxies (the same
+    rule as the API's throttles, DRF's NUM_PROXIES)."""
+    proxies = int(getattr(settings, "ARBITER_TRUSTED_PROXIES", 0))
+    direct = str(request.META.get("REMOTE_ADDR", ""))
+    if proxies <= 0:
+        return direct
+    forwarded = [a.strip() for a in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",") if a.strip()]
+    return forwarded[-proxies] if len(forwarded) >= proxies else direct

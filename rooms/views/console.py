@@ -1,0 +1,675 @@
+"""The arbitrator's console: set up the event, run each round, review and correct.
+
+Every action is a POST form that works without JavaScript (post, then redirect back to
+the round page with a message); with htmx the paper slip entry and its Try Move preview
+update in place, and the round page refreshes itself when something changes."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.contrib import messages
+from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
+from django.db.models import Count
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_POST
+
+from rooms.forms import (
+    DrawForm,
+    EventForm,
+    MasterImportForm,
+    OpenForm,
+    OverrideForm,
+    PlayerForm,
+    PlayersImportForm,
+    ReasonForm,
+    SlipForm,
+    TopForm,
+)
+from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, refusals
+from tournaments import services
+from tournaments import services as api_services
+from tournaments.display import end_reason_text, rack_text, shown_move
+from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling
+from tournaments.selectors import (
+    RULED,
+    current_game,
+    current_round,
+    live_versions,
+    move_preview,
+    public_view,
+    round_review,
+    slip_watch,
+    typed_rack_problem,
+)
+from tournaments.services import transfer
+from tournaments.standings import event_standings, game_standings
+from tournaments.state import master_round
+
+
+def _back(event: Event) -> HttpResponse:
+    return redirect("console:event", event_id=event.pk)
+
+
+# --------------------------------------------------------------------------- events
+
+
+@arbitrator_page
+def events(request: HttpRequest) -> HttpResponse:
+    user = request.user
+    listed = Event.objects.all() if user.is_staff else Event.objects.filter(created_by=user.pk)
+    return render(request, "console/events.html", {"events": listed.order_by("-starts_on", "name")})
+
+
+def _lexicon(form: EventForm) -> Lexicon:
+    """The word list chosen in the form: bundled, imported before, or uploaded now."""
+    upload = form.cleaned_data.get("word_list")
+    if upload is not None:
+        name = upload.name.rsplit(".", 1)[0][:80] or "list"
+        language = "fr" if form.cleaned_data["language"] == Event.Language.FRENCH else "en"
+        suffix = 2
+        unique = name
+        while Lexicon.objects.filter(name=unique).exists():
+            unique, suffix = f"{name} ({suffix})", suffix + 1
+        return services.lexicon_import(
+            name=unique, language=language, data=upload.read(), source_name=upload.name
+        )
+    kind, _sep, value = form.cleaned_data["lexicon_choice"].partition(":")
+    if kind == "bundled":
+        return services.lexicon_bundled(name=value)
+    return get_object_or_404(Lexicon, pk=int(value))
+
+
+@arbitrator_page
+def event_new(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        form = EventForm(request.POST, request.FILES)
+        if form.is_valid():
+            with refusals(request):
+                event = services.event_create(
+                    name=form.cleaned_data["name"],
+                    starts_on=form.cleaned_data["starts_on"],
+                    lexicon=_lexicon(form),
+                    created_by=request.user,
+                    **form.settings(),
+                )
+                messages.success(
+                    request, _("Event created. Its join code is %(code)s.") % {"code": event.code}
+                )
+                return redirect("console:players", event_id=event.pk)
+    else:
+        form = EventForm(initial={"starts_on": dt.date.today()})
+    return render(request, "console/event_form.html", {"form": form, "event": None})
+
+
+@arbitrator_page
+def event_import(request: HttpRequest) -> HttpResponse:
+    """A new event whose first game replays an imported game record (a master game)."""
+    if request.method == "POST":
+        form = MasterImportForm(request.POST, request.FILES)
+        if form.is_valid():
+            with refusals(request):
+                restore = form.cleaned_data["restore"]
+                settings = form.settings()
+                if restore:
+                    # The notation and mode the slips were written and ruled with come with them.
+                    settings = {key: settings[key] for key in transfer.FREE_SETTINGS}
+                event = transfer.event_import(
+                    name=form.cleaned_data["name"],
+                    starts_on=form.cleaned_data["starts_on"],
+                    game_file=transfer.read_game_file(form.cleaned_data["record"].read()),
+                    restore=restore,
+                    by=request.user,
+                    **settings,
+                )
+                done = (
+                    _("Event created with the game restored. Its join code is %(code)s.")
+                    if restore
+                    else _(
+                        "Event created: its first game replays the imported game. Its join code is %(code)s."
+                    )
+                )
+                messages.success(request, done % {"code": event.code})
+                return redirect("console:players", event_id=event.pk)
+    else:
+        form = MasterImportForm(initial={"starts_on": dt.date.today()})
+    return render(request, "console/event_import.html", {"form": form})
+
+
+@arbitrator_page
+def event_settings(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = arbitrated_event(request, event_id)
+    started = event.games.exists()
+    if request.method == "POST":
+        form = EventForm(request.POST, request.FILES, instance=Event.objects.get(pk=event.pk))
+        if form.is_valid():
+            with refusals(request):
+                changes = form.settings()
+                changes["name"] = form.cleaned_data["name"]
+                changes["starts_on"] = form.cleaned_data["starts_on"]
+                if not started:
+                    changes["lexicon"] = _lexicon(form)
+                services.event_update(event=event, by=request.user, **changes)
+                messages.success(request, _("Settings saved."))
+                return _back(event)
+    else:
+        form = EventForm(instance=event)
+    return render(request, "console/event_form.html", {"form": form, "event": event, "started": started})
+
+
+# --------------------------------------------------------------------------- players
+
+
+@arbitrator_page
+def players(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = arbitrated_event(request, event_id)
+    form = PlayerForm(prefix="one")
+    import_form = PlayersImportForm(prefix="csv")
+    if request.method == "POST" and "one-name" in request.POST:
+        form = PlayerForm(request.POST, prefix="one")
+        if form.is_valid():
+            with refusals(request):
+                player = services.player_add(event=event, by=request.user, **form.cleaned_data)
+                messages.success(
+                    request,
+                    _("%(name)s added at table %(table)s.") % {"name": player.name, "table": player.table},
+                )
+                return redirect("console:players", event_id=event.pk)
+    elif request.method == "POST" and "release" in request.POST:
+        player = get_object_or_404(Player, pk=request.POST.get("release"), event=event)
+        with refusals(request):
+            api_services.player_release(player=player, by=request.user)
+            messages.success(
+                request, _("Table %(table)s released: it may join again.") % {"table": player.table}
+            )
+            return redirect("console:players", event_id=event.pk)
+    elif request.method == "POST":
+        import_form = PlayersImportForm(request.POST, request.FILES, prefix="csv")
+        if import_form.is_valid():
+            with refusals(request):
+                created = services.players_import(
+                    event=event, csv_text=import_form.cleaned_data["text"], by=request.user
+                )
+                messages.success(
+                    request,
+                    ngettext("%(count)s player imported.", "%(count)s players imported.", len(created))
+                    % {"count": len(created)},
+                )
+                return redirect("console:players", event_id=event.pk)
+    listed = event.players.order_by("table").annotate(phones=Count("api_tokens"))
+    return render(
+        request,
+        "console/players.html",
+        {"event": event, "form": form, "import_form": import_form, "players": listed},
+    )
+
+
+# --------------------------------------------------------------------------- the round page
+
+
+def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
+    versions = live_versions(event)
+    game = current_game(event)
+    round = current_round(event)
+    context: dict[str, Any] = {
+        "event": event,
+        "game": game,
+        "round": round,
+        "versions": versions,
+        "view": public_view(event, versions.public) if game else None,
+        "draw_form": DrawForm(),
+        "open_form": OpenForm(initial={"seconds": event.round_seconds}),
+        "slip_form": SlipForm(),
+        "top_form": TopForm(),
+        "end_reason": end_reason_text(game.end_reason) if game else "",
+    }
+    if game is not None and game.master is not None:
+        # A master game: the racks and the moves placed come from its record.
+        number = round.number if round is not None and round.game_id == game.pk else 0
+        planned = master_round(game, number)
+        if planned is not None:
+            context["master_move"] = shown_move(planned.played, event.board, event.notation)
+            context["master_score"] = planned.score
+        context["master_next"] = master_round(game, number + 1) is not None
+    if round is not None:
+        context["round_key"] = f"{round.game.number}-{round.number}"
+        context["rack"] = rack_text(round.reliquat, round.new_tiles)
+        context["tops"] = [shown_move(t, event.board, event.notation) for t in round.tops]
+        context["chosen"] = shown_move(round.chosen, event.board, event.notation)
+        if round.state in (Round.State.OPEN, Round.State.CLOSED):
+            context["watch"] = slip_watch(round)
+        if round.state in RULED:
+            context["review"] = round_review(round)
+    return context
+
+
+@arbitrator_page
+def event_round(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The page the arbitrator keeps open during a game."""
+    event = arbitrated_event(request, event_id)
+    context = _round_context(request, event)
+    part = request.GET.get("part")
+    if is_htmx(request) and part in ("status", "watch", "review", "board"):
+        return render(request, f"console/_{part}.html", context)
+    return render(request, "console/round.html", context)
+
+
+def _playing_game(event: Event) -> Game:
+    game = event.games.filter(state=Game.State.PLAYING).first()
+    if game is None:
+        raise services.ApplicationError(_("No game is being played: start one."))
+    return game
+
+
+def _unplaced_round(event: Event, request: HttpRequest | None = None) -> Round:
+    """The round being played; with ``request``, the one its form was shown for (field
+    ``round_key``, "game-round"): a click on a page left a round behind, or a paper slip
+    typed as another arbitrator placed the round, must not act on the next round."""
+    game = _playing_game(event)
+    round = game.rounds.exclude(state=Round.State.PLACED).order_by("number").last()
+    if round is None:
+        raise services.ApplicationError(_("No rack is drawn: draw one."))
+    if request is not None:
+        services.check_round(round, _round_key(request.POST.get("round_key", "")))
+    return round
+
+
+def _round_key(text: str) -> tuple[int, int] | None:
+    game, _sep, number = text.partition("-")
+    if not (game.isdecimal() and number.isdecimal()):
+        return None
+    return int(game), int(number)
+
+
+@require_POST
+@arbitrator_page
+def game_start(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = arbitrated_event(request, event_id)
+    with refusals(request):
+        game = services.game_start(event=event, by=request.user)
+        round = services.round_draw(game=game, by=request.user)
+        if round is not None:
+            messages.success(request, _("Game %(game)s started.") % {"game": game.number})
+    return _back(event)
+
+
+@require_POST
+@arbitrator_page
+def game_end(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = arbitrated_event(request, event_id)
+    with refusals(request):
+        game = _playing_game(event)
+        pending = game.rounds.exclude(state=Round.State.PLACED).order_by("number").last()
+        # A drawn rack with no legal move ends the game for that reason (the record and the
+        # game sheet say so); otherwise the arbitrator stops it.
+        no_move = pending is not None and pending.solved_at is not None and not pending.tops
+        services.game_end(game=game, reason="no_move" if no_move else "stopped", by=request.user)
+        messages.success(request, _("Game %(game)s ended.") % {"game": game.number})
+    return _back(event)
+
+
+@require_POST
+@arbitrator_page
+def round_draw(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Draw the next rack at random, or check the rack typed from a physical draw."""
+    event = arbitrated_event(request, event_id)
+    form = DrawForm(request.POST)
+    if form.is_valid():
+        with refusals(request):
+            typed = form.cleaned_data["typed"].strip().upper() or None
+            round = services.round_draw(
+                game=_playing_game(event), by=request.user, typed=typed, rejected=_rejected(request.POST)
+            )
+            if round is None:
+                messages.info(request, _("The draw rule ends the game: no rack can be drawn."))
+    return _back(event)
+
+
+def _rejected(data: Any) -> tuple[str, ...]:
+    """The racks drawn by hand before this one and put back for the vowel/consonant rule,
+    in the order drawn (DUPLICATE_RULES section 2: every rejection is recorded)."""
+    text = str(data.get("rejected") or "")[:200].upper()
+    return tuple(part for part in text.replace(",", " ").split() if part)
+
+
+@arbitrator_page
+def rack_check(request: HttpRequest, event_id: int) -> HttpResponse:
+    """As the arbitrator types a rack drawn by hand: would it be accepted, and if not, why."""
+    event = arbitrated_event(request, event_id)
+    typed = (request.GET.get("typed") or "").strip()[:20]
+    game = event.games.filter(state=Game.State.PLAYING).first()
+    problem = ""
+    if typed and game is not None:
+        problem = typed_rack_problem(game, typed, _rejected(request.GET))
+    return render(request, "console/_rack_check.html", {"typed": typed.upper(), "problem": problem})
+
+
+@require_POST
+@arbitrator_page
+def round_open(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = arbitrated_event(request, event_id)
+    form = OpenForm(request.POST)
+    if form.is_valid():
+        with refusals(request):
+            services.round_open(
+                round=_unplaced_round(event, request), by=request.user, seconds=form.cleaned_data["seconds"]
+            )
+    return _back(event)
+
+
+@require_POST
+@arbitrator_page
+def round_close(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = arbitrated_event(request, event_id)
+    with refusals(request):
+        services.round_close(round=_unplaced_round(event, request), by=request.user)
+    return _back(event)
+
+
+@arbitrator_page
+def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Paper slips by keyboard: table, coordinates, word, score, Enter; the form comes
+    back empty with the table field focused and a line saying what was stored."""
+    event = arbitrated_event(request, event_id)
+    if request.method != "POST":
+        return _back(event)
+    form = SlipForm(request.POST)
+    stored = ""
+    if form.is_valid():
+        data = form.cleaned_data
+        with refusals(request):
+            round = _unplaced_round(event, request)
+            player = event.players.filter(table=data["table"]).first()
+            if player is None:
+                raise services.ApplicationError(_("No player at table %(table)s.") % {"table": data["table"]})
+            preview = move_preview(round, data["coordinates"], data["word"], data["announced_score"])
+            result = services.paper_slip_submit(
+                round=round,
+                player=player,
+                coordinates=data["coordinates"],
+                word=data["word"],
+                announced_score=data["announced_score"],
+                by=request.user,
+            )
+            stored = _("Table %(table)s (%(name)s): %(move)s, %(outcome)s") % {
+                "table": player.table,
+                "name": player.name,
+                "move": preview.move or f"{data['coordinates']} {data['word']}".strip() or "-",
+                "outcome": _outcome(preview),
+            }
+            if result.slip.late:
+                stored += " " + _("LATE: the round was closed, the slip is kept and scores 0.")
+            form = SlipForm()
+    if not is_htmx(request):
+        if stored:
+            messages.success(request, stored)
+        elif form.errors:
+            messages.error(request, _("The slip was not stored: check the fields."))
+        return _back(event)
+    return render(
+        request,
+        "console/_slip_entry.html",
+        {"event": event, "slip_form": form, "stored": stored, "round_key": request.POST.get("round_key", "")},
+    )
+
+
+def _outcome(preview: Any) -> str:
+    if preview.ok:
+        score = preview.move_score
+        text = ngettext("%(score)s point", "%(score)s points", score) % {"score": score}
+        if preview.warnings:
+            text += ", " + _("warning, %(credited)s credited") % {"credited": preview.credited}
+        return text
+    return _("0: %(detail)s") % {"detail": preview.detail}
+
+
+@arbitrator_page
+def slip_preview(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Try Move: what the slip being typed scores on the current board, as typed."""
+    event = arbitrated_event(request, event_id)
+    form = SlipForm(request.POST or request.GET)
+    form.is_valid()
+    data = form.cleaned_data
+    preview = player = None
+    error = ""
+    coordinates, word = data.get("coordinates") or "", data.get("word") or ""
+    if data.get("table"):
+        player = event.players.filter(table=data["table"]).first()
+    if coordinates or word:
+        try:
+            preview = move_preview(_unplaced_round(event), coordinates, word, data.get("announced_score"))
+        except services.ApplicationError as exc:
+            error = exc.message
+    return render(
+        request,
+        "console/_preview.html",
+        {"preview": preview, "player": player, "table": data.get("table"), "error": error, "event": event},
+    )
+
+
+@require_POST
+@arbitrator_page
+def top_choose(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = arbitrated_event(request, event_id)
+    form = TopForm(request.POST)
+    if form.is_valid():
+        with refusals(request):
+            choice = services.top_choose(
+                round=_unplaced_round(event, request),
+                move_text=form.cleaned_data["move"],
+                by=request.user,
+                confirm_lower=form.cleaned_data["confirm_lower"],
+            )
+            if choice.warning:
+                messages.warning(request, choice.warning)
+            else:
+                messages.success(
+                    request,
+                    _("%(move)s will be placed.")
+                    % {"move": shown_move(choice.round.chosen, event.board, event.notation)},
+                )
+    return _back(event)
+
+
+@require_POST
+@arbitrator_page
+def round_place(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Place the chosen move, then draw the next rack: at random, or as typed from a
+    physical draw (a refused rack leaves the round placed and the draw form open)."""
+    event = arbitrated_event(request, event_id)
+    typed = (request.POST.get("typed") or "").strip().upper()[:20]
+    with refusals(request):
+        round = _unplaced_round(event, request)
+        following = services.round_place(round=round, by=request.user, draw_next=not typed)
+        if typed:
+            following = services.round_draw(
+                game=round.game, by=request.user, typed=typed, rejected=_rejected(request.POST)
+            )
+        if following is None and Game.objects.get(pk=round.game_id).state == Game.State.ENDED:
+            messages.info(request, _("The draw rule ends the game: no rack can be drawn."))
+    return _back(event)
+
+
+def _ruling_of(request: HttpRequest, event: Event, ruling_id: int) -> Ruling:
+    ruling = get_object_or_404(Ruling.objects.select_related("round__game", "player", "slip"), pk=ruling_id)
+    if ruling.round.game.event_id != event.pk:
+        raise PermissionDenied
+    return ruling
+
+
+@arbitrator_page
+def ruling_edit(request: HttpRequest, event_id: int, ruling_id: int) -> HttpResponse:
+    """Correct one ruling with a reason, or accept its shifted reference."""
+    event = arbitrated_event(request, event_id)
+    ruling = _ruling_of(request, event, ruling_id)
+    form = OverrideForm(
+        initial={"credited": ruling.credited, "warnings": ruling.warnings, "penalty": ruling.penalty}
+    )
+    shift_form = ReasonForm(prefix="shift")
+    if request.method == "POST" and "shift-reason" in request.POST:
+        shift_form = ReasonForm(request.POST, prefix="shift")
+        if shift_form.is_valid():
+            with refusals(request):
+                services.ruling_accept_shift(
+                    ruling=ruling, by=request.user, reason=shift_form.cleaned_data["reason"]
+                )
+                messages.success(request, _("Shifted reference accepted."))
+                return _back(event)
+    elif request.method == "POST":
+        form = OverrideForm(request.POST)
+        if form.is_valid():
+            changes = {k: v for k, v in form.cleaned_data.items() if v is not None and k != "reason"}
+            with refusals(request):
+                services.ruling_override(
+                    ruling=ruling, by=request.user, reason=form.cleaned_data["reason"], **changes
+                )
+                messages.success(
+                    request, _("Ruling corrected for table %(table)s.") % {"table": ruling.player.table}
+                )
+                return _back(event)
+    history = HistoryEntry.objects.filter(event=event, entity="ruling", object_id=ruling.pk).order_by("-at")
+    return render(
+        request,
+        "console/ruling.html",
+        {
+            "event": event,
+            "ruling": ruling,
+            "form": form,
+            "shift_form": shift_form,
+            "shift": shown_move(ruling.shift_candidate, event.board, event.notation),
+            "move": shown_move(ruling.move, event.board, event.notation),
+            "history": history,
+        },
+    )
+
+
+# --------------------------------------------------------------------------- results
+
+
+@arbitrator_page
+def standings(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = arbitrated_event(request, event_id)
+    games = list(event.games.order_by("number"))
+    number = request.GET.get("game")
+    game = next((g for g in games if str(g.number) == number), None)
+    category = request.GET.get("category") or None
+    rows = game_standings(game, category=category) if game else event_standings(event, category=category)
+    categories = sorted({c for c in event.players.values_list("category", flat=True) if c})
+    return render(
+        request,
+        "console/standings.html",
+        {
+            "event": event,
+            "rows": rows,
+            "games": games,
+            "game": game,
+            "category": category,
+            "categories": categories,
+        },
+    )
+
+
+@arbitrator_page
+def history(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = arbitrated_event(request, event_id)
+    entries = HistoryEntry.objects.filter(event=event).select_related("actor").order_by("-at", "-pk")
+    entity = request.GET.get("entity")
+    if entity:
+        entries = entries.filter(entity=entity)
+    page = Paginator(entries, 100).get_page(request.GET.get("page"))
+    kinds = [
+        ("event", _("settings")),
+        ("game", _("games")),
+        ("round", _("draws and rounds")),
+        ("slip", _("slips")),
+        ("ruling", _("rulings")),
+    ]
+    return render(
+        request, "console/history.html", {"event": event, "page": page, "entity": entity, "kinds": kinds}
+    )
+
+
+# --------------------------------------------------------------------------- printed sheets
+
+
+@arbitrator_page
+def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Ask for a sheet (printed by a worker) and download the printed ones."""
+    from tournaments.models import PrintedSheet
+    from tournaments.services import sheets as sheet_services
+
+    event = arbitrated_event(request, event_id)
+    if request.method == "POST":
+        kind = request.POST.get("kind", "")
+        game_text = request.POST.get("game", "")
+        player_text = request.POST.get("player", "")
+        player = event.players.filter(pk=int(player_text)).first() if player_text.isdecimal() else None
+        with refusals(request):
+            sheet_services.sheet_request(
+                event=event,
+                kind=kind,
+                game=int(game_text) if game_text.isdecimal() else None,
+                player=player,
+                language=request.POST.get("language", "fr"),
+                by=request.user,
+            )
+            messages.success(request, _("The sheet is being printed: it appears below in a moment."))
+        return redirect("console:sheets", event_id=event.pk)
+    listed = PrintedSheet.objects.filter(event=event).defer("pdf").select_related("player")[:50]
+    context = {
+        "event": event,
+        "sheets": listed,
+        "pending": any(s.state == PrintedSheet.State.PENDING for s in listed),
+        "kinds": PrintedSheet.Kind.choices,
+        "games": event.games.order_by("number"),
+        "players": event.players.order_by("table"),
+    }
+    if is_htmx(request):
+        return render(request, "console/_sheets.html", context)
+    return render(request, "console/sheets.html", context)
+
+
+@arbitrator_page
+def sheet_download(request: HttpRequest, event_id: int, sheet_id: int) -> HttpResponse:
+    from tournaments.models import PrintedSheet
+
+    event = arbitrated_event(request, event_id)
+    sheet = get_object_or_404(PrintedSheet, pk=sheet_id, event=event, state=PrintedSheet.State.READY)
+    response = HttpResponse(bytes(sheet.pdf), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{sheet.filename}"'
+    return response
+
+
+#: Content type of each export's file extension.
+EXPORT_TYPES = {
+    "csv": "text/csv; charset=utf-8",
+    "json": "application/json; charset=utf-8",
+    "gcg": "text/plain; charset=utf-8",
+}
+
+
+@arbitrator_page
+def export(request: HttpRequest, event_id: int, kind: str, ext: str) -> HttpResponse:
+    """An export as a file: the standings (of one game with ``?game=N``), every slip with
+    its ruling, the JSON game record or the GCG of a game (``?game=N``, default the last)."""
+    from tournaments import exports
+
+    event = arbitrated_event(request, event_id)
+    if exports.EXPORTS.get(kind) != ext:
+        raise Http404
+    game = request.GET.get("game", "")
+    number = int(game) if game.isdecimal() else None
+    try:
+        data = exports.export(kind, event, number)
+    except ValueError as exc:
+        messages.error(request, str(exc))
+        return redirect("console:sheets", event_id=event.pk)
+    response = HttpResponse(data, content_type=EXPORT_TYPES[ext])
+    suffix = f"-game-{number}" if number is not None and kind != "slips" else ""
+    response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{kind}{suffix}.{ext}"'
+    return response

@@ -1,0 +1,63 @@
+"""The projector view."""
+
+from __future__ import annotations
+
+import io
+
+import segno
+from django.conf import settings
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+from django.urls import reverse
+
+from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx
+from tournaments.display import sorted_rack
+from tournaments.models import Event, Round
+from tournaments.selectors import RULED, current_game, current_round, live_versions, public_view
+from tournaments.standings import game_standings
+
+#: Rows of the standings on the projector: the hall reads the top of the table.
+HALL_ROWS = 12
+
+
+def join_url(request: HttpRequest, event: Event) -> str:
+    path = reverse("phone:join_code", kwargs={"code": event.code})
+    public = str(getattr(settings, "ARBITER_PUBLIC_URL", ""))
+    return f"{public}{path}" if public else request.build_absolute_uri(path)
+
+
+def join_qr_svg(url: str) -> str:
+    """The join address as an inline SVG QR code (no file, no network)."""
+    out = io.BytesIO()
+    segno.make(url, error="m").save(out, kind="svg", border=2, xmldecl=False, svgns=True, omitsize=True)
+    return out.getvalue().decode()
+
+
+def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
+    versions = live_versions(event)
+    view = public_view(event, versions.public)
+    round = current_round(event)
+    game = current_game(event)
+    placed = game is not None and game.rounds.filter(state=Round.State.PLACED).exists()
+    url = join_url(request, event)
+    return {
+        "event": event,
+        "versions": versions,
+        "view": view,
+        "round": round,
+        "rack_sorted": sorted_rack(view.rack, "v") if view else "",
+        "ruled": round is not None and round.state in RULED,
+        "rows": game_standings(game)[:HALL_ROWS] if game is not None and placed else [],
+        "join_url": url,
+        "join_qr": join_qr_svg(url),
+    }
+
+
+@arbitrator_page
+def hall(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Full screen on the hall's projector: nothing to click."""
+    event = arbitrated_event(request, event_id)
+    context = _hall_context(request, event)
+    if is_htmx(request) and request.GET.get("part") == "panel":
+        return render(request, "hall/_panel.html", context)
+    return render(request, "hall/hall.html", context)

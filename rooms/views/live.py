@@ -1,0 +1,150 @@
+"""Live updates: what every page listens to (README, "Live updates", has the figures).
+
+``/live/<event>/stream/`` is a server-sent events stream: it writes the event's version
+strings when they change (and a heartbeat), so a phone learns of a change within a fraction
+of a second for about 1 ms of server CPU a second. ``/live/<event>/`` answers the same
+versions once, for a page whose browser has no EventSource or whose stream keeps failing
+(a proxy that buffers, say): live.js then polls it every second.
+
+Both read the versions through :func:`versions_for`, computed at most every
+:data:`CACHE_SECONDS` per event and process whatever the number of listeners."""
+
+from __future__ import annotations
+
+import json
+import logging
+import threading
+import time
+from collections.abc import Iterator
+
+from django import db
+from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
+from django.http.response import HttpResponseBase
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+
+from rooms.views.common import session_player
+from tournaments.models import Event
+from tournaments.permissions import can_arbitrate
+from tournaments.selectors import LiveVersions, live_versions
+
+logger = logging.getLogger(__name__)
+
+#: How long one computation of the versions serves every listener (seconds): with 1,000
+#: phones the database sees a few queries a second, not 1,000.
+CACHE_SECONDS = 0.5
+#: How often a stream looks at the (cached) versions, and writes at the latest.
+CHECK_SECONDS = 0.2
+HEARTBEAT_SECONDS = 15.0
+#: A stream ends after this long and the browser reconnects (after RETRY_MS): a phone
+#: that vanished without closing its connection holds a server thread no longer.
+LIFETIME_SECONDS = 300.0
+RETRY_MS = 1000
+
+#: One listener recomputes the versions when the cache has expired; the others go on with
+#: the last ones meanwhile. Streams wake in step: without this, all of them would miss
+#: the cache at the same moment and query the database together.
+_refresh = threading.Lock()
+#: event id -> (monotonic time of the computation, versions). In the process, not in
+#: Django's cache: Redis keeps whole seconds only (a 0.5 s timeout deletes the key), and
+#: the point is one computation per process whatever the number of listeners.
+_memo: dict[int, tuple[float, LiveVersions]] = {}
+#: Set, every open stream ends within CHECK_SECONDS (the browsers reconnect): for a
+#: server that stops, and for the tests, whose database goes when a test ends.
+STOP = threading.Event()
+
+
+def versions_for(event: Event) -> LiveVersions:
+    known = _memo.get(event.pk)
+    if known is not None and time.monotonic() - known[0] < CACHE_SECONDS:
+        return known[1]
+    if not _refresh.acquire(blocking=known is None):
+        assert known is not None
+        return known[1]  # another listener is computing them: the last ones meanwhile
+    try:
+        versions = live_versions(event)
+        _memo[event.pk] = (time.monotonic(), versions)
+    finally:
+        _refresh.release()
+        # Django closes a request's connection when its response is closed: for a stream,
+        # at its end. Without this every open stream would hold a database connection.
+        db.connections.close_all()
+    return versions
+
+
+def forget() -> None:
+    """Drop the computed versions (tests, after a change they want seen at once)."""
+    _memo.clear()
+
+
+def _body(versions: LiveVersions, arbitrator: bool) -> dict[str, object]:
+    body: dict[str, object] = {
+        "public": versions.public,
+        "deadline": versions.deadline,
+        "state": versions.state,
+        # The server's clock: the countdowns follow it, not the phone's own clock.
+        "now": int(time.time() * 1000),
+    }
+    if arbitrator:
+        body["full"] = versions.full  # the slips' version: the arbitrator's only
+    return body
+
+
+def _listener(request: HttpRequest, event_id: int) -> tuple[Event, bool] | JsonResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    arbitrator = can_arbitrate(request.user, event)
+    if not arbitrator and session_player(request, event)[0] is None:
+        message = _("join the event first")
+        return JsonResponse({"error": {"code": "forbidden", "message": message, "detail": {}}}, status=403)
+    return event, arbitrator
+
+
+@never_cache
+def live(request: HttpRequest, event_id: int) -> JsonResponse:
+    """The versions once: the polling fallback."""
+    found = _listener(request, event_id)
+    if isinstance(found, JsonResponse):
+        return found
+    event, arbitrator = found
+    return JsonResponse(_body(versions_for(event), arbitrator))
+
+
+def _stream(event: Event, arbitrator: bool) -> Iterator[str]:
+    db.connections.close_all()  # the one the view used to check the caller
+    started = last_write = time.monotonic()
+    yield f"retry: {RETRY_MS}\n\n"
+    sent: tuple[str, str] | None = None
+    while time.monotonic() - started < LIFETIME_SECONDS and not STOP.is_set():
+        try:
+            versions = versions_for(event)
+        except Exception:
+            # The database is unreachable (restarting, or gone at the end of a test): end
+            # the stream; the browser reconnects after RETRY_MS and finds it back, or polls.
+            logger.warning(
+                "live stream of event %s ended: the versions cannot be read", event.pk, exc_info=True
+            )
+            return
+        now = time.monotonic()
+        seen = (versions.public, versions.full if arbitrator else "")
+        if seen != sent:
+            yield f"event: version\ndata: {json.dumps(_body(versions, arbitrator))}\n\n"
+            sent, last_write = seen, now
+        elif now - last_write >= HEARTBEAT_SECONDS:
+            # A write is the only way a WSGI server learns that the phone has gone; the
+            # page counts it as a sign of life (a slip waiting to be sent goes then).
+            yield f"event: ping\ndata: {json.dumps({'now': int(time.time() * 1000)})}\n\n"
+            last_write = now
+        STOP.wait(CHECK_SECONDS)
+
+
+@never_cache
+def live_stream(request: HttpRequest, event_id: int) -> HttpResponseBase:
+    found = _listener(request, event_id)
+    if isinstance(found, JsonResponse):
+        return found
+    event, arbitrator = found
+    response = StreamingHttpResponse(_stream(event, arbitrator), content_type="text/event-stream")
+    # A proxy (nginx) buffers a response unless told not to: the events would arrive late.
+    response["X-Accel-Buffering"] = "no"
+    return response

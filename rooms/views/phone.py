@@ -1,0 +1,200 @@
+"""The player's phone page: join, see the board and rack, hand in a slip, see the result.
+
+A slip is sent by the page's script to the REST API with the player's token and a
+``client_id``, kept in the phone's storage until the server acknowledges it (a Wi-Fi
+drop loses nothing: the retry is idempotent). Without JavaScript the form posts here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from rooms.forms import JoinForm
+from rooms.views.common import (
+    SESSION_PLAYERS,
+    client_address,
+    is_htmx,
+    refusals,
+    remember_player,
+    session_player,
+    within_rate,
+)
+from tournaments import services
+from tournaments import services as api_services
+from tournaments.display import ruling_text, sorted_rack
+from tournaments.models import Event, Player, Round, Ruling, Slip
+from tournaments.selectors import RULED, GameView, current_round, live_versions, public_view
+
+#: Joins per address and slips per player, a minute, on the page (the API has its own
+#: throttles, at the same rates by default).
+JOIN_LIMIT = 10
+SLIP_LIMIT = 30
+
+
+def _join_allowed(request: HttpRequest) -> bool:
+    """Per address: enough to stop code guessing."""
+    return within_rate(f"join:{client_address(request)}", JOIN_LIMIT)
+
+
+def _find_player(event: Event, who: str) -> Player | None:
+    who = who.strip()
+    people = event.players.filter(virtual_level__isnull=True)
+    if who.isdecimal():
+        return people.filter(table=int(who)).first()
+    named = list(people.filter(name__iexact=who)[:2])
+    return named[0] if len(named) == 1 else None
+
+
+def join(request: HttpRequest, code: str = "") -> HttpResponse:
+    """Join with the event code (typed, or in the QR code's address) and a table or name."""
+    form = JoinForm(initial={"code": code.upper()})
+    if request.method == "POST":
+        form = JoinForm(request.POST)
+        if not _join_allowed(request):
+            messages.error(request, _("Too many attempts: wait a minute and try again."))
+        elif form.is_valid():
+            typed = form.cleaned_data["code"].strip().upper()
+            event = Event.objects.filter(code__iexact=typed).first()
+            player = _find_player(event, form.cleaned_data["who"]) if event else None
+            if event is None or player is None:
+                # One message for both: it must not tell which codes or tables exist.
+                messages.error(
+                    request, _("Unknown event code, table or name: check them with the arbitrator.")
+                )
+            else:
+                with refusals(request):
+                    held = request.session.get(SESSION_PLAYERS, {}).get(str(event.pk), {}).get("token", "")
+                    token = api_services.player_token_issue(
+                        event=event, code=typed, table=player.table, held=held
+                    )
+                    remember_player(request, event, player, token.key)
+                    return redirect("phone:play", event_id=event.pk)
+    return render(request, "phone/join.html", {"form": form})
+
+
+def _rack_order(request: HttpRequest) -> str:
+    order = request.GET.get("sort")
+    if order in ("a", "v"):
+        request.session["arbiter_sort"] = order
+    return str(request.session.get("arbiter_sort", "v"))
+
+
+def _play_context(request: HttpRequest, event: Event, player: Player, token: str) -> dict[str, Any]:
+    versions = live_versions(event)
+    view = public_view(event, versions.public)
+    round = current_round(event)
+    slip = ruling = None
+    if round is not None:
+        slip = (
+            Slip.objects.filter(round=round, player=player).order_by("-current", "-received_at").first()
+            if round.state != Round.State.DRAWN
+            else None
+        )
+        if round.state in RULED:
+            ruling = Ruling.objects.filter(round=round, player=player).first()
+    order = _rack_order(request)
+    mine = dict(
+        Ruling.objects.filter(
+            player=player, round__game__number=view.game if view else 0, round__state=Round.State.PLACED
+        ).values_list("round__number", "credited")
+    )
+    return {
+        "event": event,
+        "player": player,
+        "token": token,
+        "versions": versions,
+        "view": view,
+        "round": round,
+        "slip": slip,
+        "ruling": ruling,
+        "ruling_label": ruling_text(ruling.reason) if ruling else "",
+        "order": order,
+        "rack_sorted": sorted_rack(view.rack, order) if view else "",
+        "rack_tiles": _tiles(view, sorted_rack(view.rack, order)) if view else [],
+        "ruled": round is not None and round.state in RULED,
+        "placed": [(p, mine.get(p.number)) for p in view.placed] if view else [],
+        "total": sum(mine.values()),
+    }
+
+
+def _tiles(view: GameView, rack: str) -> list[tuple[str, int]]:
+    """The rack's tiles in the player's order, with their values (seed 000 ``-v``)."""
+    values = dict(view.values)
+    return [(letter, values.get(letter, 0)) for letter in rack]
+
+
+def play(request: HttpRequest, event_id: int) -> HttpResponse:
+    event = get_object_or_404(Event, pk=event_id)
+    player, token = session_player(request, event)
+    if player is None:
+        return redirect("phone:join_code", code=event.code)
+    context = _play_context(request, event, player, token)
+    if is_htmx(request) and request.GET.get("part") == "panel":
+        return render(request, "phone/_panel.html", context)
+    context["phone_text"] = {
+        "received": _("Received at"),
+        "pending": _("Not received yet: it will be sent again as soon as the network is back."),
+        "refused": _("Refused"),
+        "offline": _("No network"),
+        "sending": _("Sending…"),
+        "notsent": _("NOT RECEIVED: the round closed before the slip reached the arbitrator."),
+        "replace": _("You may replace it until the deadline."),
+        "across": _("across"),
+        "down": _("down"),
+    }
+    return render(request, "phone/play.html", context)
+
+
+@require_POST
+def slip(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The form's target when the page's script does not run."""
+    event = get_object_or_404(Event, pk=event_id)
+    player, _token = session_player(request, event)
+    if player is None:
+        return redirect("phone:join_code", code=event.code)
+    round = current_round(event)
+    score_text = (request.POST.get("announced_score") or "").strip()
+    with refusals(request):
+        if not within_rate(f"slip:{player.pk}", SLIP_LIMIT):
+            raise services.ApplicationError(_("Too many slips: wait a minute and try again."))
+        if round is None:
+            raise services.ApplicationError(_("No round is open."))
+        if score_text and not score_text.isdecimal():
+            raise services.ApplicationError(_("The score is a whole number."))
+        result = services.slip_submit(
+            round=round,
+            player=player,
+            coordinates=request.POST.get("coordinates", "")[:20],
+            word=request.POST.get("word", "")[:40],
+            announced_score=int(score_text) if score_text else None,
+            client_id=request.POST.get("client_id", "")[:64],
+            for_round=_for_round(request),
+        )
+        at = timezone.localtime(result.slip.received_at).strftime("%H:%M:%S")
+        if result.slip.late:
+            messages.error(request, _("Slip received late, at %(time)s: it scores 0.") % {"time": at})
+        else:
+            messages.success(request, _("Slip received at %(time)s.") % {"time": at})
+    return redirect("phone:play", event_id=event.pk)
+
+
+def _for_round(request: HttpRequest) -> tuple[int, int] | None:
+    game, number = request.POST.get("game", ""), request.POST.get("round", "")
+    if game.isdecimal() and number.isdecimal():
+        return int(game), int(number)
+    return None
+
+
+@require_POST
+def leave(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Forget the player joined on this browser (a shared phone, a wrong table)."""
+    joined = dict(request.session.get(SESSION_PLAYERS, {}))
+    joined.pop(str(event_id), None)
+    request.session[SESSION_PLAYERS] = joined
+    return redirect("phone:join")

@@ -1,0 +1,67 @@
+"""What every part of the domain and the rooms above it share: the refusal type, who
+acts, and the lists of event settings. Models and services import this module; it imports
+neither, so no circle can start here."""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from django.contrib.auth.models import AnonymousUser
+from django.contrib.auth.models import User as AuthUser
+
+from solver.formats.record import GameConfig
+
+User = AuthUser | AnonymousUser | None
+
+
+class ApplicationError(Exception):
+    """A refused action, with a message for the person who asked and optional detail."""
+
+    def __init__(self, message: str, extra: dict[str, Any] | None = None):
+        super().__init__(message)
+        self.message = message
+        self.extra = extra or {}
+
+
+#: Every setting of an event besides its name, first day and word list, in the order the
+#: console's form shows them.
+EVENT_SETTINGS = (
+    "ends_on",
+    "language",
+    "board",
+    "smooth",
+    "notation",
+    "mode",
+    "round_seconds",
+    "random_seed",
+    "bingo_bonus",
+    "first_move_horizontal",
+    "y_counts_as",
+    "early_rounds",
+    "early_vowels",
+    "early_consonants",
+    "late_vowels",
+    "late_consonants",
+    "score_policy",
+    "free_warnings",
+    "warning_penalty",
+    "shift_penalty",
+    "solo_bonus",
+    "solo_min_players",
+    "unmarked_blank_warning",
+    "tie_break",
+)
+
+
+#: Settings that may change after the first game started: they do not change the draws,
+#: the board or the scores already stored (the others would stop the games replaying).
+LIVE_SETTINGS = {"round_seconds", "ends_on"}
+
+
+#: The settings a game record carries: an imported event takes them from the record.
+RECORD_SETTINGS = tuple(f.name for f in dataclasses.fields(GameConfig) if f.name in EVENT_SETTINGS)
+
+
+#: No move scores more on any board; a bigger number is a typing error, not a score.
+MAX_ANNOUNCED = 9999

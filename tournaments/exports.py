@@ -1,0 +1,219 @@
+"""Exports: CSV for the federation and spreadsheets (the standings, every slip with its
+ruling), and the game itself as the solver's JSON game record or as GCG.
+
+CSV is semicolon-separated UTF-8 with a byte-order mark, as French spreadsheets expect;
+numbers plain (no thousands separator), decimals with a point. The JSON record is what
+``services.event_import`` reads back (a "master game") and ``python -m solver`` replays.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+
+from django.db.models import Q
+
+from scoring.adjudication import Reason
+from solver.formats import gcg
+from tournaments.models import Event, Game, Player, Round, Ruling, Slip
+from tournaments.services.transfer import FILE_SETTINGS
+from tournaments.standings import event_standings, game_standings
+from tournaments.state import game_record
+
+#: What can be exported, with the file extension of each.
+EXPORTS = {"standings": "csv", "slips": "csv", "record": "json", "gcg": "gcg"}
+
+
+def _csv(header: list[str], rows: list[list[object]]) -> bytes:
+    out = io.StringIO()
+    writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    writer.writerow(header)
+    writer.writerows(rows)
+    return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+def export_game(event: Event, number: int | None) -> Game:
+    """Game ``number`` of the event, default the last one; ValueError saying what is missing."""
+    games = event.games.order_by("number")
+    game = games.last() if number is None else games.filter(number=number).first()
+    if game is None:
+        raise ValueError(f"{event.name} has no game {number}" if number else f"{event.name} has no game yet")
+    return game
+
+
+def standings_csv(event: Event, game_number: int | None = None) -> bytes:
+    rows = event_standings(event) if game_number is None else game_standings(export_game(event, game_number))
+    licences = dict(Player.objects.filter(event=event).values_list("pk", "licence"))
+    header = [
+        "rank",
+        "table",
+        "name",
+        "club",
+        "licence",
+        "category",
+        "total",
+        "difference",
+        "percent",
+        "tops",
+        "solos",
+        "warnings",
+        "penalties",
+        "letterpoints",
+    ]
+    body: list[list[object]] = [
+        [
+            r.rank,
+            r.player.table,
+            r.player.name,
+            r.player.club,
+            licences.get(r.player.id, ""),
+            r.player.category,
+            r.total,
+            r.diff,
+            f"{r.percent:.2f}",
+            r.tops,
+            r.solos,
+            r.warnings,
+            r.penalties,
+            r.letterpoints,
+        ]
+        for r in rows
+    ]
+    return _csv(header, body)
+
+
+def slips_csv(event: Event) -> bytes:
+    """Every slip handed in (replaced and late ones too) with the ruling of its round."""
+    rulings = {(r.round_id, r.player_id): r for r in Ruling.objects.filter(round__game__event=event)}
+    slips = (
+        Slip.objects.filter(round__game__event=event)
+        .select_related("round__game", "player", "entered_by")
+        .order_by("round__game__number", "round__number", "player__table", "received_at")
+    )
+    header = [
+        "game",
+        "round",
+        "table",
+        "name",
+        "coordinates",
+        "word",
+        "announced",
+        "received_at",
+        "source",
+        "entered_by",
+        "current",
+        "late",
+        "ruling",
+        "move",
+        "move_score",
+        "credited",
+        "warnings",
+        "penalty",
+    ]
+    body: list[list[object]] = []
+    for s in slips:
+        ruling = rulings.get((s.round_id, s.player_id))
+        # Only the slip the ruling was made on carries it (not a replaced one).
+        ruled = ruling if ruling is not None and ruling.slip_id == s.pk else None
+        verdict: list[object] = (
+            [ruled.reason, ruled.move, ruled.move_score, ruled.credited, ruled.warnings, ruled.penalty]
+            if ruled is not None
+            else [""] * 6
+        )
+        announced = "" if s.announced_score is None else s.announced_score
+        entered = s.entered_by.get_username() if s.entered_by else ""
+        body.append(
+            [
+                s.round.game.number,
+                s.round.number,
+                s.player.table,
+                s.player.name,
+                s.coordinates,
+                s.word,
+                announced,
+                s.received_at.isoformat(),
+                s.source,
+                entered,
+                int(s.current),
+                int(s.late),
+                *verdict,
+            ]
+        )
+    return _csv(header, body)
+
+
+def record_json(game: Game) -> bytes:
+    """The game file (see :mod:`tournaments.services.transfer`): the game record of the placed
+    rounds (so far, while the game is played), with the event's players, the slips its
+    rulings were made on and the arbitrator's corrections."""
+    data = game_record(game).to_dict()
+    placed = Round.objects.filter(game=game, state=Round.State.PLACED)
+    data["settings"] = {key: getattr(game.event, key) for key in FILE_SETTINGS}
+    data["players"] = [
+        {
+            "table": p.table,
+            "name": p.name,
+            "club": p.club,
+            "licence": p.licence,
+            "category": p.category,
+            "virtual_level": p.virtual_level,
+        }
+        for p in game.event.players.order_by("table")
+    ]
+    slips = Slip.objects.filter(round__in=placed).select_related("round", "player")
+    # The slip that counts (in time), else the last late one: what each ruling was made on.
+    chosen: dict[tuple[int, int], Slip] = {}
+    for slip in slips.order_by("received_at", "pk"):
+        key = (slip.round.number, slip.player.table)
+        if slip.current or key not in chosen or not chosen[key].current:
+            chosen[key] = slip
+    data["slips"] = [
+        {
+            "round": number,
+            "table": table,
+            "coordinates": s.coordinates,
+            "word": s.word,
+            "announced": s.announced_score,
+            "source": s.source,
+            "late": s.late,
+        }
+        for (number, table), s in sorted(chosen.items())
+    ]
+    corrections = Ruling.objects.filter(round__in=placed).select_related("round", "player")
+    data["corrections"] = [
+        {"round": r.round.number, "table": r.player.table, "kind": "shift", "reason": r.override_reason}
+        if r.reason == Reason.SHIFT_ACCEPTED
+        else {
+            "round": r.round.number,
+            "table": r.player.table,
+            "kind": "override",
+            "reason": r.override_reason,
+            "credited": r.credited,
+            "warnings": r.warnings,
+            "penalty": r.penalty,
+        }
+        for r in corrections.filter(Q(overridden=True) | Q(reason=Reason.SHIFT_ACCEPTED)).order_by(
+            "round__number", "player__table"
+        )
+    ]
+    return (json.dumps(data, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def game_gcg(game: Game) -> bytes:
+    """The tops placed, as one player's game in GCG (see :mod:`solver.formats.gcg`)."""
+    return gcg.export(game_record(game)).encode("utf-8")
+
+
+def export(kind: str, event: Event, game_number: int | None = None) -> bytes:
+    """One export by name (:data:`EXPORTS`): the standings of the event or of one game,
+    the slips of the event, the record or GCG of one game (default: the last)."""
+    if kind == "standings":
+        return standings_csv(event, game_number)
+    if kind == "slips":
+        return slips_csv(event)
+    if kind == "record":
+        return record_json(export_game(event, game_number))
+    if kind == "gcg":
+        return game_gcg(export_game(event, game_number))
+    raise ValueError(f"unknown export {kind!r}: choose {', '.join(EXPORTS)}")

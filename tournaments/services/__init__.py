@@ -1,0 +1,79 @@
+"""Every write of the domain: keyword-only, typed, transactional, one module per entity.
+
+Callers import from here (``from tournaments import services``; ``services.slip_submit``)
+or from the entity's module. The modules form one downward chain, so that none imports
+another in a circle: ``history`` <- ``lexicons``, ``events``, ``players``, ``games`` <-
+``rounds`` <- ``rulings`` <- ``slips``; ``demo``, ``sheets`` and ``transfer`` stand above
+the ones they call.
+
+Every change to a slip, a ruling or a draw is kept in :class:`~tournaments.models.HistoryEntry`.
+"""
+
+from tournaments.core import EVENT_SETTINGS, MAX_ANNOUNCED, RECORD_SETTINGS, ApplicationError, User
+from tournaments.services.demo import event_demo
+from tournaments.services.events import event_create, event_update
+from tournaments.services.games import game_end, game_start, round_draw
+from tournaments.services.history import actor, history_record
+from tournaments.services.lexicons import lexicon_bundled, lexicon_import, lexicon_pack
+from tournaments.services.players import player_add, player_release, player_token_issue, players_import
+from tournaments.services.rounds import (
+    TopChoice,
+    analysis_for,
+    round_close,
+    round_open,
+    round_place,
+    round_solve,
+    tasks_requeue_pending,
+    top_choose,
+)
+from tournaments.services.rulings import (
+    adjudication_settings,
+    judging_rules,
+    round_adjudicate,
+    ruling_accept_shift,
+    ruling_override,
+)
+from tournaments.services.sheets import sheet_print, sheet_request
+from tournaments.services.slips import SubmitResult, check_round, paper_slip_submit, slip_submit
+
+__all__ = [
+    "EVENT_SETTINGS",
+    "MAX_ANNOUNCED",
+    "RECORD_SETTINGS",
+    "ApplicationError",
+    "SubmitResult",
+    "TopChoice",
+    "User",
+    "actor",
+    "adjudication_settings",
+    "analysis_for",
+    "check_round",
+    "event_create",
+    "event_demo",
+    "event_update",
+    "game_end",
+    "game_start",
+    "history_record",
+    "judging_rules",
+    "lexicon_bundled",
+    "lexicon_import",
+    "lexicon_pack",
+    "paper_slip_submit",
+    "player_add",
+    "player_release",
+    "player_token_issue",
+    "players_import",
+    "round_adjudicate",
+    "round_close",
+    "round_draw",
+    "round_open",
+    "round_place",
+    "round_solve",
+    "ruling_accept_shift",
+    "ruling_override",
+    "sheet_print",
+    "sheet_request",
+    "slip_submit",
+    "tasks_requeue_pending",
+    "top_choose",
+]

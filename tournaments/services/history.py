@@ -1,0 +1,42 @@
+"""Who did what: every change to a slip, a ruling, a draw or a setting is kept as a
+:class:`~tournaments.models.HistoryEntry` (who, when, old, new, why)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.contrib.auth.models import User as AuthUser
+
+from tournaments.core import User
+from tournaments.models import Event, HistoryEntry
+
+
+def actor(by: User) -> tuple[AuthUser | None, str]:
+    if not isinstance(by, AuthUser):
+        return None, "system"
+    return by, by.get_username()
+
+
+def history_record(
+    *,
+    event: Event,
+    entity: str,
+    object_id: int,
+    action: str,
+    by: User,
+    old: Any = None,
+    new: Any = None,
+    reason: str = "",
+) -> HistoryEntry:
+    user, label = actor(by)
+    return HistoryEntry.objects.create(
+        event=event,
+        entity=entity,
+        object_id=object_id,
+        action=action,
+        actor=user,
+        actor_label=label,
+        old=old,
+        new=new,
+        reason=reason,
+    )

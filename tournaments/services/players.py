@@ -1,0 +1,158 @@
+"""Players: added one by one or from a CSV file, and a table's phone (the join flow's
+token, released by the arbitrator)."""
+
+from __future__ import annotations
+
+import csv
+import hmac
+import io
+
+from django.db import models, transaction
+from django.db.models import Max
+from django.utils.translation import gettext as _
+
+from tournaments.core import ApplicationError, User
+from tournaments.models import Event, Player, PlayerToken
+from tournaments.services.history import history_record
+
+
+def player_add(
+    *,
+    event: Event,
+    name: str,
+    club: str = "",
+    licence: str = "",
+    category: str = "",
+    table: int | None = None,
+    virtual_level: int | None = None,
+    by: User = None,
+) -> Player:
+    name = name.strip()
+    if not name:
+        raise ApplicationError(_("a player needs a name"))
+    if virtual_level is not None and not 1 <= virtual_level <= 6:
+        raise ApplicationError(_("a virtual player's level is 1 to 6"))
+    values = {"name": name, "club": club.strip(), "licence": licence.strip(), "category": category.strip()}
+    for key, value in values.items():
+        # PostgreSQL refuses a longer text with an error; SQLite would keep it silently.
+        field = Player._meta.get_field(key)
+        assert isinstance(field, models.CharField)
+        if field.max_length is not None and len(value) > field.max_length:
+            raise ApplicationError(
+                _("%(field)s is too long (%(length)s characters, %(limit)s at most)")
+                % {"field": field.verbose_name, "length": len(value), "limit": field.max_length}
+            )
+    if table is not None and not 1 <= table <= 2_147_483_647:
+        raise ApplicationError(_("a table number is 1 or more"))
+    with transaction.atomic():
+        if table is None:
+            table = (event.players.aggregate(m=Max("table"))["m"] or 0) + 1
+        if event.players.filter(table=table).exists():
+            raise ApplicationError(_("table %(table)s already has a player") % {"table": table})
+        player = Player.objects.create(event=event, table=table, virtual_level=virtual_level, **values)
+        history_record(
+            event=event,
+            entity="player",
+            object_id=player.pk,
+            action="add",
+            by=by,
+            new={"table": table, "name": player.name, "virtual": virtual_level},
+        )
+        return player
+
+
+def players_import(*, event: Event, csv_text: str, by: User = None) -> list[Player]:
+    """Import players from CSV with a header row: ``name`` required; ``club``,
+    ``licence``, ``category``, ``table`` optional (comma or semicolon separated).
+    All or nothing: one bad line refuses the whole file, naming the line."""
+    sample = csv_text[:2048]
+    try:
+        dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    reader = csv.DictReader(io.StringIO(csv_text), dialect=dialect)
+    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+    if "name" not in fields:
+        raise ApplicationError(_("the CSV needs a header row with a 'name' column"))
+    reader.fieldnames = fields
+    created = []
+    with transaction.atomic():
+        for number, row in enumerate(reader, start=2):
+            table_text = (row.get("table") or "").strip()
+            try:
+                table = int(table_text) if table_text else None
+            except ValueError:
+                raise ApplicationError(
+                    _("line %(line)s: table %(table)s is not a number")
+                    % {"line": number, "table": repr(table_text)}
+                ) from None
+            try:
+                created.append(
+                    player_add(
+                        event=event,
+                        name=row.get("name") or "",
+                        club=row.get("club") or "",
+                        licence=row.get("licence") or "",
+                        category=row.get("category") or "",
+                        table=table,
+                        by=by,
+                    )
+                )
+            except ApplicationError as exc:
+                raise ApplicationError(
+                    _("line %(line)s: %(error)s") % {"line": number, "error": exc.message}
+                ) from exc
+    return created
+
+
+def player_token_issue(*, event: Event, code: str, table: int, held: str = "") -> PlayerToken:
+    """The token of the player at ``table``, given the event's join code. One message for
+    a wrong code and a wrong table: the answer must not tell which tables exist.
+
+    A table joins on one phone only: whoever knows the code (it is on the projector) could
+    otherwise join as someone else and replace their slip. A second join is refused until
+    the arbitrator releases the table (:func:`player_release`); ``held``, the token this
+    browser already has for the table, lets the same phone join again."""
+    refused = ApplicationError(_("wrong join code or table"), {"reason": "join_refused"})
+    if not hmac.compare_digest(code.strip().upper().encode(), event.code.upper().encode()):
+        raise refused
+    player = event.players.filter(table=table, virtual_level__isnull=True).first()
+    if player is None:
+        raise refused
+    with transaction.atomic():
+        # The player row is the lock: two phones joining at once, one gets the table.
+        Player.objects.select_for_update().get(pk=player.pk)
+        tokens = PlayerToken.objects.filter(player=player)
+        if held:
+            mine = tokens.filter(key=held).first()
+            if mine is not None:
+                return mine
+        if tokens.exists():
+            raise ApplicationError(
+                _("table %(table)s has already joined on another phone: ask the arbitrator to release it")
+                % {"table": table},
+                {"reason": "already_joined"},
+            )
+        token = PlayerToken.objects.create(player=player)
+        history_record(
+            event=event, entity="player", object_id=player.pk, action="join", by=None, new={"table": table}
+        )
+        return token
+
+
+def player_release(*, player: Player, by: User) -> int:
+    """Release a table: its phone's token stops working and the table may join again (a
+    phone lost, changed, or a wrong table taken). Returns the tokens revoked."""
+    with transaction.atomic():
+        Player.objects.select_for_update().get(pk=player.pk)
+        revoked, _kinds = PlayerToken.objects.filter(player=player).delete()
+        history_record(
+            event=player.event,
+            entity="player",
+            object_id=player.pk,
+            action="release",
+            by=by,
+            old={"tokens": revoked},
+            new={"tokens": 0},
+        )
+        return revoked

@@ -1,0 +1,237 @@
+"""A round's life after its draw: opened with a deadline, closed, solved by a worker, its
+top chosen and placed on the board for everyone.
+
+Races between players and the arbitrator are settled on the Round row: ``slip_submit``
+and ``round_close`` both lock it (``select_for_update``) before reading its state, so a
+slip is either in before the close or marked late after it, never lost or half-counted.
+On SQLite, where ``select_for_update`` is a no-op, the IMMEDIATE transactions of the
+settings serialize the writers instead."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from solver.analysis import analyse, order_tops
+from solver.errors import IllegalMoveError, InvalidMoveError
+from solver.notation import format_move, parse_move
+from solver.rules import validate
+from solver.tiles import rack_codes
+from tournaments import tasks
+from tournaments.core import ApplicationError, User
+from tournaments.models import Game, Round
+from tournaments.services.games import check_playing, round_draw
+from tournaments.services.history import actor, history_record
+from tournaments.state import (
+    master_round,
+    rebuild,
+)
+
+
+def round_open(
+    *, round: Round, by: User = None, seconds: int | None = None, now: dt.datetime | None = None
+) -> Round:
+    with transaction.atomic():
+        round = Round.objects.select_for_update().get(pk=round.pk)
+        check_playing(round.game)
+        if round.state != Round.State.DRAWN:
+            raise ApplicationError(
+                _("round %(number)s is %(state)s, it cannot be opened")
+                % {"number": round.number, "state": round.get_state_display()}
+            )
+        now = now or timezone.now()
+        length = seconds if seconds is not None else round.game.event.round_seconds
+        if length < 1:
+            raise ApplicationError(_("a round lasts at least one second"))
+        round.state = Round.State.OPEN
+        round.opened_at = now
+        round.deadline = now + dt.timedelta(seconds=length)
+        round.save(update_fields=["state", "opened_at", "deadline"])
+        history_record(
+            event=round.game.event,
+            entity="round",
+            object_id=round.pk,
+            action="open",
+            by=by,
+            new={"deadline": round.deadline.isoformat()},
+        )
+        return round
+
+
+def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None) -> Round:
+    with transaction.atomic():
+        # Same lock as slip_submit: slips committed before this point are in, later ones late.
+        round = Round.objects.select_for_update().get(pk=round.pk)
+        check_playing(round.game)
+        if round.state != Round.State.OPEN:
+            raise ApplicationError(
+                _("round %(number)s is %(state)s, it cannot be closed")
+                % {"number": round.number, "state": round.get_state_display()}
+            )
+        round.state = Round.State.CLOSED
+        round.closed_at = now or timezone.now()
+        round.save(update_fields=["state", "closed_at"])
+        history_record(event=round.game.event, entity="round", object_id=round.pk, action="close", by=by)
+        transaction.on_commit(lambda: tasks.round_adjudicate_task.delay(round.pk))
+        return round
+
+
+def round_solve(*, round_id: int) -> Round:
+    """Count the moves and find the tops of a drawn round. Idempotent."""
+    round = Round.objects.select_related("game__event__lexicon").get(pk=round_id)
+    if round.solved_at is not None:
+        return round
+    position = rebuild(round.game)
+    if position.current is None or position.current.pk != round.pk:
+        raise ApplicationError(
+            _("round %(number)s is not the game's current round") % {"number": round.number}
+        )
+    result = position.game.analyse(rack_codes(round.rack))
+    with transaction.atomic():
+        locked = Round.objects.select_for_update().get(pk=round_id)
+        if locked.solved_at is None:
+            locked.move_count = result.moves
+            locked.top_score = result.top_score or 0
+            locked.tops = [format_move(m, "gcg") for m in result.tops]
+            locked.solved_at = timezone.now()
+            fields = ["move_count", "top_score", "tops", "solved_at"]
+            planned = master_round(round.game, round.number)
+            if planned is not None:
+                # A master game places its recorded move, whatever the tops found here;
+                # scored on this board with this event's rules, not copied from the file.
+                game = position.game
+                move = parse_move(planned.played, "gcg", game.board.size)
+                scored = validate(game.board, move, rack_codes(round.rack), game.lexicon, game.rules)
+                locked.chosen, locked.chosen_score = format_move(scored.move, "gcg"), scored.score
+                fields += ["chosen", "chosen_score"]
+            locked.save(update_fields=fields)
+        return locked
+
+
+@dataclass
+class TopChoice:
+    round: Round
+    #: Set when the arbitrator picked a move scoring less than the top.
+    warning: str = ""
+
+
+def top_choose(*, round: Round, move_text: str, by: User = None, confirm_lower: bool = False) -> TopChoice:
+    """Choose the move placed for everyone. A lower move than the top needs
+    ``confirm_lower``: the result carries a warning either way."""
+    with transaction.atomic():
+        round = Round.objects.select_for_update().get(pk=round.pk)
+        check_playing(round.game)
+        if round.state == Round.State.PLACED:
+            raise ApplicationError(_("the round is already placed"))
+        if round.solved_at is None:
+            raise ApplicationError(_("the tops are not computed yet"))
+        position = rebuild(round.game)
+        game = position.game
+        try:
+            move = parse_move(move_text, round.game.event.notation, game.board.size)
+            scored = validate(game.board, move, rack_codes(round.rack), game.lexicon, game.rules)
+        except (InvalidMoveError, IllegalMoveError) as exc:
+            raise ApplicationError(str(exc)) from exc
+        planned = master_round(round.game, round.number)
+        if planned is not None and format_move(scored.move, "gcg") != planned.played:
+            recorded = parse_move(planned.played, "gcg", game.board.size)
+            raise ApplicationError(
+                _("round %(number)s of a master game places the recorded move %(move)s")
+                % {"number": round.number, "move": format_move(recorded, round.game.event.notation)}
+            )
+        warning = ""
+        if scored.score < (round.top_score or 0):
+            shown = format_move(scored.move, round.game.event.notation)
+            warning = _("%(move)s scores %(score)s, the top is %(top)s") % {
+                "move": shown,
+                "score": scored.score,
+                "top": round.top_score,
+            }
+            if not confirm_lower:
+                raise ApplicationError(
+                    _("%(warning)s: confirm to place a lower move") % {"warning": warning},
+                    {"warning": warning},
+                )
+        old = {"chosen": round.chosen, "score": round.chosen_score}
+        round.chosen = format_move(scored.move, "gcg")
+        round.chosen_score = scored.score
+        user, _label = actor(by)
+        round.chosen_by = user
+        round.save(update_fields=["chosen", "chosen_score", "chosen_by"])
+        history_record(
+            event=round.game.event,
+            entity="round",
+            object_id=round.pk,
+            action="choose_top",
+            by=by,
+            old=old,
+            new={"chosen": round.chosen, "score": scored.score},
+            reason=warning,
+        )
+        return TopChoice(round, warning)
+
+
+def round_place(*, round: Round, by: User = None, draw_next: bool = True) -> Round | None:
+    """Place the chosen move (default: the automatic choice among the tops) on the board
+    for everyone; then draw the next rack at random unless ``draw_next`` is False.
+    Returns the next round, or None (no next round drawn, or the game ended)."""
+    # One transaction for the placement and the next draw: a refused draw leaves the
+    # round unplaced rather than a placed round with no next rack.
+    with transaction.atomic():
+        round = Round.objects.select_for_update().get(pk=round.pk)
+        check_playing(round.game)
+        if round.state != Round.State.ADJUDICATED:
+            raise ApplicationError(
+                _("round %(number)s is %(state)s: adjudicate it first")
+                % {"number": round.number, "state": round.get_state_display()}
+            )
+        if not round.chosen:
+            if not round.tops:
+                raise ApplicationError(_("no legal move: end the game"))
+            position = rebuild(round.game)
+            tops = [parse_move(t, "gcg", position.game.board.size) for t in round.tops]
+            chosen = order_tops(position.game.board, tops)[0]
+            round.chosen = format_move(chosen, "gcg")
+            round.chosen_score = round.top_score
+        round.state = Round.State.PLACED
+        round.placed_at = timezone.now()
+        round.save(update_fields=["chosen", "chosen_score", "state", "placed_at"])
+        history_record(
+            event=round.game.event,
+            entity="round",
+            object_id=round.pk,
+            action="place",
+            by=by,
+            new={"chosen": round.chosen, "score": round.chosen_score},
+        )
+        rebuild(round.game)  # the placed move must replay: refuse the commit otherwise
+        if draw_next:
+            return round_draw(game=round.game, by=by)
+        return None
+
+
+def tasks_requeue_pending() -> int:
+    """Send again the tasks of rounds whose work is not done (unsolved, or closed and not
+    adjudicated): a worker killed in the middle of a task loses it on the file-system
+    broker. Both tasks are idempotent, so a duplicate is harmless. Returns how many."""
+    playing = Round.objects.filter(game__state=Game.State.PLAYING)
+    unsolved = list(playing.filter(solved_at__isnull=True).values_list("pk", flat=True))
+    closed = list(playing.filter(state=Round.State.CLOSED).values_list("pk", flat=True))
+    for pk in unsolved:
+        tasks.round_solve_task.delay(pk)
+    for pk in closed:
+        tasks.round_adjudicate_task.delay(pk)
+    return len(unsolved) + len(closed)
+
+
+def analysis_for(round: Round) -> Any:
+    """The full analysis of a round (all moves ranked), for virtual players and review."""
+    position = rebuild(round.game)
+    return analyse(
+        position.game.board, position.game.lexicon, rack_codes(round.rack), position.game.rules, keep="all"
+    )

@@ -1,0 +1,186 @@
+"""Slips: a player's (from the phone) or a paper slip typed by the arbitrator. The same
+``client_id`` twice is one slip; the last slip before the deadline counts; a late one is
+kept and ruled 0."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from scoring import adjudication as adj
+from solver.tiles import rack_codes
+from tournaments.core import MAX_ANNOUNCED, ApplicationError, User
+from tournaments.models import Event, Player, Round, Slip
+from tournaments.services.games import check_playing
+from tournaments.services.history import actor, history_record
+from tournaments.services.rulings import adjudication_settings, judging_rules
+from tournaments.state import (
+    rebuild,
+)
+
+
+@dataclass
+class SubmitResult:
+    slip: Slip
+    #: nostrict mode: the words of the slip that are not in the lexicon.
+    invalid_words: list[str] = field(default_factory=list)
+    created: bool = True
+
+
+def _training_check(round: Round, coordinates: str, word: str) -> list[str]:
+    """Strict and nostrict modes check the words at submission (tournament mode never)."""
+    event = round.game.event
+    position = rebuild(round.game)
+    settings = adjudication_settings(event)
+    verdict = adj.adjudicate_slip(
+        position.game.board,
+        rack_codes(round.rack),
+        position.game.lexicon,
+        judging_rules(position, event),
+        settings,
+        adj.SlipInput(coordinates, word, None),
+    )
+    if event.mode == Event.Mode.STRICT and verdict.reason != adj.Reason.OK:
+        raise ApplicationError(
+            verdict.detail, {"reason": verdict.reason, "invalid_words": list(verdict.invalid_words)}
+        )
+    return list(verdict.invalid_words)
+
+
+def check_round(round: Round, expected: tuple[int, int] | None) -> None:
+    """Refuse an action meant for another round (game number, round number): a slip kept
+    by a phone while offline, a paper slip or a click on a page that is a round behind
+    must not land on the round that has replaced it."""
+    if expected is not None and expected != (round.game.number, round.number):
+        game, number = expected
+        raise ApplicationError(
+            _("this was for round %(number)s of game %(game)s, which is no longer the current round")
+            % {"number": number, "game": game},
+            {"reason": "wrong_round"},
+        )
+
+
+def slip_submit(
+    *,
+    round: Round,
+    player: Player,
+    coordinates: str,
+    word: str,
+    announced_score: int | None,
+    source: str = Slip.Source.PHONE,
+    entered_by: User = None,
+    client_id: str = "",
+    now: dt.datetime | None = None,
+    for_round: tuple[int, int] | None = None,
+) -> SubmitResult:
+    """Record a slip. The same ``client_id`` twice returns the first slip (a retry). The
+    last slip before the deadline counts; one after it is kept, marked late, ruled 0."""
+    if player.event_id != round.game.event_id:
+        raise ApplicationError(_("this player is not in this event"))
+    coordinates, word = coordinates.strip(), word.strip()
+    if announced_score is not None and not 0 <= announced_score <= MAX_ANNOUNCED:
+        raise ApplicationError(
+            _("the announced score must be between 0 and %(max)s") % {"max": MAX_ANNOUNCED}
+        )
+    invalid: list[str] = []
+    with transaction.atomic():
+        # Locked so that a close cannot slip between reading the state and saving the slip;
+        # the round only (of=self): its game and event come along, unlocked, to save queries.
+        locked = Round.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=round.pk)
+        if client_id:
+            # Any round: the answer to a slip of the round before may have been lost, and
+            # the phone sends it again after the next round has opened.
+            previous = Slip.objects.filter(player=player, client_id=client_id).first()
+            if previous is not None:
+                return SubmitResult(previous, created=False)
+        check_playing(locked.game)
+        check_round(locked, for_round)
+        if locked.state == Round.State.DRAWN:
+            raise ApplicationError(_("round %(number)s is not open yet") % {"number": locked.number})
+        if locked.state == Round.State.PLACED:
+            raise ApplicationError(_("round %(number)s is over") % {"number": locked.number})
+        now = now or timezone.now()
+        late = locked.state != Round.State.OPEN or (locked.deadline is not None and now > locked.deadline)
+        if not late and locked.game.event.mode != Event.Mode.TOURNAMENT:
+            invalid = _training_check(locked, coordinates, word)
+        user, _label = actor(entered_by)
+        if not late:
+            for replaced in Slip.objects.filter(round=locked, player=player, current=True):
+                replaced.current = False
+                replaced.save(update_fields=["current"])
+                history_record(
+                    event=locked.game.event,
+                    entity="slip",
+                    object_id=replaced.pk,
+                    action="replaced",
+                    by=entered_by,
+                    old={"current": True},
+                    new={"current": False},
+                    reason="a later slip of the same player arrived before the deadline",
+                )
+        slip = Slip.objects.create(
+            round=locked,
+            player=player,
+            coordinates=coordinates,
+            word=word,
+            announced_score=announced_score,
+            received_at=now,
+            source=source,
+            entered_by=user,
+            client_id=client_id,
+            late=late,
+            current=not late,
+        )
+        history_record(
+            event=locked.game.event,
+            entity="slip",
+            object_id=slip.pk,
+            action="late" if late else "submit",
+            by=entered_by,
+            new={
+                "player": player.pk,
+                "round": locked.number,
+                "coordinates": coordinates,
+                "word": word,
+                "announced": announced_score,
+                "source": source,
+            },
+        )
+        return SubmitResult(slip, invalid)
+
+
+def paper_slip_submit(
+    *,
+    round: Round,
+    player: Player,
+    coordinates: str,
+    word: str,
+    announced_score: int | None,
+    by: User,
+    client_id: str = "",
+    now: dt.datetime | None = None,
+    for_round: tuple[int, int] | None = None,
+) -> SubmitResult:
+    """A paper slip typed by an arbitrator. Paper is collected by the deadline and typed
+    afterwards, so one typed after the deadline while the round is still open is recorded
+    as received at the deadline (the history keeps the real time of typing)."""
+    now = now or timezone.now()
+    deadline = Round.objects.filter(pk=round.pk).values_list("deadline", flat=True).first()
+    if deadline is not None and now > deadline:
+        now = deadline
+    return slip_submit(
+        round=round,
+        player=player,
+        coordinates=coordinates,
+        word=word,
+        announced_score=announced_score,
+        source=Slip.Source.PAPER,
+        entered_by=by,
+        client_id=client_id,
+        now=now,
+        for_round=for_round,
+    )
