@@ -42,6 +42,7 @@ def main(argv: list[str] | None = None) -> None:
     from scoring.sheets.rounds import PlayerLine, RoundsSheet
     from scoring.sheets.standings import StandingsSheet
     from scoring.standings import PlayerInfo, Row
+    from tournaments.printing import WORDS
 
     rng = random.Random(7)
     names = [f"Joueur {i:03d} Éloïse-Gaëtan" for i in range(1, args.players + 1)]
@@ -72,7 +73,9 @@ def main(argv: list[str] | None = None) -> None:
             for rank, (total, i) in enumerate(totals, start=1)
         ]
         started = time.perf_counter()
-        pdf = StandingsSheet(event_name="Simultané", rows=rows, top_total=top_total, game=None).render()
+        pdf = StandingsSheet(
+            event_name="Simultané", rows=rows, top_total=top_total, game=None, words=WORDS
+        ).render()
         took = time.perf_counter() - started
         print(
             f"standings, {args.players} players, {args.games} games: {took * 1000:.0f} ms, {pages(pdf)} pages"
@@ -83,7 +86,9 @@ def main(argv: list[str] | None = None) -> None:
                 for rank, (_t, i) in enumerate(totals, 1)
             ]
             started = time.perf_counter()
-            pdf = RoundsSheet(event_name="Simultané", game=g + 1, tops=tops[g], lines=lines).render()
+            pdf = RoundsSheet(
+                event_name="Simultané", game=g + 1, tops=tops[g], lines=lines, words=WORDS
+            ).render()
             took = time.perf_counter() - started
             print(
                 f"round by round, game {g + 1}, {args.rounds} rounds:"

@@ -4,6 +4,7 @@ sheets of :mod:`scoring.sheets` (which know nothing of the models)."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import TYPE_CHECKING
 
 from django.utils import formats, translation
@@ -15,6 +16,20 @@ if TYPE_CHECKING:
     from scoring.sheets.player import PlayerRound
 
 KINDS = ("standings", "rounds", "player", "game")
+
+
+class ActiveLanguage:
+    """The sheets' words (:class:`scoring.sheets.base.Words`) in the language active when
+    they are laid out: :func:`render_sheet` lays them out under ``translation.override``."""
+
+    def gettext(self, message: str) -> str:
+        return translation.gettext(message)
+
+    def number(self, value: Decimal | float, decimals: int) -> str:
+        return formats.number_format(value, decimals)
+
+
+WORDS = ActiveLanguage()
 
 
 class SheetError(ValueError):
@@ -74,7 +89,13 @@ def _standings(event: Event, game_number: int | None, category: str | None, date
         rows = game_standings(game, category=category)
         total = top_total(game)
     sheet = StandingsSheet(
-        event_name=event.name, rows=rows, top_total=total, game=game_number, category=category, date=date
+        event_name=event.name,
+        rows=rows,
+        top_total=total,
+        game=game_number,
+        category=category,
+        date=date,
+        words=WORDS,
     )
     return sheet.render()
 
@@ -97,7 +118,9 @@ def _rounds(event: Event, game: Game, date: str) -> bytes:
         for row in game_standings(game)
     ]
     tops = [r.top_score or 0 for r in rounds]
-    return RoundsSheet(event_name=event.name, game=game.number, tops=tops, lines=lines, date=date).render()
+    return RoundsSheet(
+        event_name=event.name, game=game.number, tops=tops, lines=lines, date=date, words=WORDS
+    ).render()
 
 
 def _game_sheet(event: Event, game: Game, date: str) -> bytes:
@@ -137,6 +160,7 @@ def _game_sheet(event: Event, game: Game, date: str) -> bytes:
         columns=columns,
         end=end,
         date=date,
+        words=WORDS,
     )
     return sheet.render()
 
@@ -150,7 +174,9 @@ def _player_sheet(event: Event, game: Game, players: list[Player], date: str) ->
     for r in Ruling.objects.filter(player__in=players, round__game=game).select_related("slip"):
         rulings[r.player_id][r.round_id] = r
     pages = [(f"{p.table} · {p.name}", _player_rounds(event, placed, rulings[p.pk])) for p in players]
-    return PlayerSheet(event_name=event.name, game=game.number, players=pages, date=date).render()
+    return PlayerSheet(
+        event_name=event.name, game=game.number, players=pages, date=date, words=WORDS
+    ).render()
 
 
 def _player_rounds(event: Event, placed: list[Round], rulings: dict[int, Ruling]) -> list[PlayerRound]:

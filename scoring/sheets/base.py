@@ -2,15 +2,18 @@
 portrait or landscape, a header (event, game, date) and a footer ("page n of m").
 
 A sheet subclass only builds its story (:meth:`Sheet.story`); :meth:`Sheet.render` lays
-it out and returns the PDF bytes."""
+it out and returns the PDF bytes. The words of a sheet come from its caller (:class:`Words`):
+the layout knows nothing of Django, the domain hands it the translation of the language
+asked."""
 
 from __future__ import annotations
 
 import io
 from collections.abc import Sequence
+from decimal import Decimal
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
@@ -67,6 +70,27 @@ class _NumberedCanvas(Canvas):
         super().save()
 
 
+class Words(Protocol):
+    """A sheet's words and numbers in the reader's language."""
+
+    def gettext(self, message: str) -> str: ...
+
+    def number(self, value: Decimal | float, decimals: int) -> str: ...
+
+
+class English:
+    """The words as written in the sheets (English) and numbers with a decimal point."""
+
+    def gettext(self, message: str) -> str:
+        return message
+
+    def number(self, value: Decimal | float, decimals: int) -> str:
+        return f"{value:.{decimals}f}"
+
+
+ENGLISH = English()
+
+
 class Sheet:
     """Subclasses set :attr:`title` and :attr:`landscape` and build :meth:`story`."""
 
@@ -75,8 +99,11 @@ class Sheet:
     #: "page {page} of {pages}" in the sheet's language.
     page_label = "{page} / {pages}"
 
-    def __init__(self, *, event_name: str, subtitle: str = "", date: str = "") -> None:
+    def __init__(
+        self, *, event_name: str, subtitle: str = "", date: str = "", words: Words = ENGLISH
+    ) -> None:
         self.event_name = event_name
+        self.words = words
         self.subtitle = subtitle
         self.date = date
         register_fonts()

@@ -6,10 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.utils.translation import gettext as _
 from reportlab.platypus import Flowable, PageBreak, Paragraph
 
-from scoring.sheets.base import Sheet, minus
+from scoring.sheets.base import ENGLISH, Sheet, Words, minus
 
 
 @dataclass(frozen=True)
@@ -29,9 +28,18 @@ class PlayerSheet(Sheet):
     landscape = True
 
     def __init__(
-        self, *, event_name: str, game: int, players: list[tuple[str, list[PlayerRound]]], date: str = ""
+        self,
+        *,
+        event_name: str,
+        game: int,
+        players: list[tuple[str, list[PlayerRound]]],
+        date: str = "",
+        words: Words = ENGLISH,
     ) -> None:
-        super().__init__(event_name=event_name, subtitle=_("game %(number)s") % {"number": game}, date=date)
+        _ = words.gettext
+        super().__init__(
+            event_name=event_name, subtitle=_("game %(number)s") % {"number": game}, date=date, words=words
+        )
         self.game = game
         self.players = players
         if len(players) == 1:
@@ -41,6 +49,7 @@ class PlayerSheet(Sheet):
         self.page_label = _("page {page} of {pages}")
 
     def _heading(self, player: str) -> str:
+        _ = self.words.gettext
         return _("%(player)s, game %(number)s") % {"player": player, "number": self.game}
 
     def story(self) -> list[Flowable]:
@@ -54,6 +63,7 @@ class PlayerSheet(Sheet):
         return story
 
     def _table(self, rounds: list[PlayerRound]) -> Flowable:
+        _ = self.words.gettext
         cell = self.styles["cell"]
         header = [
             _("Round"),

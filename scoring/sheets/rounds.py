@@ -7,12 +7,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext as _
 from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
-from scoring.sheets.base import BOLD, MARGIN, REGULAR, Sheet, minus
+from scoring.sheets.base import BOLD, ENGLISH, MARGIN, REGULAR, Sheet, Words, minus
 
 
 @dataclass(frozen=True)
@@ -27,15 +26,26 @@ class RoundsSheet(Sheet):
     landscape = True
 
     def __init__(
-        self, *, event_name: str, game: int, tops: list[int], lines: list[PlayerLine], date: str = ""
+        self,
+        *,
+        event_name: str,
+        game: int,
+        tops: list[int],
+        lines: list[PlayerLine],
+        date: str = "",
+        words: Words = ENGLISH,
     ) -> None:
-        super().__init__(event_name=event_name, subtitle=_("game %(number)s") % {"number": game}, date=date)
+        _ = words.gettext
+        super().__init__(
+            event_name=event_name, subtitle=_("game %(number)s") % {"number": game}, date=date, words=words
+        )
         self.title = _("Round by round, game %(number)s") % {"number": game}
         self.page_label = _("page {page} of {pages}")
         self.tops = tops
         self.lines = lines
 
     def story(self) -> list[Flowable]:
+        _ = self.words.gettext
         n = len(self.tops)
         # Name and total take what the rounds leave; the rounds share the rest evenly.
         round_share = min(0.035, 0.62 / max(n, 1))
@@ -94,9 +104,13 @@ class GameSheet(Sheet):
         columns: list[str],
         end: str,
         date: str = "",
+        words: Words = ENGLISH,
     ) -> None:
         """``board``: (row label, [(letter, premium class)]) rows; a blank is lowercase."""
-        super().__init__(event_name=event_name, subtitle=_("game %(number)s") % {"number": game}, date=date)
+        _ = words.gettext
+        super().__init__(
+            event_name=event_name, subtitle=_("game %(number)s") % {"number": game}, date=date, words=words
+        )
         self.title = _("Game sheet, game %(number)s") % {"number": game}
         self.page_label = _("page {page} of {pages}")
         self.rounds = rounds
@@ -105,6 +119,7 @@ class GameSheet(Sheet):
         self.end = end
 
     def story(self) -> list[Flowable]:
+        _ = self.words.gettext
         header = [_("Round"), _("Rack"), _("Rejected"), _("Top"), _("Score"), _("Total")]
         body = [[r.number, r.rack, ", ".join(r.rejected), r.move, r.score, r.cumulative] for r in self.rounds]
         story: list[Flowable] = [self.table(header, body, (0.08, 0.2, 0.2, 0.32, 0.1, 0.1), numeric_from=4)]

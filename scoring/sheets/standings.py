@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-from django.utils import formats
-from django.utils.translation import gettext as _
 from reportlab.platypus import Flowable, Paragraph
 
-from scoring.sheets.base import Sheet, minus
+from scoring.sheets.base import ENGLISH, Sheet, Words, minus
 from scoring.standings import Row
 
 #: Fractions of the page's width (they sum to 1).
@@ -23,9 +21,11 @@ class StandingsSheet(Sheet):
         game: int | None,
         category: str | None = None,
         date: str = "",
+        words: Words = ENGLISH,
     ) -> None:
+        _ = words.gettext
         subtitle = _("game %(number)s") % {"number": game} if game else _("all games")
-        super().__init__(event_name=event_name, subtitle=subtitle, date=date)
+        super().__init__(event_name=event_name, subtitle=subtitle, date=date, words=words)
         self.title = _("Standings, game %(number)s") % {"number": game} if game else _("Standings, all games")
         if category:
             self.title += f" · {category}"
@@ -34,6 +34,7 @@ class StandingsSheet(Sheet):
         self.top_total = top_total
 
     def story(self) -> list[Flowable]:
+        _ = self.words.gettext
         header = [
             _("Rank"),
             _("Name"),
@@ -55,7 +56,7 @@ class StandingsSheet(Sheet):
                 r.player.category,
                 r.total,
                 minus(r.diff),
-                formats.number_format(r.percent, 2),
+                self.words.number(r.percent, 2),
                 r.tops,
                 r.solos,
                 r.warnings,

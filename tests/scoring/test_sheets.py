@@ -14,7 +14,7 @@ from scoring.sheets.base import minus
 from scoring.sheets.standings import StandingsSheet
 from scoring.standings import PlayerInfo, Row
 from tournaments.models import Event
-from tournaments.printing import SheetError, render_sheet
+from tournaments.printing import WORDS, SheetError, render_sheet
 
 
 def _text(pdf: bytes) -> list[str]:
@@ -45,7 +45,9 @@ def test_the_minus_sign_is_the_typographic_one() -> None:
 def test_a_standings_sheet_with_accents_and_the_minus_sign() -> None:
     rows = [_row(1, "Élodie Gaëtan", 120, 120), _row(2, "Jérôme Œuvray", 95, 120)]
     with translation.override("fr"):
-        pdf = StandingsSheet(event_name="Festival de Vichy", rows=rows, top_total=120, game=1).render()
+        pdf = StandingsSheet(
+            event_name="Festival de Vichy", rows=rows, top_total=120, game=1, words=WORDS
+        ).render()
     (page,) = _text(pdf)
     for expected in (
         "Festival de Vichy",
@@ -63,7 +65,9 @@ def test_a_standings_sheet_with_accents_and_the_minus_sign() -> None:
 def test_three_hundred_players_paginate_with_the_header_on_every_page() -> None:
     rows = [_row(i, f"Joueur {i:03d}", 1000 - i, 1000) for i in range(1, 301)]
     with translation.override("en"):
-        pdf = StandingsSheet(event_name="Simultané", rows=rows, top_total=1000, game=None).render()
+        pdf = StandingsSheet(
+            event_name="Simultané", rows=rows, top_total=1000, game=None, words=WORDS
+        ).render()
     pages = _text(pdf)
     assert len(pages) >= 5
     for number, page in enumerate(pages, start=1):
@@ -242,3 +246,14 @@ def test_csv_exports_of_the_standings_and_of_every_slip() -> None:
     stranger = Client()
     stranger.force_login(get_user_model().objects.create_user("someone", password="x"))
     assert stranger.get(f"/console/{event.pk}/export/slips.csv").status_code == 403
+
+
+def test_a_sheet_without_the_callers_words_is_in_english_with_decimal_points() -> None:
+    # The layout is pure: with no translation handed in it says its own (English) words,
+    # whatever language Django has active.
+    rows = [_row(1, "Élodie Gaëtan", 95, 120)]
+    with translation.override("fr"):
+        pdf = StandingsSheet(event_name="Club", rows=rows, top_total=120, game=2).render()
+    (page,) = _text(pdf)
+    assert "Standings, game 2" in page and "page 1 of 1" in page and "79.17" in page
+    assert "Classement" not in page
