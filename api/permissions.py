@@ -5,23 +5,20 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING
 
-from django.contrib.auth.models import User
 from django.utils.functional import Promise as _StrPromise
 from django.utils.translation import gettext_lazy as _
 from rest_framework.permissions import BasePermission
 from rest_framework.request import Request
 
 from tournaments.models import Event, PlayerToken, Round
+from tournaments.permissions import can_arbitrate
 
 if TYPE_CHECKING:
     from rest_framework.views import APIView
 
 
 def is_arbitrator(request: Request, event: Event) -> bool:
-    user = request.user
-    if not isinstance(user, User) or not user.is_active:
-        return False
-    return user.is_staff or event.created_by_id == user.pk
+    return can_arbitrate(request.user, event)
 
 
 def event_player_token(request: Request, event: Event) -> PlayerToken | None:

@@ -11,7 +11,7 @@ from rest_framework import serializers
 from solver.formats.record import END_REASONS
 from tournaments.display import shown_move
 from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
-from tournaments.selectors import GameView
+from tournaments.selectors import GameView, player_sight
 from tournaments.services import MAX_ANNOUNCED
 
 
@@ -79,7 +79,6 @@ class JoinOutputSerializer(serializers.Serializer[Any]):
 
 #: A round's fields that reveal the answer: the arbitrator's, the players' once ruled.
 SECRET_ROUND_FIELDS = ("top_score", "tops", "move_count")
-RULED = (Round.State.ADJUDICATED, Round.State.PLACED)
 
 
 class GameStateField(serializers.ChoiceField):
@@ -143,7 +142,7 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
         read_only_fields = fields
 
     def _hidden(self, round: Round) -> bool:
-        return not self.context.get("arbitrator") and round.state == Round.State.DRAWN
+        return not self.context.get("arbitrator") and not player_sight(round).rack
 
     def get_rack(self, round: Round) -> str | None:
         return None if self._hidden(round) else round.rack
@@ -157,10 +156,11 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
     def to_representation(self, instance: Round) -> dict[str, Any]:
         data: dict[str, Any] = super().to_representation(instance)
         if not self.context.get("arbitrator"):
-            if instance.state not in RULED:
+            sight = player_sight(instance)
+            if not sight.answers:
                 for name in SECRET_ROUND_FIELDS:
                     data[name] = None
-            if instance.state != Round.State.PLACED:
+            if not sight.placed:
                 data["chosen"], data["chosen_score"] = "", None
         return data
 

@@ -20,7 +20,6 @@ from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from api import selectors
 from api.permissions import (
     IsEventArbitrator,
     IsEventPlayer,
@@ -67,9 +66,7 @@ from api.serializers import (
     TopInputSerializer,
 )
 from scoring.standings import to_dict
-from tournaments import selectors as shared
-from tournaments import services
-from tournaments import services as api_services
+from tournaments import judging, selectors, services
 from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
 from tournaments.services import ApplicationError
 from tournaments.standings import event_standings, game_standings
@@ -114,7 +111,7 @@ class EventMixin:
         """The current round once adjudicated: before, its rulings do not exist or are
         being written."""
         round = self.current_round()
-        if round.state not in shared.RULED:
+        if round.state not in selectors.RULED:
             raise ApplicationError(
                 f"round {round.number} is not adjudicated yet",
                 {"reason": "not_adjudicated", "state": round.state},
@@ -185,7 +182,7 @@ class LiveView(EventMixin, APIView):
 
     def get(self, request: Request, event_id: int) -> Response:
         event = self.get_event()
-        body: dict[str, Any] = dataclasses.asdict(shared.live_versions(event))
+        body: dict[str, Any] = dataclasses.asdict(selectors.live_versions(event))
         body["now"] = timezone.now()
         if not is_arbitrator(request, event):
             del body["full"]  # it moves with every slip: the arbitrator's business
@@ -224,7 +221,7 @@ class JoinView(EventMixin, APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = JoinInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        token = api_services.player_token_issue(
+        token = services.player_token_issue(
             event=self.get_event(), code=data.validated_data["code"], table=data.validated_data["table"]
         )
         body = {"token": token.key, "player": PlayerSerializer(token.player).data}
@@ -285,7 +282,7 @@ class PlayerReleaseView(EventMixin, APIView):
 
     def post(self, request: Request, event_id: int, player_id: int) -> Response:
         player = get_object_or_404(Player, pk=player_id, event=self.get_event())
-        revoked = api_services.player_release(player=player, by=request.user)
+        revoked = services.player_release(player=player, by=request.user)
         return Response(ReleaseSerializer({"revoked": revoked}).data)
 
 
@@ -337,7 +334,7 @@ class CurrentGameView(EventMixin, APIView):
 
     def get(self, request: Request, event_id: int) -> Response:
         event = self.get_event()
-        view = shared.public_view(event, shared.live_versions(event).public)
+        view = selectors.public_view(event, selectors.live_versions(event).public)
         if view is None:
             raise NotFound(_("no game has been started in this event yet"))
         return Response(GameViewSerializer(view).data)
@@ -476,7 +473,7 @@ class WatchView(EventMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def get(self, request: Request, event_id: int) -> Response:
-        return Response(SlipWatchSerializer(shared.slip_watch(self.current_round())).data)
+        return Response(SlipWatchSerializer(selectors.slip_watch(self.current_round())).data)
 
 
 @extend_schema(
@@ -488,7 +485,7 @@ class ReviewView(EventMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def get(self, request: Request, event_id: int) -> Response:
-        review = shared.round_review(self.ruled_round())
+        review = selectors.round_review(self.ruled_round())
         context = {**ARBITRATOR, "event": self.get_event()}
         return Response(ReviewSerializer(review, context=context).data)
 
@@ -614,7 +611,7 @@ class PreviewView(EventMixin, APIView):
         round = self.current_round()
         if not is_arbitrator(request, self.get_event()) and not tries_allowed(round, timezone.now()):
             raise PermissionDenied(_("a player may try a move only while the round is open"))
-        preview = shared.move_preview(
+        preview = judging.move_preview(
             round,
             data.validated_data["coordinates"],
             data.validated_data["word"],
@@ -662,7 +659,7 @@ class AcceptShiftView(RulingMixin, APIView):
     def post(self, request: Request, event_id: int, ruling_id: int) -> Response:
         data = AcceptShiftInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        ruling = api_services.ruling_accept_shift(
+        ruling = services.ruling_accept_shift(
             ruling=self.get_ruling(), by=request.user, reason=data.validated_data.get("reason")
         )
         return Response(RoundRulingSerializer(ruling, context={"event": self.get_event()}).data)

@@ -427,9 +427,13 @@ def accept_shift(
     return replace(accepted, detail=detail, penalty=settings.shift_penalty)
 
 
-def _beyond_free(prior: int, this_round: int, free: int) -> int:
-    """How many of this round's warnings take the game total beyond the free ones."""
-    return max(0, prior + this_round - max(prior, free))
+def warning_penalty(prior: int, this_round: int, settings: AdjudicationSettings) -> int:
+    """The penalty for this round's warnings: ``settings.warning_penalty`` points for each
+    one that takes the player's game total beyond the free ones (``prior``: their warnings
+    in the game's earlier rounds). The close, the console's Try Move and the terminal's
+    paper slips all count it here."""
+    beyond = max(0, prior + this_round - max(prior, settings.free_warnings))
+    return beyond * settings.warning_penalty
 
 
 def credit_round(
@@ -454,8 +458,7 @@ def credit_round(
     has_solo = len(tops) == 1 and players_in_game >= settings.solo_min_players
     credits: dict[K, Credit] = {}
     for key, verdict in verdicts.items():
-        beyond = _beyond_free(prior_warnings.get(key, 0), verdict.warnings, settings.free_warnings)
-        penalty = verdict.penalty + beyond * settings.warning_penalty
+        penalty = verdict.penalty + warning_penalty(prior_warnings.get(key, 0), verdict.warnings, settings)
         is_solo = has_solo and key in tops
         credits[key] = Credit(
             credited=verdict.score - penalty + (settings.solo_bonus if is_solo else 0),

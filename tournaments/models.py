@@ -148,6 +148,15 @@ class Event(models.Model):
             raise ValidationError({"smooth": _("the -nosmooth distribution exists only on 21x21 boards")})
 
 
+class PlayerQuerySet(models.QuerySet["Player"]):
+    def at_table(self, table: int) -> PlayerQuerySet:
+        return self.filter(table=table)
+
+    def people(self) -> PlayerQuerySet:
+        """The players who hand in slips through the pages: not the virtual ones."""
+        return self.filter(virtual_level__isnull=True)
+
+
 class Player(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
     name = models.CharField(_("name"), max_length=120)
@@ -158,6 +167,8 @@ class Player(models.Model):
     #: Level 1-6 of a virtual player (seed 003); null for a person.
     virtual_level = models.PositiveSmallIntegerField(_("virtual player level"), null=True, blank=True)
 
+    objects = PlayerQuerySet.as_manager()
+
     class Meta:
         verbose_name = _("player")
         verbose_name_plural = _("players")
@@ -166,6 +177,12 @@ class Player(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table}. {self.name}"
+
+
+class GameQuerySet(models.QuerySet["Game"]):
+    def playing(self) -> GameQuerySet:
+        """At most one per event: a game starts only once the one before has ended."""
+        return self.filter(state=Game.State.PLAYING)
 
 
 class Game(models.Model):
@@ -184,6 +201,8 @@ class Game(models.Model):
     master = models.JSONField(_("master game"), null=True, blank=True)
     #: The master game's seed: its random rounds are redrawn from it, as stored.
     seed_value = models.BigIntegerField(null=True, blank=True)
+
+    objects = GameQuerySet.as_manager()
 
     class Meta:
         verbose_name = _("game")
@@ -206,6 +225,11 @@ class Game(models.Model):
 class RoundQuerySet(models.QuerySet["Round"]):
     def open(self) -> RoundQuerySet:
         return self.filter(state=Round.State.OPEN)
+
+    def unplaced(self) -> RoundQuerySet:
+        """Rounds whose move is not on the board yet: at most one per game (the next rack
+        is drawn only after a placement)."""
+        return self.exclude(state=Round.State.PLACED)
 
 
 class Round(models.Model):

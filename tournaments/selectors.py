@@ -1,4 +1,6 @@
-"""Reads shared by the console, the phone and projector pages and the API.
+"""Reads shared by the console, the phone and projector pages, the terminal commands and
+the API: the one read layer of the front-ends (what is being played, who sits where, what a
+player may see, the review of a round, the live versions).
 
 The pages poll :func:`live_versions` (a few small queries) and re-render only when it
 changes; :func:`public_view` replays the game, so its result is cached per version."""
@@ -8,15 +10,16 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+from django.contrib.auth.models import User as AuthUser
 from django.core.cache import cache
-from django.db.models import Max
+from django.db.models import Max, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
 from solver.notation import parse_move
 from solver.tiles import ALPHABET, BLANK_CHAR, rack_codes
 from tournaments.display import Cell, axis_labels, board_cells, rack_text, shown_move, tile_values
-from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
+from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
 from tournaments.state import rebuild
 
 #: Reasons whose move is scored (grouped by move in the review).
@@ -25,9 +28,25 @@ INVALID = (adj.Reason.ILLEGAL, adj.Reason.NOT_IN_LEXICON, adj.Reason.UNREADABLE)
 RULED = (Round.State.ADJUDICATED, Round.State.PLACED)
 
 
+def playing_game(event: Event) -> Game | None:
+    """The game being played: at most one per event."""
+    return event.games.playing().first()
+
+
 def current_game(event: Event) -> Game | None:
     """The game being played, else the last one (for a look back after its end)."""
-    return event.games.filter(state=Game.State.PLAYING).first() or event.games.order_by("number").last()
+    return playing_game(event) or event.games.order_by("number").last()
+
+
+def unplaced_round(game: Game) -> Round | None:
+    """The round whose move is not on the board yet (drawn, open, closed or ruled): the
+    one the arbitrator acts on. None between a placement that ended the game and the
+    next game."""
+    return game.rounds.unplaced().order_by("number").last()
+
+
+def player_at_table(event: Event, table: int) -> Player | None:
+    return event.players.at_table(table).first()
 
 
 def current_round(event: Event) -> Round | None:
@@ -37,6 +56,26 @@ def current_round(event: Event) -> Round | None:
     if game is None:
         return None
     return Round.objects.filter(game=game).select_related("game__event").order_by("-number").first()
+
+
+@dataclass(frozen=True)
+class PlayerSight:
+    """What a player may see of a round; the arbitrator sees everything. The rack once the
+    round is open; the answers (how many moves, the tops and their score, the move to be
+    placed) once the slips are ruled; the move the arbitrator chose, as placed, once it is
+    on the board (docs/rules.md#slips). The pages and the API hide by this one rule."""
+
+    rack: bool
+    answers: bool
+    placed: bool
+
+
+def player_sight(round: Round) -> PlayerSight:
+    return PlayerSight(
+        rack=round.state != Round.State.DRAWN,
+        answers=round.state in RULED,
+        placed=round.state == Round.State.PLACED,
+    )
 
 
 # --------------------------------------------------------------------------- live updates
@@ -132,7 +171,8 @@ def game_view(game: Game) -> GameView:
     tiles = position.game.tiles
     rounds = list(game.rounds.order_by("number"))
     current = position.current
-    revealed = current is not None and current.state != Round.State.DRAWN
+    sight = player_sight(current) if current is not None else None
+    revealed = sight is not None and sight.rack
     rack = current.rack if current is not None and revealed else ""
     # The letters still to come: the bag, plus the rack itself while it is still secret.
     unseen = list(position.game.bag.counts())
@@ -174,7 +214,7 @@ def game_view(game: Game) -> GameView:
         placed=placed,
         top_total=sum(p.top_score for p in placed),
     )
-    if current is not None and current.state in RULED:
+    if current is not None and sight is not None and sight.answers:
         view.top_score = current.top_score
         view.tops = [shown_move(t, event.board, event.notation) for t in current.tops]
         view.chosen = shown_move(
@@ -277,7 +317,7 @@ class SlipWatch:
 def slip_watch(round: Round) -> SlipWatch:
     # Virtual players hand in no slip through the pages: they are never "missing".
     players = list(
-        Player.objects.filter(event=round.game.event, virtual_level__isnull=True).order_by("table")
+        round.game.event.players.people().order_by("table")
     )
     slips = list(
         Slip.objects.filter(round=round, current=True)
@@ -293,54 +333,9 @@ def slip_watch(round: Round) -> SlipWatch:
     )
 
 
-@dataclass(frozen=True)
-class Preview:
-    """The Try Move of seed 004: what a slip would score on the current board."""
-
-    reason: str
-    ok: bool
-    move: str  # in the event's notation, "" when unreadable
-    move_score: int
-    credited: int
-    warnings: int
-    detail: str
-    invalid_words: tuple[str, ...] = ()
-    shift_candidate: str = ""
-
-
-def move_preview(round: Round, coordinates: str, word: str, announced: int | None = None) -> Preview:
-    """Judge a slip as the close would (lexicon included), without storing anything."""
-    from tournaments.services import ApplicationError, adjudication_settings, judging_rules
-
-    event = round.game.event
-    position = rebuild(round.game)
-    if position.current is None or position.current.pk != round.pk:
-        raise ApplicationError(_("round %(number)s is already placed") % {"number": round.number})
-    verdict = adj.adjudicate_slip(
-        position.game.board,
-        rack_codes(round.rack),
-        position.game.lexicon,
-        judging_rules(position, event),
-        adjudication_settings(event),
-        adj.SlipInput(coordinates, word, announced),
-    )
-    return Preview(
-        reason=verdict.reason,
-        ok=verdict.reason == adj.Reason.OK,
-        move=shown_move(verdict.move, event.board, event.notation),
-        move_score=verdict.move_score,
-        credited=verdict.score,
-        warnings=verdict.warnings,
-        detail=verdict.detail,
-        invalid_words=verdict.invalid_words,
-        shift_candidate=shown_move(verdict.shift_candidate, event.board, event.notation),
-    )
-
-
 def typed_rack_problem(game: Game, typed: str, rejected: tuple[str, ...] = ()) -> str:
     """Why a rack typed from a physical draw would be refused as the game's next rack, or
     "" when it would be accepted. Checked on a replay in memory: nothing is stored."""
-    from django.utils.translation import gettext as _
 
     from solver.errors import IllegalRackError
 
@@ -352,3 +347,49 @@ def typed_rack_problem(game: Game, typed: str, rejected: tuple[str, ...] = ()) -
     except IllegalRackError as exc:
         return str(exc)
     return ""
+
+
+# --------------------------------------------------------------------------- event-scoped reads of the API
+
+
+def events_for(*, user: object, token: object) -> QuerySet[Event]:
+    """The events a caller may list: all for staff, their own for a user, the token's one."""
+    if isinstance(token, PlayerToken):
+        return Event.objects.filter(pk=token.player.event_id)
+    if isinstance(user, AuthUser) and user.is_active:
+        return Event.objects.all() if user.is_staff else Event.objects.filter(created_by=user)
+    return Event.objects.none()
+
+
+def round_slips(round: Round, *, player_id: int | None = None) -> QuerySet[Slip]:
+    slips = Slip.objects.filter(round=round).select_related("player")
+    return slips if player_id is None else slips.filter(player_id=player_id)
+
+
+def has_placed_rounds(event: Event, *, game_number: int | None = None) -> bool:
+    rounds = Round.objects.filter(game__event=event, state=Round.State.PLACED)
+    if game_number is not None:
+        rounds = rounds.filter(game__number=game_number)
+    return rounds.exists()
+
+
+def event_players(event: Event) -> QuerySet[Player]:
+    return Player.objects.filter(event=event).order_by("table")
+
+
+def _rulings() -> QuerySet[Ruling]:
+    return Ruling.objects.select_related("round__game__event", "player", "slip", "ruled_by")
+
+
+def event_ruling(event: Event, ruling_id: int) -> Ruling | None:
+    """A ruling of ``event`` only: an id from another event is not found."""
+    return _rulings().filter(pk=ruling_id, round__game__event=event).first()
+
+
+def round_ruling(round: Round, table: int) -> Ruling | None:
+    return _rulings().filter(round=round, player__table=table).first()
+
+
+def event_history(event: Event) -> QuerySet[HistoryEntry]:
+    """Newest first: the console shows the last changes at the top."""
+    return HistoryEntry.objects.filter(event=event).order_by("-at", "-pk")

@@ -32,16 +32,15 @@ from rooms.forms import (
     TopForm,
 )
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, refusals
-from tournaments import services
-from tournaments import services as api_services
+from tournaments import selectors, services
 from tournaments.display import end_reason_text, rack_text, shown_move
+from tournaments.judging import move_preview
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling
 from tournaments.selectors import (
     RULED,
     current_game,
     current_round,
     live_versions,
-    move_preview,
     public_view,
     round_review,
     slip_watch,
@@ -183,7 +182,7 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
     elif request.method == "POST" and "release" in request.POST:
         player = get_object_or_404(Player, pk=request.POST.get("release"), event=event)
         with refusals(request):
-            api_services.player_release(player=player, by=request.user)
+            services.player_release(player=player, by=request.user)
             messages.success(
                 request, _("Table %(table)s released: it may join again.") % {"table": player.table}
             )
@@ -260,7 +259,7 @@ def event_round(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def _playing_game(event: Event) -> Game:
-    game = event.games.filter(state=Game.State.PLAYING).first()
+    game = selectors.playing_game(event)
     if game is None:
         raise services.ApplicationError(_("No game is being played: start one."))
     return game
@@ -271,7 +270,7 @@ def _unplaced_round(event: Event, request: HttpRequest | None = None) -> Round:
     ``round_key``, "game-round"): a click on a page left a round behind, or a paper slip
     typed as another arbitrator placed the round, must not act on the next round."""
     game = _playing_game(event)
-    round = game.rounds.exclude(state=Round.State.PLACED).order_by("number").last()
+    round = selectors.unplaced_round(game)
     if round is None:
         raise services.ApplicationError(_("No rack is drawn: draw one."))
     if request is not None:
@@ -304,7 +303,7 @@ def game_end(request: HttpRequest, event_id: int) -> HttpResponse:
     event = arbitrated_event(request, event_id)
     with refusals(request):
         game = _playing_game(event)
-        pending = game.rounds.exclude(state=Round.State.PLACED).order_by("number").last()
+        pending = selectors.unplaced_round(game)
         # A drawn rack with no legal move ends the game for that reason (the record and the
         # game sheet say so); otherwise the arbitrator stops it.
         no_move = pending is not None and pending.solved_at is not None and not pending.tops
@@ -342,7 +341,7 @@ def rack_check(request: HttpRequest, event_id: int) -> HttpResponse:
     """As the arbitrator types a rack drawn by hand: would it be accepted, and if not, why."""
     event = arbitrated_event(request, event_id)
     typed = (request.GET.get("typed") or "").strip()[:20]
-    game = event.games.filter(state=Game.State.PLAYING).first()
+    game = selectors.playing_game(event)
     problem = ""
     if typed and game is not None:
         problem = typed_rack_problem(game, typed, _rejected(request.GET))
@@ -384,10 +383,12 @@ def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
         data = form.cleaned_data
         with refusals(request):
             round = _unplaced_round(event, request)
-            player = event.players.filter(table=data["table"]).first()
+            player = selectors.player_at_table(event, data["table"])
             if player is None:
                 raise services.ApplicationError(_("No player at table %(table)s.") % {"table": data["table"]})
-            preview = move_preview(round, data["coordinates"], data["word"], data["announced_score"])
+            preview = move_preview(
+                round, data["coordinates"], data["word"], data["announced_score"], player=player
+            )
             result = services.paper_slip_submit(
                 round=round,
                 player=player,
@@ -424,6 +425,11 @@ def _outcome(preview: Any) -> str:
         text = ngettext("%(score)s point", "%(score)s points", score) % {"score": score}
         if preview.warnings:
             text += ", " + _("warning, %(credited)s credited") % {"credited": preview.credited}
+        if preview.warning_penalty:
+            text += " " + _("(warning %(count)s of the game: %(penalty)s-point penalty)") % {
+                "count": preview.game_warnings,
+                "penalty": preview.warning_penalty,
+            }
         return text
     return _("0: %(detail)s") % {"detail": preview.detail}
 
@@ -439,10 +445,12 @@ def slip_preview(request: HttpRequest, event_id: int) -> HttpResponse:
     error = ""
     coordinates, word = data.get("coordinates") or "", data.get("word") or ""
     if data.get("table"):
-        player = event.players.filter(table=data["table"]).first()
+        player = selectors.player_at_table(event, data["table"])
     if coordinates or word:
         try:
-            preview = move_preview(_unplaced_round(event), coordinates, word, data.get("announced_score"))
+            preview = move_preview(
+                _unplaced_round(event), coordinates, word, data.get("announced_score"), player=player
+            )
         except services.ApplicationError as exc:
             error = exc.message
     return render(

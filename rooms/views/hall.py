@@ -13,7 +13,7 @@ from django.urls import reverse
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx
 from tournaments.display import sorted_rack
 from tournaments.models import Event, Round
-from tournaments.selectors import RULED, current_game, current_round, live_versions, public_view
+from tournaments.selectors import current_game, current_round, live_versions, player_sight, public_view
 from tournaments.standings import game_standings
 
 #: Rows of the standings on the projector: the hall reads the top of the table.
@@ -46,7 +46,7 @@ def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
         "view": view,
         "round": round,
         "rack_sorted": sorted_rack(view.rack, "v") if view else "",
-        "ruled": round is not None and round.state in RULED,
+        "ruled": round is not None and player_sight(round).answers,
         "rows": game_standings(game)[:HALL_ROWS] if game is not None and placed else [],
         "join_url": url,
         "join_qr": join_qr_svg(url),

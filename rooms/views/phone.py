@@ -26,10 +26,9 @@ from rooms.views.common import (
     within_rate,
 )
 from tournaments import services
-from tournaments import services as api_services
 from tournaments.display import ruling_text, sorted_rack
 from tournaments.models import Event, Player, Round, Ruling, Slip
-from tournaments.selectors import RULED, GameView, current_round, live_versions, public_view
+from tournaments.selectors import GameView, current_round, live_versions, player_sight, public_view
 
 #: Joins per address and slips per player, a minute, on the page (the API has its own
 #: throttles, at the same rates by default).
@@ -44,9 +43,9 @@ def _join_allowed(request: HttpRequest) -> bool:
 
 def _find_player(event: Event, who: str) -> Player | None:
     who = who.strip()
-    people = event.players.filter(virtual_level__isnull=True)
+    people = event.players.people()
     if who.isdecimal():
-        return people.filter(table=int(who)).first()
+        return people.at_table(int(who)).first()
     named = list(people.filter(name__iexact=who)[:2])
     return named[0] if len(named) == 1 else None
 
@@ -70,7 +69,7 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
             else:
                 with refusals(request):
                     held = request.session.get(SESSION_PLAYERS, {}).get(str(event.pk), {}).get("token", "")
-                    token = api_services.player_token_issue(
+                    token = services.player_token_issue(
                         event=event, code=typed, table=player.table, held=held
                     )
                     remember_player(request, event, player, token.key)
@@ -96,7 +95,7 @@ def _play_context(request: HttpRequest, event: Event, player: Player, token: str
             if round.state != Round.State.DRAWN
             else None
         )
-        if round.state in RULED:
+        if player_sight(round).answers:
             ruling = Ruling.objects.filter(round=round, player=player).first()
     order = _rack_order(request)
     mine = dict(
@@ -117,7 +116,7 @@ def _play_context(request: HttpRequest, event: Event, player: Player, token: str
         "order": order,
         "rack_sorted": sorted_rack(view.rack, order) if view else "",
         "rack_tiles": _tiles(view, sorted_rack(view.rack, order)) if view else [],
-        "ruled": round is not None and round.state in RULED,
+        "ruled": round is not None and player_sight(round).answers,
         "placed": [(p, mine.get(p.number)) for p in view.placed] if view else [],
         "total": sum(mine.values()),
     }

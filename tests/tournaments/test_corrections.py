@@ -11,7 +11,7 @@ from django.contrib.auth import get_user_model
 from scoring import adjudication as adj
 from solver.notation import format_move, parse_move
 from solver.tiles import rack_codes
-from tournaments import services
+from tournaments import judging, services
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling
 from tournaments.services import ApplicationError
 from tournaments.state import rebuild
@@ -44,7 +44,7 @@ def _shifted_writing(game: Game, round: Round) -> tuple[str, str, str] | None:
     position = rebuild(game)
     event = game.event
     rules = dataclasses.replace(position.game.rules, notation=event.notation)
-    settings = services.adjudication_settings(event)
+    settings = judging.adjudication_settings(event)
     rack = rack_codes(round.rack)
     for top in round.tops:
         move = parse_move(top, "gcg", 15)

@@ -415,7 +415,7 @@ def test_an_override_keeps_the_adjudication_detail_beside_its_reason(
 
 
 def test_slips_are_judged_with_the_events_notation(event: Event, game: Game) -> None:
-    from tournaments.services import judging_rules
+    from tournaments.judging import judging_rules
     from tournaments.state import rebuild
 
     for notation in ("fisf", "gcg"):

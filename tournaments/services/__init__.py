@@ -26,13 +26,7 @@ from tournaments.services.rounds import (
     tasks_requeue_pending,
     top_choose,
 )
-from tournaments.services.rulings import (
-    adjudication_settings,
-    judging_rules,
-    round_adjudicate,
-    ruling_accept_shift,
-    ruling_override,
-)
+from tournaments.services.rulings import round_adjudicate, ruling_accept_shift, ruling_override
 from tournaments.services.sheets import sheet_print, sheet_request
 from tournaments.services.slips import SubmitResult, check_round, paper_slip_submit, slip_submit
 
@@ -45,7 +39,6 @@ __all__ = [
     "TopChoice",
     "User",
     "actor",
-    "adjudication_settings",
     "analysis_for",
     "check_round",
     "event_create",
@@ -54,7 +47,6 @@ __all__ = [
     "game_end",
     "game_start",
     "history_record",
-    "judging_rules",
     "lexicon_bundled",
     "lexicon_import",
     "lexicon_pack",

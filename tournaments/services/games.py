@@ -165,7 +165,7 @@ def game_end(*, game: Game, reason: str, by: User = None) -> Game:
         game = Game.objects.select_for_update().get(pk=game.pk)
         if game.state == Game.State.ENDED:
             return game
-        pending = game.rounds.exclude(state=Round.State.PLACED).first()
+        pending = game.rounds.unplaced().first()
         # A drawn or adjudicated round that is never placed (no move, or stopped) keeps its
         # draw in the record; an open or closing round must be finished first.
         if pending is not None and pending.state in (Round.State.OPEN, Round.State.CLOSED):

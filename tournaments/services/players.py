@@ -47,7 +47,7 @@ def player_add(
     with transaction.atomic():
         if table is None:
             table = (event.players.aggregate(m=Max("table"))["m"] or 0) + 1
-        if event.players.filter(table=table).exists():
+        if event.players.at_table(table).exists():
             raise ApplicationError(_("table %(table)s already has a player") % {"table": table})
         player = Player.objects.create(event=event, table=table, virtual_level=virtual_level, **values)
         history_record(
@@ -116,7 +116,7 @@ def player_token_issue(*, event: Event, code: str, table: int, held: str = "") -
     refused = ApplicationError(_("wrong join code or table"), {"reason": "join_refused"})
     if not hmac.compare_digest(code.strip().upper().encode(), event.code.upper().encode()):
         raise refused
-    player = event.players.filter(table=table, virtual_level__isnull=True).first()
+    player = event.players.people().at_table(table).first()
     if player is None:
         raise refused
     with transaction.atomic():

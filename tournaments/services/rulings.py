@@ -5,52 +5,22 @@ beyond the free warnings follow every correction."""
 
 from __future__ import annotations
 
-import dataclasses
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Sum
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
-from solver.rules import Rules
 from solver.tiles import rack_codes
 from tournaments.core import ApplicationError, User
-from tournaments.models import Event, HistoryEntry, Round, Ruling, Slip
+from tournaments.judging import adjudication_settings, judging_rules, prior_warnings
+from tournaments.models import HistoryEntry, Round, Ruling, Slip
 from tournaments.services.history import actor, history_record
 from tournaments.services.rounds import round_solve
 from tournaments.state import (
-    Position,
     rebuild,
 )
-
-
-def judging_rules(position: Position, event: Event) -> Rules:
-    """The game's rules naming squares in the event's notation, for messages to people."""
-    return dataclasses.replace(position.game.rules, notation=event.notation)
-
-
-def adjudication_settings(event: Event) -> adj.AdjudicationSettings:
-    return adj.AdjudicationSettings(
-        score_policy=event.score_policy,
-        free_warnings=event.free_warnings,
-        warning_penalty=event.warning_penalty,
-        shift_penalty=event.shift_penalty,
-        solo_bonus=event.solo_bonus,
-        solo_min_players=event.solo_min_players,
-        unmarked_blank_warning=event.unmarked_blank_warning,
-        notation=event.notation,
-    )
-
-
-def prior_warnings(round: Round) -> dict[int, int]:
-    rows = (
-        Ruling.objects.filter(round__game=round.game, round__number__lt=round.number)
-        .values("player_id")
-        .annotate(w=Sum("warnings"))
-    )
-    return {r["player_id"]: r["w"] or 0 for r in rows}
 
 
 def round_adjudicate(*, round_id: int) -> Round:

@@ -12,15 +12,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
-from solver.tiles import rack_codes
 from tournaments.core import MAX_ANNOUNCED, ApplicationError, User
+from tournaments.judging import SlipJudge
 from tournaments.models import Event, Player, Round, Slip
 from tournaments.services.games import check_playing
 from tournaments.services.history import actor, history_record
-from tournaments.services.rulings import adjudication_settings, judging_rules
-from tournaments.state import (
-    rebuild,
-)
 
 
 @dataclass
@@ -33,18 +29,8 @@ class SubmitResult:
 
 def _training_check(round: Round, coordinates: str, word: str) -> list[str]:
     """Strict and nostrict modes check the words at submission (tournament mode never)."""
-    event = round.game.event
-    position = rebuild(round.game)
-    settings = adjudication_settings(event)
-    verdict = adj.adjudicate_slip(
-        position.game.board,
-        rack_codes(round.rack),
-        position.game.lexicon,
-        judging_rules(position, event),
-        settings,
-        adj.SlipInput(coordinates, word, None),
-    )
-    if event.mode == Event.Mode.STRICT and verdict.reason != adj.Reason.OK:
+    verdict = SlipJudge(round).verdict(coordinates, word)
+    if round.game.event.mode == Event.Mode.STRICT and verdict.reason != adj.Reason.OK:
         raise ApplicationError(
             verdict.detail, {"reason": verdict.reason, "invalid_words": list(verdict.invalid_words)}
         )

@@ -31,7 +31,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from arbiter.celery import app as celery_app
 from solver.boards import layout
 from solver.formats.record import END_REASONS
-from tournaments import display
+from tournaments import display, selectors
 from tournaments.models import Event, Game, Player, Round, Slip
 from tournaments.services import ApplicationError
 from tournaments.state import StateError
@@ -242,7 +242,7 @@ def find_user(username: str | None) -> AuthUser | None:
 
 
 def playing_game(event: Event) -> Game:
-    game = event.games.filter(state=Game.State.PLAYING).first()
+    game = selectors.playing_game(event)
     if game is None:
         raise CommandError(f"no game is being played in {event.name}: start one with round_draw --new-game")
     return game
@@ -256,7 +256,7 @@ def latest_game(event: Event, number: int | None = None) -> Game:
         if game is None:
             raise CommandError(f"{event.name} has no game {number}")
         return game
-    game = event.games.filter(state=Game.State.PLAYING).first() or event.games.order_by("number").last()
+    game = selectors.current_game(event)
     if game is None:
         raise CommandError(f"no game has been started in {event.name}: start one with round_draw --new-game")
     return game
@@ -264,14 +264,14 @@ def latest_game(event: Event, number: int | None = None) -> Game:
 
 def current_round(game: Game) -> Round:
     """The round not yet placed: there is at most one (the services draw after placing)."""
-    round = game.rounds.exclude(state=Round.State.PLACED).order_by("number").last()
+    round = selectors.unplaced_round(game)
     if round is None:
         raise CommandError(f"no round is drawn in game {game.number}: draw one with round_draw")
     return round
 
 
 def player_at(event: Event, table: int) -> Player:
-    player = event.players.filter(table=table).first()
+    player = selectors.player_at_table(event, table)
     if player is None:
         raise CommandError(f"no player at table {table}")
     return player

@@ -13,6 +13,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rooms.management.commands._common import find_event, write_file
+from tournaments import selectors
 from tournaments.printing import KINDS, SheetError, render_sheet
 
 
@@ -46,7 +47,7 @@ class Command(BaseCommand):
         event = find_event(opts["event"])
         player_id = opts["player"]
         if opts["table"] is not None:
-            player = event.players.filter(table=opts["table"]).first()
+            player = selectors.player_at_table(event, opts["table"])
             if player is None:
                 raise CommandError(f"{event.name} has no player at table {opts['table']}")
             player_id = player.pk

@@ -15,8 +15,7 @@ from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 
 from rooms.management.commands._common import ArbiterCommand
-from tournaments import services
-from tournaments.models import Game
+from tournaments import selectors, services
 
 
 class Command(ArbiterCommand):
@@ -43,7 +42,7 @@ class Command(ArbiterCommand):
         if opts["rejected"] and not opts["rack"]:
             raise CommandError("--rejected goes with --rack: a random draw records its own rejected racks")
         event = self.event()
-        game = event.games.filter(state=Game.State.PLAYING).first()
+        game = selectors.playing_game(event)
         if game is not None and opts["new_game"]:
             raise CommandError(f"game {game.number} is still being played: end it with game_end first")
         if game is None and not opts["new_game"]:

@@ -15,7 +15,6 @@ and kept in the history with the old and new values.
 
 from __future__ import annotations
 
-from collections import defaultdict
 from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
@@ -33,10 +32,7 @@ from rooms.management.commands._common import (
 from scoring.adjudication import Reason
 from tournaments import services
 from tournaments.models import Event, Game, Round, Ruling
-
-SCORED = (Reason.OK, Reason.SHIFT_ACCEPTED)
-INVALID = (Reason.ILLEGAL, Reason.NOT_IN_LEXICON, Reason.UNREADABLE)
-RULED = (Round.State.ADJUDICATED, Round.State.PLACED)
+from tournaments.selectors import RULED, round_review
 
 
 def _who(ruling: Ruling) -> str:
@@ -140,11 +136,8 @@ class Command(ArbiterCommand):
         self.say("")
 
     def _review(self, event: Event, round: Round, per_player: bool) -> None:
-        rulings = list(
-            Ruling.objects.filter(round=round)
-            .select_related("player", "slip", "ruled_by")
-            .order_by("player__table")
-        )
+        review = round_review(round)
+        rulings = review.rulings
         self.say(
             f"Game {round.game.number}, round {round.number} ({round.get_state_display()}):"
             f" rack {rack_text(round)}, {tops_text(round, event)}"
@@ -158,23 +151,20 @@ class Command(ArbiterCommand):
                 f"  to be placed: {shown_move(round.tops[0], event)} (automatic choice; top_choose to change)"
             )
 
-        groups: dict[tuple[str, int], list[Ruling]] = defaultdict(list)
-        for r in rulings:
-            if r.reason in SCORED:
-                groups[(r.move, r.move_score)].append(r)
-        self.say(f"\nMoves played ({plural(sum(len(g) for g in groups.values()), 'player')}):")
+        groups = review.groups
+        self.say(f"\nMoves played ({plural(sum(len(g.rulings) for g in groups), 'player')}):")
         self.say(f"  {'score':>5}  {'players':>7}  {'move':<22} tables" if groups else "  none")
-        for (move, score), members in sorted(groups.items(), key=lambda kv: (-kv[0][1], kv[0][0])):
-            top = "TOP" if round.top_score and score == round.top_score else ""
+        for group in groups:
+            top = "TOP" if group.is_top else ""
             self.say(
-                f"  {score:>5}  {len(members):>7}  {shown_move(move, event):<18} {top:<3} "
-                + ", ".join(_who(r) for r in members)
+                f"  {group.score:>5}  {len(group.rulings):>7}  {group.shown:<18} {top:<3} "
+                + ", ".join(_who(r) for r in group.rulings)
             )
-            for r in members:
+            for r in group.rulings:
                 if r.warnings or r.reason == Reason.SHIFT_ACCEPTED:
                     self.say(f"  {'':>5}  {'':>7}  {'':<22} {_who(r)}: {_notes(r)}")
 
-        invalid = [r for r in rulings if r.reason in INVALID]
+        invalid = review.invalid
         self.say(f"\nInvalid, 0 ({len(invalid)}):" + ("" if invalid else " none"))
         for r in invalid:
             self.say(f"  {_who(r)}: {slip_text(r.slip)}: {r.detail.split('; the word fits at ')[0]}")
@@ -184,22 +174,21 @@ class Command(ArbiterCommand):
                     f" rulings --event {event.code} --round {round.number} --accept-shift {r.player.table}"
                     ' --reason "..."'
                 )
-        for label, reason in (
-            ("Blank slips", Reason.BLANK_SLIP),
-            ("Missing", Reason.MISSING),
-            ("Late", Reason.LATE),
+        for label, kind in (
+            ("Blank slips", review.blank),
+            ("Missing", review.missing),
+            ("Late", review.late),
         ):
-            who = [_who(r) for r in rulings if r.reason == reason]
+            who = [_who(r) for r in kind]
             self.say(f"{label} ({len(who)}): {', '.join(who) or 'none'}")
 
-        overridden = [r for r in rulings if r.overridden]
-        if overridden:
+        if review.overridden:
             self.say("\nCorrected by the arbitrator:")
-            for r in overridden:
+            for r in review.overridden:
                 by = f" by {r.ruled_by.get_username()}" if r.ruled_by else ""
                 self.say(f"  {_who(r)}: {r.credited} credited{by}: {r.override_reason} (was: {r.detail})")
-        solos = [f"{_who(r)} (+{event.solo_bonus})" for r in rulings if r.solo]
-        penalties = [f"{_who(r)} {r.penalty}" for r in rulings if r.penalty]
+        solos = [f"{_who(r)} (+{event.solo_bonus})" for r in review.solos]
+        penalties = [f"{_who(r)} {r.penalty}" for r in review.penalties]
         self.say(f"Solo: {', '.join(solos) or 'none'}")
         self.say(f"Penalties: {', '.join(penalties) or 'none'}")
 

@@ -26,7 +26,6 @@ here: correct the ruling with ``rulings --override``.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import re
 import sys
@@ -36,7 +35,6 @@ from pathlib import Path
 from typing import IO, Any
 
 from django.core.management.base import CommandError, CommandParser
-from django.db.models import Sum
 
 from rooms.management.commands._common import (
     ArbiterCommand,
@@ -46,16 +44,12 @@ from rooms.management.commands._common import (
     playing_game,
     plural,
     rack_text,
-    shown_move,
     slip_text,
     tables_text,
 )
-from scoring import adjudication as adj
-from solver.rules import Rules
-from solver.tiles import rack_codes
 from tournaments import services
-from tournaments.models import Event, Player, Round, Ruling, Slip
-from tournaments.state import Position, rebuild
+from tournaments.judging import Preview, SlipJudge
+from tournaments.models import Event, Player, Round, Slip
 
 USAGE = "TABLE COORDINATES WORD [SCORE] (12 H4 WORD 34, 12 h8,a,word 34), or TABLE - for a blank slip"
 _NUMBER = re.compile(r"-?[0-9]+")
@@ -140,9 +134,7 @@ class Command(ArbiterCommand):
 
     event_row: Event
     round: Round
-    position: Position
-    rules: Rules
-    settings: adj.AdjudicationSettings
+    judge: SlipJudge
     players: dict[int, Player]
     stored: int
     replaced: int
@@ -162,10 +154,9 @@ class Command(ArbiterCommand):
                 " (one would be late and score 0); correct a ruling with rulings --override"
             )
         self.event_row, self.round = event, round
-        self.position = rebuild(game)
-        # Messages name squares in the event's notation (the solver's default is GCG).
-        self.rules = dataclasses.replace(self.position.game.rules, notation=event.notation)
-        self.settings = services.adjudication_settings(event)
+        # The game replayed once for the whole session; messages name squares in the
+        # event's notation.
+        self.judge = SlipJudge(round)
         self.players = {p.table: p for p in event.players.all()}
         self.stored = self.replaced = 0
         refused: list[int] = []
@@ -244,14 +235,7 @@ class Command(ArbiterCommand):
         player = self.players.get(line.table)
         if player is None:
             raise SlipLineError(f"no player at table {line.table}")
-        verdict = adj.adjudicate_slip(
-            self.position.game.board,
-            rack_codes(self.round.rack),
-            self.position.game.lexicon,
-            self.rules,
-            self.settings,
-            adj.SlipInput(line.coordinates, line.word, line.announced),
-        )
+        preview = self.judge.preview(line.coordinates, line.word, line.announced, player=player)
         previous = Slip.objects.filter(round=self.round, player=player, current=True).first()
         result = services.paper_slip_submit(
             round=self.round,
@@ -262,8 +246,8 @@ class Command(ArbiterCommand):
             by=self.user,
         )
         self.stored += 1
-        shown = shown_move(verdict.move, self.event_row) or line.written
-        echo = f"{player.table:>4}  {player.name[:24]:<24}  {shown:<20}  {self._outcome(verdict, player)}"
+        shown = preview.move or line.written
+        echo = f"{player.table:>4}  {player.name[:24]:<24}  {shown:<20}  {self._outcome(preview, player)}"
         if result.slip.late:
             echo += "  LATE: the round was closed meanwhile, the slip is kept and scores 0"
         if previous is not None:
@@ -272,33 +256,21 @@ class Command(ArbiterCommand):
             echo += f"  (replaces {'a blank slip' if written == '-' else written})"
         self.say(echo)
 
-    def _outcome(self, verdict: adj.Verdict, player: Player) -> str:
+    def _outcome(self, preview: Preview, player: Player) -> str:
         """What the slip scores, as the arbitrator reads it back to check the paper."""
-        if verdict.reason == adj.Reason.OK:
-            notes = verdict.detail.split("; ")[1:]  # the first part repeats the move and score
-            text = f"{', '.join(notes)}, {verdict.score} credited" if notes else f"{verdict.score} ok"
-            if verdict.warnings:
-                text += self._warning_penalty(verdict, player)
+        if preview.ok:
+            notes = preview.detail.split("; ")[1:]  # the first part repeats the move and score
+            text = f"{', '.join(notes)}, {preview.credited} credited" if notes else f"{preview.credited} ok"
+            if preview.warning_penalty:
+                text += (
+                    f" (warning {preview.game_warnings} of the game: {preview.warning_penalty}-point penalty)"
+                )
             return text
-        detail = verdict.detail
-        if verdict.shift_candidate:
+        detail = preview.detail
+        if preview.shift_candidate:
             detail = detail.split("; the word fits at ")[0]
-            candidate = shown_move(verdict.shift_candidate, self.event_row)
             return (
-                f"0: {detail}; shifted reference? {candidate} fits"
+                f"0: {detail}; shifted reference? {preview.shift_candidate} fits"
                 f" (accept after the close: rulings --accept-shift {player.table} --reason ...)"
             )
         return f"0: {detail}"
-
-    def _warning_penalty(self, verdict: adj.Verdict, player: Player) -> str:
-        event = self.event_row
-        prior = (
-            Ruling.objects.filter(
-                round__game=self.round.game, round__number__lt=self.round.number, player=player
-            ).aggregate(w=Sum("warnings"))["w"]
-            or 0
-        )
-        total = prior + verdict.warnings
-        if total <= event.free_warnings or not event.warning_penalty:
-            return ""
-        return f" (warning {total} of the game: {event.warning_penalty}-point penalty)"

@@ -1,0 +1,124 @@
+"""A round handed to the pure duplicate rules (:mod:`scoring.adjudication`): the event's
+settings, the game's rules naming squares in the event's notation, the players' warnings
+so far, and the judge of one slip that the console's Try Move, the terminal's paper slips,
+the training modes' check at submission and the API's preview all use. The adjudication of
+the close (:mod:`tournaments.services.rulings`) takes its settings and rules from here
+too, so a slip is judged the same way wherever it is looked at."""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+
+from django.db.models import Sum
+from django.utils.translation import gettext as _
+
+from scoring import adjudication as adj
+from solver.rules import Rules
+from solver.tiles import rack_codes
+from tournaments.core import ApplicationError
+from tournaments.display import shown_move
+from tournaments.models import Event, Player, Round, Ruling
+from tournaments.state import Position, rebuild
+
+
+def adjudication_settings(event: Event) -> adj.AdjudicationSettings:
+    return adj.AdjudicationSettings(
+        score_policy=event.score_policy,
+        free_warnings=event.free_warnings,
+        warning_penalty=event.warning_penalty,
+        shift_penalty=event.shift_penalty,
+        solo_bonus=event.solo_bonus,
+        solo_min_players=event.solo_min_players,
+        unmarked_blank_warning=event.unmarked_blank_warning,
+        notation=event.notation,
+    )
+
+
+def judging_rules(position: Position, event: Event) -> Rules:
+    """The game's rules naming squares in the event's notation, for messages to people."""
+    return dataclasses.replace(position.game.rules, notation=event.notation)
+
+
+def prior_warnings(round: Round) -> dict[int, int]:
+    """Each player's warnings in the game before ``round`` (a player with none is absent)."""
+    rows = (
+        Ruling.objects.filter(round__game=round.game, round__number__lt=round.number)
+        .values("player_id")
+        .annotate(w=Sum("warnings"))
+    )
+    return {r["player_id"]: r["w"] or 0 for r in rows}
+
+
+@dataclass(frozen=True)
+class Preview:
+    """The Try Move of the arbitrator's console (docs/rules.md#adjudication): what a slip
+    would score on the current board, judged as the close would."""
+
+    reason: str
+    ok: bool
+    move: str  # in the event's notation, "" when unreadable
+    move_score: int
+    credited: int  # the slip's own score, before the game's warning penalty
+    warnings: int
+    detail: str
+    invalid_words: tuple[str, ...] = ()
+    shift_candidate: str = ""
+    #: With the player known: their warnings in the game with this slip's, and the
+    #: penalty those beyond the free ones cost (adj.warning_penalty, as at the close).
+    game_warnings: int = 0
+    warning_penalty: int = 0
+
+
+class SlipJudge:
+    """Judges slips of the round being played without storing anything. The game is
+    replayed once, when the judge is made: a terminal session types hundreds of slips."""
+
+    def __init__(self, round: Round) -> None:
+        event = round.game.event
+        position = rebuild(round.game)
+        if position.current is None or position.current.pk != round.pk:
+            raise ApplicationError(_("round %(number)s is already placed") % {"number": round.number})
+        self.round, self.event, self.position = round, event, position
+        self.rules = judging_rules(position, event)
+        self.settings = adjudication_settings(event)
+        self.rack = rack_codes(round.rack)
+        self._prior: dict[int, int] | None = None
+
+    def verdict(self, coordinates: str, word: str, announced: int | None = None) -> adj.Verdict:
+        game = self.position.game
+        slip = adj.SlipInput(coordinates, word, announced)
+        return adj.adjudicate_slip(game.board, self.rack, game.lexicon, self.rules, self.settings, slip)
+
+    def preview(
+        self, coordinates: str, word: str, announced: int | None = None, *, player: Player | None = None
+    ) -> Preview:
+        verdict = self.verdict(coordinates, word, announced)
+        event = self.event
+        game_warnings = penalty = 0
+        if player is not None:
+            if self._prior is None:
+                self._prior = prior_warnings(self.round)
+            prior = self._prior.get(player.pk, 0)
+            game_warnings = prior + verdict.warnings
+            penalty = adj.warning_penalty(prior, verdict.warnings, self.settings)
+        return Preview(
+            reason=verdict.reason,
+            ok=verdict.reason == adj.Reason.OK,
+            move=shown_move(verdict.move, event.board, event.notation),
+            move_score=verdict.move_score,
+            credited=verdict.score,
+            warnings=verdict.warnings,
+            detail=verdict.detail,
+            invalid_words=verdict.invalid_words,
+            shift_candidate=shown_move(verdict.shift_candidate, event.board, event.notation),
+            game_warnings=game_warnings,
+            warning_penalty=penalty,
+        )
+
+
+def move_preview(
+    round: Round, coordinates: str, word: str, announced: int | None = None, *, player: Player | None = None
+) -> Preview:
+    """Judge one slip as the close would (lexicon included), without storing anything."""
+    return SlipJudge(round).preview(coordinates, word, announced, player=player)
