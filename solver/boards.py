@@ -15,7 +15,7 @@ from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING
 
-from solver.tiles import BLANK_BIT, LETTER_MASK, TileSet, code_char, rack_size, tile_set
+from solver.tiles import BLANK_BIT, LETTER_MASK, TileSet, code_char, rack_size, size_sets, tile_set
 
 if TYPE_CHECKING:
     from solver.lexicon import Lexicon
@@ -32,6 +32,10 @@ PREMIUMS = {
     "#": (1, 3),
     "$": (1, 4),
 }
+#: Every board, in the order offered to people; the drawing of each is
+#: ``solver/data/boards/NAME.txt``. Adding a board is a drawing and a name here (a board
+#: of a new size also needs the size's line in :data:`solver.tiles.SIZES`): the event
+#: model's choices, the commands' options and the CGP reader follow from this list.
 LAYOUT_NAMES = ("standard", "large", "broad", "grand")
 
 
@@ -96,6 +100,27 @@ def layout(name: str) -> Layout:
         raise ValueError(f"unknown board {name!r}: choose one of {', '.join(LAYOUT_NAMES)}")
     text = resources.files("solver.data.boards").joinpath(f"{name}.txt").read_text("utf-8")
     return parse_drawing(name, text)
+
+
+def board_label(name: str) -> str:
+    """How people name a board: ``standard 15x15``."""
+    size = layout(name).size
+    return f"{name} {size}x{size}"
+
+
+def board_sizes() -> list[int]:
+    return sorted({layout(name).size for name in LAYOUT_NAMES})
+
+
+def board_for_size(size: int) -> str | None:
+    """The board a position of ``size`` rows is read on when nobody says which: the first
+    of that size in :data:`LAYOUT_NAMES` (None: no board has that size)."""
+    return next((name for name in LAYOUT_NAMES if layout(name).size == size), None)
+
+
+def has_nosmooth(name: str) -> bool:
+    """Whether the board offers the -nosmooth tile distribution."""
+    return size_sets(layout(name).size).doubled
 
 
 class Board:

@@ -208,8 +208,29 @@ def _make(name: str, language: str, counts: tuple[int, ...], values: tuple[int, 
     return TileSet(name, language, counts, values, vowels, consonants)
 
 
-#: Tile totals per board size (seed 000): (English, French).
-BIG_TOTALS = {19: (161, 163), 21: (200, 204)}
+@dataclass(frozen=True)
+class SizeSets:
+    """What a board size decides about the tiles (docs/rules.md#tile-sets)."""
+
+    rack: int  # tiles on a rack
+    totals: tuple[int, int] | None  # (English, French) tiles in the bag; None: the standard sets
+    doubled: bool  # whether -nosmooth (two standard sets mixed) exists on this size
+
+
+#: Every board size there is a board of (solver.boards.LAYOUT_NAMES): a board of a new size
+#: needs its line here.
+SIZES = {
+    15: SizeSets(rack=7, totals=None, doubled=False),
+    19: SizeSets(rack=8, totals=(161, 163), doubled=False),
+    21: SizeSets(rack=8, totals=(200, 204), doubled=True),
+}
+
+
+def size_sets(board_size: int) -> SizeSets:
+    sets = SIZES.get(board_size)
+    if sets is None:
+        raise ValueError(f"no tile set for a {board_size}x{board_size} board")
+    return sets
 
 
 def tile_set(language: str, board_size: int = 15, *, smooth: bool = True) -> TileSet:
@@ -222,20 +243,22 @@ def tile_set(language: str, board_size: int = 15, *, smooth: bool = True) -> Til
         raise ValueError(f"unknown tile set {language!r}: choose english or french")
     counts, values = _ENGLISH if lang == "en" else _FRENCH
     full = "english" if lang == "en" else "french"
-    if board_size == 15:
-        if not smooth:
-            raise ValueError("-nosmooth only exists for the 21x21 boards")
-        return _make(full, lang, counts, values)
-    if board_size not in BIG_TOTALS:
-        raise ValueError(f"no tile set for a {board_size}x{board_size} board")
+    sets = size_sets(board_size)
     if not smooth:
-        if board_size != 21:
-            raise ValueError("-nosmooth only exists for the 21x21 boards")
+        if not sets.doubled:
+            raise ValueError(f"-nosmooth only exists for the {nosmooth_sizes()} boards")
         return _make(f"{full}-{board_size}-nosmooth", lang, double_counts(counts), values)
-    total = BIG_TOTALS[board_size][0 if lang == "en" else 1]
+    if sets.totals is None:
+        return _make(full, lang, counts, values)
+    total = sets.totals[0 if lang == "en" else 1]
     return _make(f"{full}-{board_size}", lang, design_counts(counts, total), values)
 
 
+def nosmooth_sizes() -> str:
+    """The sizes with a -nosmooth set, as people read them ("21x21")."""
+    return ", ".join(f"{n}x{n}" for n, sets in SIZES.items() if sets.doubled)
+
+
 def rack_size(board_size: int) -> int:
-    """7 tiles on 15x15, 8 on the bigger boards (seed 000)."""
-    return 7 if board_size == 15 else 8
+    """7 tiles on 15x15, 8 on the bigger boards (docs/rules.md#tile-sets)."""
+    return size_sets(board_size).rack

@@ -16,7 +16,7 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from solver.boards import LAYOUT_NAMES
+from solver.boards import LAYOUT_NAMES, board_label, has_nosmooth
 
 
 def _join_code() -> str:
@@ -59,12 +59,6 @@ class Event(models.Model):
         FRENCH = "french", "Français"
         ENGLISH = "english", "English"
 
-    class Board(models.TextChoices):
-        STANDARD = "standard", _("standard 15x15")
-        LARGE = "large", _("large 19x19")
-        BROAD = "broad", _("broad 21x21")
-        GRAND = "grand", _("grand 21x21")
-
     class Notation(models.TextChoices):
         FISF = "fisf", _("FISF (H4 horizontal, 4H vertical)")
         GCG = "gcg", _("GCG (8D across, D8 down)")
@@ -93,7 +87,13 @@ class Event(models.Model):
     ends_on = models.DateField(_("last day"), null=True, blank=True)
     code = models.CharField(_("join code"), max_length=6, unique=True, default=_join_code)
     language = models.CharField(_("tiles"), max_length=10, choices=Language.choices, default=Language.FRENCH)
-    board = models.CharField(_("board"), max_length=10, choices=Board.choices, default=Board.STANDARD)
+    # The solver's list of boards (a board is a drawing and a name there).
+    board = models.CharField(
+        _("board"),
+        max_length=10,
+        choices=[(n, board_label(n)) for n in LAYOUT_NAMES],
+        default=LAYOUT_NAMES[0],
+    )
     smooth = models.BooleanField(_("smooth 21x21 distribution"), default=True)
     lexicon = models.ForeignKey(
         Lexicon, on_delete=models.PROTECT, related_name="events", verbose_name=_("lexicon")
@@ -144,7 +144,7 @@ class Event(models.Model):
     def clean(self) -> None:
         if self.board not in LAYOUT_NAMES:
             raise ValidationError({"board": _("unknown board")})
-        if not self.smooth and self.board in ("standard", "large"):
+        if not self.smooth and not has_nosmooth(self.board):
             raise ValidationError({"smooth": _("the -nosmooth distribution exists only on 21x21 boards")})
 
 

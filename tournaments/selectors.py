@@ -316,9 +316,7 @@ class SlipWatch:
 
 def slip_watch(round: Round) -> SlipWatch:
     # Virtual players hand in no slip through the pages: they are never "missing".
-    players = list(
-        round.game.event.players.people().order_by("table")
-    )
+    players = list(round.game.event.players.people().order_by("table"))
     slips = list(
         Slip.objects.filter(round=round, current=True)
         .select_related("player", "entered_by")

@@ -12,13 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from solver.boards import Board, Layout, layout
+from solver.boards import Board, Layout, board_for_size, board_sizes, layout
 from solver.errors import InvalidMoveError
 from solver.tiles import BLANK_CHAR, TileSet, code_char, rack_codes, rack_string, tile_code, tile_set
 
 _TOKEN = re.compile(r"([0-9]+)|([A-Za-z])|(.)", re.ASCII)
-#: Board names for a size when the caller does not say (21x21 defaults to broad).
-DEFAULT_BOARD = {15: "standard", 19: "large", 21: "broad"}
 
 
 class CGPError(InvalidMoveError):
@@ -34,13 +32,16 @@ class Position:
 
 
 def parse_board(text: str, lay: Layout | None = None, tiles: TileSet | None = None) -> Board:
-    """Read the board field. Without a layout, the size decides (see ``DEFAULT_BOARD``)."""
+    """Read the board field. Without a layout, the size decides (the first board of that
+    size, :func:`solver.boards.board_for_size`: 21x21 is read on the broad board)."""
     rows = text.strip().split("/")
     size = len(rows)
     if lay is None:
-        if size not in DEFAULT_BOARD:
-            raise CGPError(f"a CGP board has 15, 19 or 21 rows, not {size}")
-        lay = layout(DEFAULT_BOARD[size])
+        name = board_for_size(size)
+        if name is None:
+            *others, last = board_sizes()
+            raise CGPError(f"a CGP board has {', '.join(map(str, others))} or {last} rows, not {size}")
+        lay = layout(name)
     if size != lay.size:
         raise CGPError(f"the {lay.name} board has {lay.size} rows, the position has {size}")
     squares: list[int] = []

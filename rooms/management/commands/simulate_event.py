@@ -16,6 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rooms.management.commands._common import tasks_in_process
 from scoring.standings import to_dict
+from solver.boards import LAYOUT_NAMES
 from solver.notation import format_coord, format_word
 from solver.players import VirtualPlayer
 from tournaments import services
@@ -34,7 +35,7 @@ class Command(BaseCommand):
         parser.add_argument("--games", type=int, default=2)
         parser.add_argument("--seed", type=int, default=7)
         parser.add_argument("--language", choices=("french", "english"), default="english")
-        parser.add_argument("--board", choices=("standard", "large", "broad", "grand"), default="standard")
+        parser.add_argument("--board", choices=LAYOUT_NAMES, default=LAYOUT_NAMES[0])
         parser.add_argument("--lexicon", choices=("enable", "french"), help="default: by language")
         parser.add_argument("--json", action="store_true", help="print the result as one JSON object")
         parser.add_argument(
