@@ -10,14 +10,14 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import Event, Lexicon
 from tournaments.services import EVENT_SETTINGS, MAX_ANNOUNCED
 
-#: One help line per setting, with the default of DUPLICATE_RULES.md where it is one.
+#: One help line per setting, with its default (docs/rules.md#event-settings) where it has one.
 EVENT_HELP = {
     "name": _("As printed on the result sheets."),
     "starts_on": _("First day of the event."),
     "ends_on": _("Optional: last day, for events over several days."),
     "language": _("The tile set: French (102 tiles on 15x15) or English (100)."),
     "board": _("Standard 15x15 (rack of 7); the large and broad boards use a rack of 8."),
-    "smooth": _("21x21 only: off for the exact double distribution (seed 000 -nosmooth)."),
+    "smooth": _("21x21 only: off for the exact double distribution (-nosmooth, docs/rules.md#tile-sets)."),
     "notation": _("How squares are named on the boards, the slips and the sheets. FISF: H4 across, 4H down."),
     "mode": _("Tournament: validity is learnt at the close. Training modes check words at submission."),
     "random_seed": _("The draws follow from it: the same seed replays the same racks."),

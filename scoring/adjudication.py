@@ -1,4 +1,4 @@
-"""Adjudication of slips (DUPLICATE_RULES.md section 3): pure functions, no Django.
+"""Adjudication of slips (docs/rules.md#adjudication): pure functions, no Django.
 
 The event services read a slip and the round's position from the database, call
 :func:`adjudicate_slip` for each player, then :func:`credit_round` once the top is known,
@@ -94,7 +94,7 @@ _SCORED_REASONS = (Reason.OK, Reason.SHIFT_ACCEPTED)
 
 @dataclass(frozen=True)
 class AdjudicationSettings:
-    """The event's adjudication settings, FISF defaults (DUPLICATE_RULES.md section 3)."""
+    """The event's adjudication settings, with the defaults of docs/rules.md#event-settings."""
 
     score_policy: str = "fisf"
     free_warnings: int = 3

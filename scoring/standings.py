@@ -1,4 +1,4 @@
-"""Standings of a duplicate event: pure functions over per-round rulings (DUPLICATE_RULES.md s. 4).
+"""Standings of a duplicate event: pure functions over per-round rulings (docs/rules.md#standings).
 
 No Django here: a selector reads the rulings from the database, turns them into
 :class:`RoundResult` and :class:`PlayerInfo` values and calls :func:`standings`.
@@ -11,10 +11,11 @@ Every player of ``players`` gets a row, even without any result (total 0).
 Ranking
     Rows are ordered by total, highest first.  With ``tie_break="shared"`` (the default)
     equal totals share a rank, competition style ("1, 2, 2, 4").  With
-    ``tie_break="letterpoints"`` (seed 000: "the player with the lowest letterpoint use wins
-    the tie") equal totals are ordered by fewer letterpoints first, and only players equal on
-    both total and letterpoints share a rank.  Rows sharing a rank are listed by table, then
-    name (then player id), so the display is stable.
+    ``tie_break="letterpoints"`` (docs/rules.md#standings, after the Scramble help: "the
+    player with the lowest letterpoint use will prevail") equal totals are ordered by fewer
+    letterpoints first, and only players equal on both total and letterpoints share a rank.
+    Rows sharing a rank are listed by table, then name (then player id), so the display is
+    stable.
 
 Category filter
     ``category="..."`` keeps only the players of that category and **recomputes the ranks

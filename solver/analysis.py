@@ -6,8 +6,8 @@ When several moves share the top score the arbitrator chooses; the automatic cho
 1. fewest blanks placed: a blank kept is worth more to the rest of the game;
 2. most tiles placed: the game moves on and the bag empties faster;
 3. board order: row, then column, across before down, then the word alphabetically;
-4. for the same word in the same place, blanks on later squares first (the seed 000
-   convention for unmarked blanks),
+4. for the same word in the same place, blanks on later squares first (the Scramble
+   help's convention for unmarked blanks, docs/rules.md#blanks),
 
 so that the choice never depends on the generator's internal order.
 

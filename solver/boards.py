@@ -1,7 +1,8 @@
 """Board layouts (premium squares) and the board position.
 
-The four layouts are the drawings of seed 000, kept verbatim as text in
-``solver/data/boards/`` and parsed here, so the data can be checked against the seed.
+The four layouts are the drawings of the Scramble help (docs/rules.md#boards), kept
+verbatim as text in ``solver/data/boards/`` and parsed here, so the data can be checked
+against that page.
 
 A square is a flat index ``row * size + col`` (0-based). A :class:`Board` holds the tiles
 as a flat list of codes (see :mod:`solver.tiles`); the move generator's caches
@@ -22,7 +23,8 @@ if TYPE_CHECKING:
     from solver.move import Move
     from solver.rules import Rules, Scored
 
-#: Premium symbols of seed 000: (letter multiplier, word multiplier).
+#: Premium symbols of the board drawings (docs/rules.md#boards): (letter multiplier, word
+#: multiplier).
 PREMIUMS = {
     ".": (1, 1),
     "%": (2, 1),
@@ -68,7 +70,8 @@ class Layout:
 
 
 def parse_drawing(name: str, text: str) -> Layout:
-    """Parse a seed-000 drawing: lines ``  1  # . . % ...  1``; other lines ignored."""
+    """Parse a board drawing (docs/rules.md#boards): lines ``  1  # . . % ...  1``; other
+    lines ignored."""
     rows: list[str] = []
     for line in text.splitlines():
         parts = line.split()

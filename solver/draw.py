@@ -1,7 +1,7 @@
 """The duplicate draw: the bag, the vowel/consonant minimums, rejections, manual racks.
 
-DUPLICATE_RULES section 2 and seed 001: the rack of round n is the reliquat of round n-1
-plus tiles drawn up to the rack size. Rounds 1-15 need at least 2 vowels and 2
+The rules are those of docs/rules.md#draws: the rack of round n is the reliquat of round
+n-1 plus tiles drawn up to the rack size. Rounds 1-15 need at least 2 vowels and 2
 consonants, later rounds 1 and 1 (:class:`DrawRules`, event settings). A tile that counts
 as both (the blank always, Y by default) fills either minimum but counts once. A rack
 that fails is rejected: *all* its tiles, reliquat included, go back to the bag and a
@@ -40,7 +40,7 @@ from solver.tiles import rack_size as board_rack_size
 
 @dataclass(frozen=True)
 class DrawRules:
-    """The draw settings of an event (defaults: FISF practice and seed 001)."""
+    """The draw settings of an event (defaults: docs/rules.md#draws)."""
 
     rack_size: int = 7
     #: Rounds 1..early_rounds use the early minimums, later rounds the late ones.
@@ -117,8 +117,8 @@ def game_over_by_draw(
     """Whether the game ends by the draw rule before the rack of ``round_number``.
 
     ``pool_codes`` is the bag plus the reliquat. The game is over when the pool is empty,
-    or when no rack that can be drawn from it meets the minimums in force (seed 001: "no
-    vowels or consonants left").
+    or when no rack that can be drawn from it meets the minimums in force
+    (docs/rules.md#game-end, after the Mattel rules: "no vowels or consonants left").
     """
     pool = list(pool_codes)
     if not pool:

@@ -1,21 +1,22 @@
 """Reading and writing moves: coordinates and word, in the three notation styles.
 
-* ``"fisf"`` (French federation, seed 001): rows are letters and columns numbers. Row
-  letter first is horizontal (``H4``: row H, column 4, across); column number first is
-  vertical (``4H``: column 4, row H, down).
+* ``"fisf"`` (French federation, docs/rules.md#notation): rows are letters and columns
+  numbers. Row letter first is horizontal (``H4``: row H, column 4, across); column number
+  first is vertical (``4H``: column 4, row H, down).
 * ``"gcg"`` (English): rows are numbers and columns letters. Row number first is
   horizontal (``8D``: row 8, column D, across); column letter first is vertical (``D8``).
-* ``"scramble"`` (seed 000): ``location,direction,word`` as in ``h8,a,fish``; the location
-  is column letter + row number, or the same square written number first (``8h``).
+* ``"scramble"`` (the Scramble help): ``location,direction,word`` as in ``h8,a,fish``; the
+  location is column letter + row number, or the same square written number first (``8h``).
 
 ``H4`` is across in FISF and down in GCG, so the "COORD WORD" form can only be read with
 the event's notation setting. The comma form carries its own direction and is accepted
 whatever the style.
 
-Words are written in full. Uppercase is a tile and lowercase a blank, or (seed 000) a
-``-`` marks the next letter as a blank, in which case case means nothing. A word typed all
-in lowercase without ``-`` is taken as "case not significant" (no blank marked): that is
-the scramble habit and the phone keyboard's. French accents and ligatures are folded.
+Words are written in full (docs/rules.md#notation). Uppercase is a tile and lowercase a
+blank, or (Scramble help) a ``-`` marks the next letter as a blank, in which case case
+means nothing. A word typed all in lowercase without ``-`` is taken as "case not
+significant" (no blank marked): that is the scramble habit and the phone keyboard's.
+French accents and ligatures are folded.
 
 Internally rows and columns are 0-based; the resulting :class:`~solver.move.Move` word uses
 uppercase for a tile and lowercase for a blank.
@@ -105,7 +106,8 @@ def _parse_direction(text: str, location: str) -> bool:
 def _parse_scramble_coord(location: str, direction: str, size: int) -> tuple[int, int, bool]:
     if not location:
         raise InvalidMoveError("missing coordinates before the direction")
-    # Seed 000 reads both H8 and 8H as column H, row 8: the order carries no direction.
+    # The Scramble help reads both H8 and 8H as column H, row 8: the order carries no
+    # direction (docs/rules.md#notation).
     row, col, _ = _read_square(location, False, size)
     return row, col, _parse_direction(direction, location)
 

@@ -1,7 +1,7 @@
-"""Virtual players, levels 1 to 6 (seed 003: the 1992 Unix Scrabble's computer players).
+"""Virtual players, levels 1 to 6 (docs/rules.md#computer-players: scrabble(6)'s computer players).
 
 Level 6 always plays a top (the chosen one). Lower levels draw from the ranked move list
-as seed 003 describes: list the distinct scores the rack can make, place the mean of a
+as scrabble(6) describes: list the distinct scores the rack can make, place the mean of a
 normal distribution along that list (close to the highest score at level 5, close to the
 lowest at level 1), with a standard deviation of one fifth of the number of distinct
 scores, draw a score, then one of the moves making it.

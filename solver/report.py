@@ -44,8 +44,9 @@ def game_sheet(record: GameRecord, *, notation: str = "gcg") -> str:
 
 
 def board_lines(rows: list[str], symbols: str, size: int, notation: str) -> list[str]:
-    """The board as text, empty squares showing their premium symbol (seed 000), labelled
-    as the notation reads it: FISF rows are letters and columns numbers, GCG the reverse."""
+    """The board as text, empty squares showing their premium symbol (docs/rules.md#boards),
+    labelled as the notation reads it: FISF rows are letters and columns numbers, GCG the
+    reverse."""
     letters = [chr(65 + i) for i in range(size)]
     numbers = [str(i + 1) for i in range(size)]
     row_labels, col_labels = (letters, numbers) if notation == "fisf" else (numbers, letters)

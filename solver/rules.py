@@ -3,8 +3,8 @@
 The generator and this module compute scores by different code paths; the tests check
 that they agree on every generated move, so a bug in one shows up against the other.
 
-Scoring (seeds 001, 003, 004): letter premiums before word premiums, premiums only under
-newly placed tiles, a blank is worth 0 even on a letter premium, every word formed is
+Scoring (docs/rules.md#legal-moves-and-scores): letter premiums before word premiums,
+premiums only under newly placed tiles, a blank is worth 0 even on a letter premium, every word formed is
 scored with crossing letters counted in each, word premiums multiply, and the bingo
 bonus (50 by default) when the whole rack is played (7 tiles on 15x15, 8 on the others).
 """
@@ -25,7 +25,7 @@ from solver.tiles import BLANK, BLANK_BIT, LETTER_MASK, code_char, letter_code
 
 @dataclass(frozen=True)
 class Rules:
-    """The rule settings of a game (event settings, DUPLICATE_RULES.md section 1)."""
+    """The rule settings of a game (event settings, docs/rules.md#legal-moves-and-scores)."""
 
     bingo_bonus: int = 50
     first_move_horizontal: bool = True
@@ -63,7 +63,7 @@ class Scored:
     invalid_words: tuple[str, ...] = field(default=())
 
     def letterpoints(self, board: Board) -> int:
-        """Face value of the tiles placed (seed 000): no premium, no cross-word."""
+        """Face value of the tiles placed (docs/rules.md#standings): no premium, no cross-word."""
         return sum(board.tiles.value(code) for _, code in self.placed)
 
 
@@ -153,8 +153,8 @@ def resolve_blanks(board: Board, move: Move, rack: list[int]) -> tuple[Move, int
 
     When an unmarked letter occurs more often than the rack holds it, the blank goes where
     it scores most (a blank is worth 0, so on the cheapest square); on equal scores, to
-    the last occurrences, as seed 000 does (``banana`` with two A's: the blank is the third
-    A).
+    the last occurrences, as the Scramble help does (docs/rules.md#blanks: ``banana`` with
+    two A's, the blank is the third A).
     """
     squares = move.squares(board.size)
     have = Counter(rack)

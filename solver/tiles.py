@@ -10,9 +10,10 @@ Every letter is a small int so that the move generator works on flat integer arr
 English and French share the alphabet: French accents and ligatures are folded by the
 lexicon reader, as they are on French tiles.
 
-Tile sets (seed 000): the standard 15x15 sets are given there letter by letter. For the
-bigger boards seed 000 gives only the totals (161/163 on 19x19, 200/204 on 21x21); the
-counts are designed here by :func:`design_counts` (see its docstring): values never change.
+Tile sets (docs/rules.md#tile-sets): the Scramble help gives the standard 15x15 sets
+letter by letter. For the bigger boards it gives only the totals (161/163 on 19x19,
+200/204 on 21x21); the counts are designed here by :func:`design_counts` (see its
+docstring): values never change.
 """
 
 from __future__ import annotations
@@ -120,7 +121,7 @@ class TileSet:
         return [code for code, n in enumerate(self.counts) for _ in range(n)]
 
     def table(self) -> list[tuple[str, int, int]]:
-        """(letter, count, value) rows, blank last: the ``-v`` table of seed 000."""
+        """(letter, count, value) rows, blank last: the ``-v`` table (docs/rules.md#aids-and-records)."""
         rows = [(ALPHABET[c - 1], self.counts[c], self.values[c]) for c in range(1, 27)]
         rows.append((BLANK_CHAR, self.counts[0], 0))
         return rows
@@ -137,7 +138,8 @@ def _spec(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
     return tuple(counts), tuple(values)
 
 
-# Seed 000, "LETTER FREQUENCY AND VALUES": letter, number, points.
+# The Scramble help's "LETTER FREQUENCY AND VALUES" (docs/rules.md#tile-sets): letter, number,
+# points.
 _ENGLISH = _spec(
     "A 9 1, B 2 3, C 2 3, D 4 2, E 12 1, F 2 4, G 3 2, H 2 4, I 9 1, J 1 8, K 1 5, L 4 1,"
     " M 2 3, N 6 1, O 8 1, P 2 3, Q 1 10, R 6 1, S 4 1, T 6 1, U 4 1, V 2 4, W 2 4, X 1 8,"
@@ -160,7 +162,7 @@ def _masks() -> tuple[int, int]:
     for ch in ALPHABET:
         if ch not in _VOWEL_LETTERS:
             consonants |= 1 << letter_code(ch)
-    # Y starts as both (DUPLICATE_RULES section 2); TileSet.with_y changes it.
+    # Y starts as both (docs/rules.md#draws); TileSet.with_y changes it.
     return vowels, consonants
 
 

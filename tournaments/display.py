@@ -11,8 +11,9 @@ from solver.boards import Layout, layout
 from solver.notation import format_move, parse_move
 from solver.tiles import BLANK_CHAR, TileSet, letter_code
 
-#: Premium symbols of seed 000 as CSS class names and short labels (what a square says
-#: when it is empty). The labels are the French ones: "MT" mot triple, "LD" lettre double.
+#: Premium symbols of the board drawings (docs/rules.md#boards) as CSS class names and
+#: short labels (what a square says when it is empty). The labels are the French ones:
+#: "MT" mot triple, "LD" lettre double.
 PREMIUM_CLASS = {
     ".": "",
     "%": "l2",
@@ -80,8 +81,8 @@ VOWELS = frozenset("AEIOUY")
 
 
 def sorted_rack(rack: str, order: str = "v") -> str:
-    """Seed 000 ``--sort``: ``v`` vowels first then consonants, ``a`` alphabetical; the
-    blank last either way."""
+    """``--sort`` (docs/rules.md#aids-and-records): ``v`` vowels first then consonants,
+    ``a`` alphabetical; the blank last either way."""
     letters = sorted(ch for ch in rack if ch != BLANK_CHAR)
     if order == "v":
         letters = [c for c in letters if c in VOWELS] + [c for c in letters if c not in VOWELS]

@@ -2,8 +2,8 @@
 
 The database rows are the source of truth: the board, the bag and the reliquat of a game
 are rebuilt from its rounds by :mod:`tournaments.state` (a few milliseconds), never kept
-twice. Every rule setting of DUPLICATE_RULES.md is a field of :class:`Event`, with its
-default, so that printed sheets can show the rules an event was played under.
+twice. Every rule setting (docs/rules.md#event-settings) is a field of :class:`Event`, with
+its default, so that printed sheets can show the rules an event was played under.
 """
 
 from __future__ import annotations
@@ -80,7 +80,7 @@ class Event(models.Model):
 
     class TieBreak(models.TextChoices):
         SHARED = "shared", _("shared rank")
-        LETTERPOINTS = "letterpoints", _("fewer letterpoints first (seed 000)")
+        LETTERPOINTS = "letterpoints", _("fewer letterpoints first (docs/rules.md#standings)")
 
     name = models.CharField(_("name"), max_length=200)
     starts_on = models.DateField(_("first day"))
@@ -102,7 +102,7 @@ class Event(models.Model):
     mode = models.CharField(_("adjudication"), max_length=12, choices=Mode.choices, default=Mode.TOURNAMENT)
     random_seed = models.BigIntegerField(_("random seed"), default=_seed)
     round_seconds = models.PositiveIntegerField(_("time per round (s)"), default=180)
-    # Rules (DUPLICATE_RULES.md sections 1-4): each a setting, with the FISF default.
+    # Rules (docs/rules.md#event-settings): each a setting, with the default listed there.
     bingo_bonus = models.PositiveIntegerField(_("bonus for the whole rack"), default=50)
     first_move_horizontal = models.BooleanField(_("first move horizontal"), default=True)
     y_counts_as = models.CharField(
@@ -164,7 +164,7 @@ class Player(models.Model):
     licence = models.CharField(_("licence number"), max_length=40, blank=True)
     category = models.CharField(_("category / series"), max_length=40, blank=True)
     table = models.PositiveIntegerField(_("table"))
-    #: Level 1-6 of a virtual player (seed 003); null for a person.
+    #: Level 1-6 of a virtual player (docs/rules.md#computer-players); null for a person.
     virtual_level = models.PositiveSmallIntegerField(_("virtual player level"), null=True, blank=True)
 
     objects = PlayerQuerySet.as_manager()

@@ -331,7 +331,7 @@ def round_draw(request: HttpRequest, event_id: int) -> HttpResponse:
 
 def _rejected(data: Any) -> tuple[str, ...]:
     """The racks drawn by hand before this one and put back for the vowel/consonant rule,
-    in the order drawn (DUPLICATE_RULES section 2: every rejection is recorded)."""
+    in the order drawn (docs/rules.md#draws: every rejection is recorded)."""
     text = str(data.get("rejected") or "")[:200].upper()
     return tuple(part for part in text.replace(",", " ").split() if part)
 

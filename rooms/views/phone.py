@@ -123,7 +123,7 @@ def _play_context(request: HttpRequest, event: Event, player: Player, token: str
 
 
 def _tiles(view: GameView, rack: str) -> list[tuple[str, int]]:
-    """The rack's tiles in the player's order, with their values (seed 000 ``-v``)."""
+    """The rack's tiles in the player's order, with their values (``-v``, docs/rules.md#aids-and-records)."""
     values = dict(view.values)
     return [(letter, values.get(letter, 0)) for letter in rack]
 

@@ -200,7 +200,7 @@ class Migration(migrations.Migration):
                     models.CharField(
                         choices=[
                             ("shared", "shared rank"),
-                            ("letterpoints", "fewer letterpoints first (seed 000)"),
+                            ("letterpoints", "fewer letterpoints first (docs/rules.md#standings)"),
                         ],
                         default="shared",
                         max_length=12,

@@ -51,7 +51,7 @@ def _default_text(field: models.Field[Any, Any]) -> str:
 
 
 def add_setting_options(parser: CommandParser) -> None:
-    group = parser.add_argument_group("event settings (DUPLICATE_RULES.md; default: the model's)")
+    group = parser.add_argument_group("event settings (docs/rules.md#event-settings; default: the model's)")
     for field in SETTING_FIELDS:
         help_text = f"{field.verbose_name} (default: {_default_text(field)})"
         # default=None everywhere: only the options given reach the service, the model

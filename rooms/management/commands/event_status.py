@@ -2,7 +2,8 @@
 
 Where the event stands: the current game and round, its state, the rack as
 reliquat+new, the tops, the slips received and the tables still missing, what to do next,
-and the board in the event's notation (premium squares shown with seed 000's symbols).
+and the board in the event's notation (premium squares shown with the symbols of
+docs/rules.md#boards).
 Without ``--event``, lists the events.
 """
 

@@ -1,7 +1,8 @@
 """``python manage.py simulate_event --players 24 --games 2 --seed 7 [--json]``
 
-A whole event played by virtual players of mixed levels (seed 003) through the real
-services and Celery tasks; the event stays in the database for a look afterwards.
+A whole event played by virtual players of mixed levels (docs/rules.md#computer-players)
+through the real services and Celery tasks; the event stays in the database for a look
+afterwards.
 """
 
 from __future__ import annotations

@@ -138,7 +138,7 @@
     while (boardLetter(r - dr, c - dc)) { r -= dr; c -= dc; }
     var word = "", rr = r, cc = c, letter;
     while ((letter = boardLetter(rr, cc))) { word += letter; rr += dr; cc += dc; }
-    // A word of blanks only would read as unmarked: mark each blank with "-" (seed 000).
+    // A word of blanks only would read as unmarked: mark each blank with "-" (docs/rules.md#notation).
     if (word === word.toLowerCase()) {
       word = word.split("").map(function (ch) { return "-" + ch; }).join("");
     }
