@@ -1,1 +1,2 @@
-"""Slip adjudication, standings and printed sheets: arrives with the event issue."""
+"""The duplicate rules, pure Python (no Django): a slip's adjudication, the standings and
+the printed sheets' page layout, from plain values the domain hands in."""

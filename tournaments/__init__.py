@@ -1,1 +1,3 @@
-"""Events, players, games, rounds, draws and slips: arrives with the event issue."""
+"""The Django domain: events, players, games, rounds, draws, slips and rulings (models),
+every write (``services``), the reads the pages and the API share (``selectors``), and the
+Celery tasks."""

@@ -24,11 +24,11 @@ from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
+from celery import current_app as celery_app
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User as AuthUser
 from django.core.management.base import BaseCommand, CommandError, CommandParser, no_translations
 
-from arbiter.celery import app as celery_app
 from solver.boards import layout
 from solver.formats.record import END_REASONS
 from tournaments import display, selectors
