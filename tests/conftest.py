@@ -1,4 +1,6 @@
-"""Shared fixtures: the reference word lists compiled once per test session.
+"""Shared fixtures: the reference word lists compiled once per test session, and the
+database's bundled ENABLE list with an English event on it (the domain, the pages, the
+terminal commands and the API all start from that event).
 
 The compiled lexicons are cached on disk (see solver.lexicon.cache_dir), so only the
 first run on a machine pays the build (about 15 s for ENABLE, 35 s for the French list).
@@ -6,6 +8,7 @@ first run on a machine pays the build (about 15 s for ENABLE, 35 s for the Frenc
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from pathlib import Path
 from typing import Any
@@ -16,6 +19,8 @@ from solver import lexicon
 from solver.boards import Board, layout
 from solver.formats.cgp import parse_board
 from solver.tiles import tile_set
+from tournaments import services
+from tournaments.models import Event, Lexicon
 
 DATA = Path(__file__).parent / "data"
 CORPUS = DATA / "corpus"
@@ -47,3 +52,20 @@ def corpus_board(row: dict[str, Any]) -> Board:
     board_name, language = name.split("_") if "_" in name else ("standard", name)
     lay = layout(board_name)
     return parse_board(row["board"], lay, tile_set(language, lay.size))
+
+
+@pytest.fixture
+def enable_lexicon(transactional_db: None) -> Lexicon:
+    return services.lexicon_bundled(name="enable")
+
+
+@pytest.fixture
+def event(enable_lexicon: Lexicon) -> Event:
+    return services.event_create(
+        name="Club evening",
+        starts_on=dt.date(2026, 11, 21),
+        lexicon=enable_lexicon,
+        language="english",
+        notation="gcg",
+        random_seed=7,
+    )

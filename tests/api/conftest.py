@@ -8,12 +8,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.api.helpers import player_client
-from tests.tournaments import conftest as shared
 from tournaments import services
 from tournaments.models import Event, Game, Player, Round
-
-enable_lexicon = shared.enable_lexicon
-event = shared.event
 
 
 @pytest.fixture(autouse=True)

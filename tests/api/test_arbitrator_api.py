@@ -17,7 +17,7 @@ from rest_framework.throttling import ScopedRateThrottle
 
 from scoring import adjudication as adj
 from tests.api.helpers import assert_error, event_url, top_slip
-from tests.tournaments.test_corrections import open_round_with_a_shift
+from tests.tournaments.helpers import open_round_with_a_shift
 from tournaments import services
 from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
 

@@ -1,11 +1,14 @@
+"""The domain's fixtures: the English messages, an arbitrator, four players and their
+game (the event and its word list are in tests/conftest.py)."""
+
 from __future__ import annotations
 
-import datetime as dt
-
 import pytest
+from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 
 from tournaments import services
-from tournaments.models import Event, Lexicon
+from tournaments.models import Event, Game, Player
 
 
 @pytest.fixture(autouse=True)
@@ -17,17 +20,15 @@ def _english(settings) -> None:
 
 
 @pytest.fixture
-def enable_lexicon(transactional_db: None) -> Lexicon:
-    return services.lexicon_bundled(name="enable")
+def arbitrator() -> User:
+    return get_user_model().objects.create_user("arbitre", password="x")
 
 
 @pytest.fixture
-def event(enable_lexicon: Lexicon) -> Event:
-    return services.event_create(
-        name="Club evening",
-        starts_on=dt.date(2026, 11, 21),
-        lexicon=enable_lexicon,
-        language="english",
-        notation="gcg",
-        random_seed=7,
-    )
+def players(event: Event) -> list[Player]:
+    return [services.player_add(event=event, name=f"Player {i}") for i in range(1, 5)]
+
+
+@pytest.fixture
+def game(event: Event, players: list[Player]) -> Game:
+    return services.game_start(event=event)

@@ -1,3 +1,5 @@
+"""The home page (rooms.views.home): how to start, the first arbitrator, the demo event."""
+
 import pytest
 from django.test import Client
 

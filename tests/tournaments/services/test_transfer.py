@@ -1,5 +1,7 @@
-"""Game exports and master games: a game exported as a JSON record and imported into a new
-event replays with the same racks and moves, and the same slips give the same standings."""
+"""Game files (tournaments.services.transfer): a game exported as a JSON record and
+imported into a new event replays with the same racks and moves, and the same slips give
+the same standings; a restored game keeps its players, slips and corrections; a master
+game is played round by round from its record."""
 
 from __future__ import annotations
 
@@ -7,16 +9,15 @@ import csv
 import datetime as dt
 import io
 import json
-from pathlib import Path
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.core.management import CommandError, call_command
-from django.test import Client
 
 from solver import lexicon as lexmod
 from solver.formats.record import GameConfig, GameRecord
 from solver.game import simulate
+from tests.tournaments.helpers import draw_round as _drawn
+from tests.tournaments.helpers import play_out as _play_out
+from tests.tournaments.helpers import simulated_event as _simulated_event
 from tournaments import exports, services
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
 from tournaments.services import ApplicationError, transfer
@@ -26,12 +27,6 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _csv_rows(data: bytes) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(data.decode("utf-8-sig")), delimiter=";"))
-
-
-def _simulated_event(players: int = 6, seed: int = 7) -> Event:
-    out = io.StringIO()
-    call_command("simulate_event", players=players, games=1, seed=seed, json=True, stdout=out)
-    return Event.objects.get(pk=json.loads(out.getvalue())["event_id"])
 
 
 def _solver_record(enable_lexicon: Lexicon, seed: int = 3) -> GameRecord:
@@ -54,13 +49,6 @@ def _import(record: GameRecord | bytes, restore: bool = False, **settings) -> Ev
 def _record_part(data: bytes) -> dict:
     """The solver's record in a game file, without the event's players and slips."""
     return GameRecord.from_dict(json.loads(data)).to_dict()
-
-
-def _drawn(game: Game) -> Round:
-    round = services.round_draw(game=game)
-    assert round is not None
-    round.refresh_from_db()
-    return round
 
 
 # ------------------------------------------------------------------ the round trip
@@ -218,36 +206,25 @@ def test_a_restore_needs_players_and_a_consistent_file(enable_lexicon: Lexicon) 
     assert not Event.objects.exists()
 
 
-def test_the_exported_record_replays_in_the_solver_and_its_gcg_lists_the_tops() -> None:
-    from solver.game import replay
-
-    event = _simulated_event(players=2, seed=5)
-    game = event.games.get()
-    record = GameRecord.from_dict(json.loads(exports.record_json(game)))
-    replayed = replay(record, lexicon=lexmod.load_bundled("enable"))  # tops recomputed too
-    assert replayed.to_dict() == record.to_dict()
-    placed = list(game.rounds.filter(state=Round.State.PLACED).order_by("number"))
-    assert [r.played for r in record.rounds] == [r.chosen for r in placed]
-    assert record.end == game.end_reason and record.config.seed == game.seed
-    lines = exports.game_gcg(game).decode().splitlines()
-    moves = [line for line in lines if line.startswith(">Top:")]
-    assert len(moves) == len(placed)
-    running = 0
-    for line, r in zip(moves, placed, strict=True):
-        running += r.chosen_score or 0
-        assert line == f">Top: {r.rack} {r.chosen} +{r.chosen_score} {running}"
-    assert "#lexicon enable" in lines
-
-
-def test_a_game_in_progress_exports_the_placed_rounds_only(event: Event) -> None:
-    services.player_add(event=event, name="Solo")
-    game = services.game_start(event=event)
-    first = _drawn(game)
-    services.round_open(round=first)
-    services.round_close(round=first)
-    services.round_place(round=first)
-    record = GameRecord.from_dict(json.loads(exports.record_json(game)))
-    assert [r.round for r in record.rounds] == [1] and record.end == ""
+def test_a_game_file_carries_how_its_slips_were_written_and_ruled() -> None:
+    original = _simulated_event(players=2, seed=5)
+    Event.objects.filter(pk=original.pk).update(mode="nostrict", solo_bonus=7, round_seconds=200)
+    data = exports.record_json(Event.objects.get(pk=original.pk).games.get())
+    assert json.loads(data)["settings"]["solo_bonus"] == 7
+    with pytest.raises(ApplicationError, match=r"keeps the settings .* ruled with: mode"):
+        _import(data, restore=True, mode="tournament")
+    restored = _import(data, restore=True, round_seconds=90)
+    assert (restored.mode, restored.solo_bonus, restored.notation, restored.round_seconds) == (
+        "nostrict",
+        7,
+        "gcg",
+        90,
+    )
+    master = _import(data, mode="tournament")  # a master game: the file's settings are defaults
+    assert (master.mode, master.solo_bonus, master.round_seconds) == ("tournament", 7, 200)
+    bad = {**json.loads(data), "settings": {"board": "large"}}
+    with pytest.raises(ApplicationError, match="unknown settings: board"):
+        transfer.read_game_file(json.dumps(bad))
 
 
 # ------------------------------------------------------------------ a record from elsewhere
@@ -342,6 +319,67 @@ def test_a_typed_rack_of_the_record_is_taken_from_the_bag_as_typed(enable_lexico
     assert (replayed.manual, replayed.rack, replayed.chosen) == (True, "AEINRST", round.chosen)
 
 
+def test_the_second_game_of_a_master_event_is_an_ordinary_game(enable_lexicon: Lexicon) -> None:
+    event = _import(_solver_record(enable_lexicon))
+    services.player_add(event=event, name="Alice")
+    first = services.game_start(event=event)
+    services.game_end(game=first, reason="stopped")
+    second = services.game_start(event=event)
+    assert second.master is None and second.seed == event.random_seed * 1000 + 2
+
+
+def test_game_start_reads_the_settings_under_its_lock_not_the_callers_copy(enable_lexicon: Lexicon) -> None:
+    event = _import(_solver_record(enable_lexicon, seed=6))
+    stale = Event.objects.get(pk=event.pk)
+    services.event_update(event=event, bingo_bonus=40)  # committed after the caller read the event
+    with pytest.raises(ApplicationError, match=r"bingo_bonus \(50 / 40\)"):
+        services.game_start(event=stale)
+
+
+def test_the_master_move_is_scored_on_this_board_not_copied_from_the_file(enable_lexicon: Lexicon) -> None:
+    record = _solver_record(enable_lexicon)
+    data = record.to_dict()
+    data["rounds"][0]["score"] += 5  # a file that lies about the score does not replay
+    data["top_total"] += 5
+    with pytest.raises(ApplicationError, match="does not replay: round 1"):
+        _import(json.dumps(data).encode())
+    event = _import(record)
+    services.player_add(event=event, name="Alice")
+    round = _drawn(services.game_start(event=event))
+    assert round.chosen_score == record.rounds[0].score == round.top_score
+
+
+def test_a_game_ended_with_no_move_on_a_typed_rack_round_trips(enable_lexicon: Lexicon) -> None:
+    no_minimums = {"early_vowels": 0, "early_consonants": 0, "late_vowels": 0, "late_consonants": 0}
+    event = services.event_create(
+        name="Typed",
+        starts_on=dt.date(2026, 11, 21),
+        lexicon=enable_lexicon,
+        language="english",
+        **no_minimums,
+    )
+    services.player_add(event=event, name="Alice")
+    game = services.game_start(event=event)
+    first = services.round_draw(game=game, typed="PFFTQZJ")
+    assert first is not None
+    _play_out(first)
+    last = services.round_draw(game=game, typed="QZJXKVV")
+    assert last is not None
+    with pytest.raises(ApplicationError, match="the draw rule does not end the game"):
+        services.game_end(game=game, reason="draw_rule")
+    game = services.game_end(game=game, reason="no_move")
+    data = exports.record_json(game)
+    assert json.loads(data)["final"] == {"reliquat": "JQZ", "new": "XKVV", "rejected": [], "manual": True}
+    restored = _import(data, restore=True)
+    assert exports.record_json(restored.games.get()) == data
+    master = _import(data)
+    services.player_add(event=master, name="Bob")
+    replay_game = services.game_start(event=master)
+    _play_out(_drawn(replay_game))
+    final = _drawn(replay_game)  # the recorded rack that had no move, typed as it was
+    assert (final.manual, final.rack, final.tops) == (True, "JQZXKVV", [])
+
+
 # ------------------------------------------------------------------ refusals
 
 
@@ -407,187 +445,6 @@ def test_settings_changed_after_the_import_stop_the_master_game(enable_lexicon: 
     assert not Game.objects.filter(event=event).exists()
 
 
-def test_the_second_game_of_a_master_event_is_an_ordinary_game(enable_lexicon: Lexicon) -> None:
-    event = _import(_solver_record(enable_lexicon))
-    services.player_add(event=event, name="Alice")
-    first = services.game_start(event=event)
-    services.game_end(game=first, reason="stopped")
-    second = services.game_start(event=event)
-    assert second.master is None and second.seed == event.random_seed * 1000 + 2
-
-
-# ------------------------------------------------------------------ commands and console
-
-
-def test_the_export_and_import_commands(tmp_path: Path) -> None:
-    event = _simulated_event(players=3)
-    record = tmp_path / "game.json"
-    err = io.StringIO()
-    call_command("export", "record", event=str(event.pk), out=str(record), stderr=err)
-    assert "record" in err.getvalue()
-    out = io.StringIO()
-    call_command("export", "gcg", event=event.code, game=1, stdout=out)
-    assert out.getvalue() == exports.game_gcg(event.games.get()).decode()
-    out = io.StringIO()
-    call_command("export", "standings", event=str(event.pk), stdout=out)
-    assert out.getvalue().encode() == exports.standings_csv(event)
-    call_command(
-        "export", "slips", event=str(event.pk), out=str(tmp_path / "slips.csv"), stderr=io.StringIO()
-    )
-    assert (tmp_path / "slips.csv").read_bytes() == exports.slips_csv(event)
-    with pytest.raises(CommandError, match="has no game 9"):
-        call_command("export", "record", event=str(event.pk), game=9, stdout=io.StringIO())
-
-    out = io.StringIO()
-    call_command("event_import", str(record), "Replayed", date="2026-12-01", mode="nostrict", stdout=out)
-    copy = Event.objects.get(name="Replayed")
-    assert f"Event {copy.pk} created" in out.getvalue() and "game 1 replays game.json" in out.getvalue()
-    assert (copy.starts_on, copy.mode, copy.masters[0]) == (
-        dt.date(2026, 12, 1),
-        "nostrict",
-        GameRecord.from_dict(json.loads(record.read_text())).to_dict(),
-    )
-    out = io.StringIO()
-    call_command("event_import", str(record), "Restored", "--restore", stdout=out)
-    restored = Event.objects.get(name="Restored")
-    assert "game 1 restores game.json" in out.getvalue() and "3 players" in out.getvalue()
-    assert exports.standings_csv(restored) == exports.standings_csv(event)
-    with pytest.raises(CommandError, match="cannot read"):
-        call_command("event_import", str(tmp_path / "missing.json"), "X", stdout=io.StringIO())
-    (tmp_path / "bad.json").write_text("[]")
-    with pytest.raises(CommandError, match="not an Arbiter game record"):
-        call_command("event_import", str(tmp_path / "bad.json"), "X", stdout=io.StringIO())
-
-
-def test_the_console_exports_a_game_and_imports_it_as_a_master_game() -> None:
-    event = _simulated_event(players=3)
-    arbitrator = get_user_model().objects.create_user("arbitre", password="x", is_staff=True)
-    console = Client()
-    console.force_login(arbitrator)
-    page = console.get(f"/console/{event.pk}/sheets/").content.decode()
-    assert f"/console/{event.pk}/export/record.json?game=1" in page
-    assert f"/console/{event.pk}/export/gcg.gcg?game=1" in page
-    response = console.get(f"/console/{event.pk}/export/record.json?game=1")
-    assert response["Content-Type"].startswith("application/json")
-    assert 'filename="event-' in response["Content-Disposition"]
-    record = response.content
-    assert record == exports.record_json(event.games.get())
-    gcg = console.get(f"/console/{event.pk}/export/gcg.gcg")
-    assert gcg.content == exports.game_gcg(event.games.get())
-    assert console.get(f"/console/{event.pk}/export/record.csv").status_code == 404
-    assert console.get(f"/console/{event.pk}/export/record.json?game=4").status_code == 302
-
-    form = console.get("/console/import/")
-    assert form.status_code == 200 and b'name="record"' in form.content
-    upload = io.BytesIO(record)
-    upload.name = "game-1.json"
-    response = console.post(
-        "/console/import/",
-        {
-            "name": "Replay",
-            "starts_on": "2026-11-22",
-            "notation": "fisf",
-            "mode": "tournament",
-            "round_seconds": "150",
-            "record": upload,
-        },
-    )
-    copy = Event.objects.get(name="Replay")
-    assert response.status_code == 302 and response["Location"] == f"/console/{copy.pk}/players/"
-    assert copy.created_by == arbitrator and copy.round_seconds == 150 and copy.notation == "fisf"
-    services.player_add(event=copy, name="Alice")
-    console.post(f"/console/{copy.pk}/game/start/")
-    round = Round.objects.get(game__event=copy)
-    first = event.games.get().rounds.get(number=1)
-    assert round.rack == first.rack
-    services.round_open(round=round)
-    services.round_close(round=round)
-    status = console.get(f"/console/{copy.pk}/?part=status", HTTP_HX_REQUEST="true").content.decode()
-    assert "Master game: the recorded move" in status and "Choose this top" not in status
-    assert "The next rack comes from the master game" in status and 'name="typed"' not in status
-
-    upload = io.BytesIO(record)
-    upload.name = "game-1.json"
-    fields = {"name": "Kept", "starts_on": "2026-11-22", "notation": "gcg", "mode": "tournament"}
-    response = console.post(
-        "/console/import/", {**fields, "round_seconds": "150", "record": upload, "restore": "on"}
-    )
-    kept = Event.objects.get(name="Kept")
-    assert response.status_code == 302 and kept.games.get().state == Game.State.ENDED
-    assert exports.standings_csv(kept) == exports.standings_csv(event)
-
-    bad = io.BytesIO(b'{"format": "arbiter-game/1"}')
-    bad.name = "bad.json"
-    response = console.post(
-        "/console/import/",
-        {
-            "name": "Bad",
-            "starts_on": "2026-11-22",
-            "notation": "fisf",
-            "mode": "tournament",
-            "round_seconds": "150",
-            "record": bad,
-        },
-        follow=True,
-    )
-    assert b"cannot be read" in response.content and not Event.objects.filter(name="Bad").exists()
-    stranger = Client()
-    stranger.force_login(get_user_model().objects.create_user("someone", password="x"))
-    assert stranger.get(f"/console/{event.pk}/export/record.json").status_code == 403
-    assert Slip.objects.filter(round__game__event=copy).count() == 0
-
-
-def test_a_game_file_carries_how_its_slips_were_written_and_ruled() -> None:
-    original = _simulated_event(players=2, seed=5)
-    Event.objects.filter(pk=original.pk).update(mode="nostrict", solo_bonus=7, round_seconds=200)
-    data = exports.record_json(Event.objects.get(pk=original.pk).games.get())
-    assert json.loads(data)["settings"]["solo_bonus"] == 7
-    with pytest.raises(ApplicationError, match=r"keeps the settings .* ruled with: mode"):
-        _import(data, restore=True, mode="tournament")
-    restored = _import(data, restore=True, round_seconds=90)
-    assert (restored.mode, restored.solo_bonus, restored.notation, restored.round_seconds) == (
-        "nostrict",
-        7,
-        "gcg",
-        90,
-    )
-    master = _import(data, mode="tournament")  # a master game: the file's settings are defaults
-    assert (master.mode, master.solo_bonus, master.round_seconds) == ("tournament", 7, 200)
-    bad = {**json.loads(data), "settings": {"board": "large"}}
-    with pytest.raises(ApplicationError, match="unknown settings: board"):
-        transfer.read_game_file(json.dumps(bad))
-
-
-# ------------------------------------------------------------------ found in review
-
-
-def _play_out(round: Round) -> None:
-    services.round_open(round=round)
-    services.round_close(round=round)
-    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
-
-
-def test_game_start_reads_the_settings_under_its_lock_not_the_callers_copy(enable_lexicon: Lexicon) -> None:
-    event = _import(_solver_record(enable_lexicon, seed=6))
-    stale = Event.objects.get(pk=event.pk)
-    services.event_update(event=event, bingo_bonus=40)  # committed after the caller read the event
-    with pytest.raises(ApplicationError, match=r"bingo_bonus \(50 / 40\)"):
-        services.game_start(event=stale)
-
-
-def test_the_master_move_is_scored_on_this_board_not_copied_from_the_file(enable_lexicon: Lexicon) -> None:
-    record = _solver_record(enable_lexicon)
-    data = record.to_dict()
-    data["rounds"][0]["score"] += 5  # a file that lies about the score does not replay
-    data["top_total"] += 5
-    with pytest.raises(ApplicationError, match="does not replay: round 1"):
-        _import(json.dumps(data).encode())
-    event = _import(record)
-    services.player_add(event=event, name="Alice")
-    round = _drawn(services.game_start(event=event))
-    assert round.chosen_score == record.rounds[0].score == round.top_score
-
-
 def test_odd_files_are_refused_with_a_reason(enable_lexicon: Lexicon, monkeypatch) -> None:
     for data in (b"[" * 100_000, b'{"seed": 1' + b"1" * 5000 + b"}"):
         with pytest.raises(ApplicationError, match="not JSON"):
@@ -601,48 +458,3 @@ def test_odd_files_are_refused_with_a_reason(enable_lexicon: Lexicon, monkeypatc
             exports_bytes := json.dumps(_solver_record(enable_lexicon).to_dict()).encode()
         )
     assert len(exports_bytes) > 100 and not Event.objects.exists()
-
-
-def test_a_game_ended_with_no_move_on_a_typed_rack_round_trips(enable_lexicon: Lexicon) -> None:
-    no_minimums = {"early_vowels": 0, "early_consonants": 0, "late_vowels": 0, "late_consonants": 0}
-    event = services.event_create(
-        name="Typed",
-        starts_on=dt.date(2026, 11, 21),
-        lexicon=enable_lexicon,
-        language="english",
-        **no_minimums,
-    )
-    services.player_add(event=event, name="Alice")
-    game = services.game_start(event=event)
-    first = services.round_draw(game=game, typed="PFFTQZJ")
-    assert first is not None
-    _play_out(first)
-    last = services.round_draw(game=game, typed="QZJXKVV")
-    assert last is not None
-    with pytest.raises(ApplicationError, match="the draw rule does not end the game"):
-        services.game_end(game=game, reason="draw_rule")
-    game = services.game_end(game=game, reason="no_move")
-    data = exports.record_json(game)
-    assert json.loads(data)["final"] == {"reliquat": "JQZ", "new": "XKVV", "rejected": [], "manual": True}
-    restored = _import(data, restore=True)
-    assert exports.record_json(restored.games.get()) == data
-    master = _import(data)
-    services.player_add(event=master, name="Bob")
-    replay_game = services.game_start(event=master)
-    _play_out(_drawn(replay_game))
-    final = _drawn(replay_game)  # the recorded rack that had no move, typed as it was
-    assert (final.manual, final.rack, final.tops) == (True, "JQZXKVV", [])
-
-
-def test_the_end_reasons_are_checked_by_the_service(event: Event) -> None:
-    services.player_add(event=event, name="Alice")
-    game = services.game_start(event=event)
-    with pytest.raises(ApplicationError, match="no rack is drawn"):
-        services.game_end(game=game, reason="no_move")
-    _play_out(_drawn(game))
-    with pytest.raises(ApplicationError, match="the draw rule does not end the game"):
-        services.game_end(game=game, reason="draw_rule")
-    _drawn(game)
-    with pytest.raises(ApplicationError, match=r"legal moves \(top \d+\): stop the game instead"):
-        services.game_end(game=game, reason="no_move")
-    assert services.game_end(game=game, reason="stopped").end_reason == "stopped"

@@ -1,99 +1,30 @@
-"""The pages: the arbitrator's console, the phone page, the projector, the live endpoint.
-Every action through the page, and every permission rule."""
+"""The arbitrator's console (rooms.views.console): every action through the page, and every
+permission rule."""
 
 from __future__ import annotations
 
 import datetime as dt
-import json
-import re
+import io
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.core.cache import cache
+from django.core.management import call_command
 from django.test import Client
 
-from tournaments import services
-from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
+from tests.helpers import pdf_text as _text
+from tests.rooms.helpers import best as _best
+from tests.rooms.helpers import last_round as _round
+from tests.rooms.helpers import messages as _messages
+from tests.rooms.helpers import phone as _phone
+from tests.rooms.helpers import url as _url
+from tests.tournaments.helpers import simulated_event as _simulated_event
+from tournaments import exports, services
+from tournaments.models import Event, Game, HistoryEntry, Round, Ruling, Slip
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    from rooms.views import live
-
-    cache.clear()
-    live.forget()
-
-
-@pytest.fixture
-def arbitrator(event: Event):
-    user = get_user_model().objects.create_user("arbitre", password="secret-pass")
-    Event.objects.filter(pk=event.pk).update(created_by=user)
-    event.refresh_from_db()
-    return user
-
-
-@pytest.fixture
-def console(arbitrator) -> Client:
-    client = Client()
-    client.force_login(arbitrator)
-    return client
-
-
-@pytest.fixture
-def players(event: Event) -> list[Player]:
-    return [services.player_add(event=event, name=name) for name in ("Anne", "Bruno", "Chloé")]
-
-
-def live_forget() -> None:
-    """The live versions are computed at most every half second: see the change now."""
-    from rooms.views import live
-
-    live.forget()
-
-
-def _url(event: Event, tail: str = "") -> str:
-    return f"/console/{event.pk}/{tail}"
-
-
-def _messages(response) -> list[str]:
-    return [str(m) for m in response.context["messages"]] if response.context else []
-
-
-def _round(event: Event) -> Round:
-    return Round.objects.filter(game__event=event).order_by("-game__number", "-number").first()
-
-
-@pytest.fixture
-def drawn(console: Client, event: Event, players: list[Player]) -> Round:
-    response = console.post(_url(event, "game/start/"))
-    assert response.status_code == 302
-    return _round(event)
-
-
-@pytest.fixture
-def opened(console: Client, event: Event, drawn: Round) -> Round:
-    console.post(_url(event, "open/"), {"seconds": 180})
-    round = _round(event)
-    assert round.state == Round.State.OPEN
-    return round
-
-
-def _phone(event: Event, table: int) -> Client:
-    client = Client()
-    response = client.post("/j/", {"code": event.code.lower(), "who": str(table)})
-    assert response.status_code == 302 and response["Location"] == f"/p/{event.pk}/", response.content
-    return client
-
-
-def _best(round: Round) -> tuple[str, str]:
-    """The first top as (coordinates, word) in the event's GCG notation."""
-    coordinates, word = round.tops[0].split()
-    return coordinates, word
-
-
-# --------------------------------------------------------------------------- access
+# ------------------------------------------------------------------ access
 
 
 def test_the_console_asks_for_a_login(event: Event) -> None:
@@ -133,7 +64,7 @@ def test_forms_need_the_csrf_token(arbitrator, event: Event, players) -> None:
     assert not Game.objects.exists()
 
 
-# --------------------------------------------------------------------------- setting up
+# ------------------------------------------------------------------ setting up
 
 
 def test_create_an_event_with_every_setting(console: Client, enable_lexicon) -> None:
@@ -222,7 +153,7 @@ def test_add_and_import_players(console: Client, event: Event) -> None:
     assert event.players.count() == 3
 
 
-# --------------------------------------------------------------------------- a round
+# ------------------------------------------------------------------ a round
 
 
 def test_start_draws_the_first_rack(console: Client, event: Event, drawn: Round) -> None:
@@ -385,147 +316,6 @@ def test_a_rack_with_no_move_ends_the_game_for_that_reason(
     assert Game.objects.get(pk=game.pk).end_reason == "no_move"
 
 
-# --------------------------------------------------------------------------- the phone
-
-
-def test_join_by_code_and_table_or_name(event: Event, players) -> None:
-    client = Client()
-    page = client.get(f"/j/{event.code}/").content.decode()
-    assert event.code in page
-    response = client.post("/j/", {"code": event.code, "who": "bruno"})
-    assert response.status_code == 302
-    assert "Bruno" in client.get(f"/p/{event.pk}/").content.decode()
-
-
-def test_join_refuses_alike_a_wrong_code_or_table(event: Event, players) -> None:
-    wrong_code = Client().post("/j/", {"code": "NOPE", "who": "1"}, follow=True)
-    wrong_table = Client().post("/j/", {"code": event.code, "who": "77"}, follow=True)
-    assert _messages(wrong_code) == _messages(wrong_table) and _messages(wrong_code)
-
-
-def test_join_is_rate_limited(event: Event, players) -> None:
-    client = Client()
-    for _ in range(10):
-        client.post("/j/", {"code": "NOPE", "who": "1"})
-    response = client.post("/j/", {"code": event.code, "who": "1"}, follow=True)
-    assert any("Too many" in m or "Trop" in m for m in _messages(response))
-    assert client.get(f"/p/{event.pk}/").status_code == 302  # not joined
-
-
-def test_the_phone_needs_a_join(event: Event, players) -> None:
-    response = Client().get(f"/p/{event.pk}/")
-    assert response.status_code == 302 and response["Location"] == f"/j/{event.code}/"
-
-
-def test_the_phone_sees_no_rack_before_the_open_and_no_top_before_the_ruling(
-    console: Client, event: Event, drawn: Round
-) -> None:
-    anne = _phone(event, 1)
-    page = anne.get(f"/p/{event.pk}/").content.decode()
-    assert f'data-rack="{drawn.rack}"' not in page and "data-rack" not in page
-    console.post(_url(event, "open/"), {"seconds": 180})
-    round = _round(event)
-    page = anne.get(f"/p/{event.pk}/").content.decode()
-    assert "data-rack" in page
-    for top in round.tops:
-        assert top.split()[1] not in page.replace(round.rack, "")
-
-
-def test_a_phone_sees_only_its_own_slip(console: Client, event: Event, opened: Round) -> None:
-    anne, bruno = _phone(event, 1), _phone(event, 2)
-    anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "ANNEWORD"})
-    bruno.post(f"/p/{event.pk}/slip/", {"coordinates": "8G", "word": "BRUNOWORD"})
-    assert "ANNEWORD" in anne.get(f"/p/{event.pk}/").content.decode()
-    assert "BRUNOWORD" not in anne.get(f"/p/{event.pk}/").content.decode()
-    assert Slip.objects.get(word="ANNEWORD").player.table == 1
-
-
-def test_a_phone_replaces_its_slip_until_the_deadline(console: Client, event: Event, opened: Round) -> None:
-    anne = _phone(event, 1)
-    anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "FIRST"})
-    anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "SECOND"})
-    assert list(Slip.objects.filter(current=True).values_list("word", flat=True)) == ["SECOND"]
-
-
-def test_the_phone_shows_the_result_after_the_close(console: Client, event: Event, opened: Round) -> None:
-    coordinates, word = _best(opened)
-    anne = _phone(event, 1)
-    anne.post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word})
-    console.post(_url(event, "close/"))
-    page = anne.get(f"/p/{event.pk}/").content.decode()
-    assert f"{opened.top_score}" in page and "result-title" in page
-
-
-def test_the_phone_leaves(event: Event, players) -> None:
-    anne = _phone(event, 1)
-    anne.post(f"/p/{event.pk}/leave/")
-    assert anne.get(f"/p/{event.pk}/").status_code == 302
-
-
-def test_rack_sort_is_remembered(console: Client, event: Event, opened: Round) -> None:
-    anne = _phone(event, 1)
-    anne.get(f"/p/{event.pk}/?sort=a")
-    page = anne.get(f"/p/{event.pk}/").content.decode()
-    rack = re.search(r'data-rack="([^"]*)"', page)
-    assert rack is not None
-    letters = rack.group(1).replace("?", "")
-    assert letters == "".join(sorted(letters))
-
-
-# --------------------------------------------------------------------------- projector and live
-
-
-def test_the_projector_shows_the_join_qr_and_the_rack_once_open(
-    console: Client, event: Event, opened
-) -> None:
-    page = console.get(f"/hall/{event.pk}/").content.decode()
-    assert "<svg" in page and f"/j/{event.code}/" in page
-    assert "countdown huge" in page
-
-
-def test_live_versions_change_with_the_state(console: Client, event: Event, drawn: Round) -> None:
-    anne = _phone(event, 1)
-    before = anne.get(f"/live/{event.pk}/").json()
-    assert set(before) == {"public", "deadline", "state", "now"}  # no "full" for a player
-    full = console.get(f"/live/{event.pk}/").json()
-    assert "full" in full
-    console.post(_url(event, "open/"), {"seconds": 180})
-    live_forget()
-    after = anne.get(f"/live/{event.pk}/").json()
-    assert after["public"] != before["public"] and after["state"] == "open" and after["deadline"]
-    # A slip changes what the arbitrator sees, not what the phones show.
-    anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "WORD"})
-    live_forget()
-    assert anne.get(f"/live/{event.pk}/").json()["public"] == after["public"]
-    assert console.get(f"/live/{event.pk}/").json()["full"] != full["full"]
-
-
-def test_live_is_refused_to_strangers(event: Event, players) -> None:
-    assert Client().get(f"/live/{event.pk}/").status_code == 403
-
-
-def test_phone_slips_are_rate_limited(console: Client, event: Event, opened: Round) -> None:
-    anne = _phone(event, 1)
-    for i in range(30):
-        anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": f"W{i}"})
-    response = anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "LAST"}, follow=True)
-    assert any("Too many" in m for m in _messages(response))
-    assert not Slip.objects.filter(word="LAST").exists()
-    assert Slip.objects.filter(player__table=1).count() == 30
-
-
-def test_the_phone_shows_the_ruling_in_words(console: Client, event: Event, opened: Round) -> None:
-    anne = _phone(event, 1)
-    anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "QQQQ"})
-    console.post(_url(event, "close/"))
-    page = anne.get(f"/p/{event.pk}/").content.decode()
-    assert "0: " not in page or "cannot be" in page or "not in the list" in page
-    ruling = Ruling.objects.get(player__table=1)
-    from tournaments.display import ruling_text
-
-    assert ruling_text(ruling.reason) in page
-
-
 def test_the_current_round_is_none_between_a_new_game_and_its_draw(
     console: Client, event: Event, drawn: Round
 ) -> None:
@@ -558,64 +348,6 @@ def test_a_typed_rack_is_checked_as_it_is_typed(console: Client, event: Event, o
     assert game.rounds.count() == (2 if accepted else 1)
 
 
-def test_the_live_stream_sends_the_versions_then_each_change(
-    console: Client, event: Event, drawn: Round
-) -> None:
-    from rooms.views import live
-
-    response = console.get(f"/live/{event.pk}/stream/")
-    assert response.status_code == 200 and response["Content-Type"] == "text/event-stream"
-    assert response["X-Accel-Buffering"] == "no"
-    chunks = iter(response.streaming_content)
-    assert next(chunks).decode() == f"retry: {live.RETRY_MS}\n\n"
-    first = next(chunks).decode()
-    assert first.startswith("event: version\ndata: ")
-    body = json.loads(first.split("data: ", 1)[1])
-    assert set(body) == {"public", "full", "deadline", "state", "now"} and body["state"] == "drawn"
-    services.round_open(round=drawn)
-    live_forget()
-    changed = json.loads(next(chunks).decode().split("data: ", 1)[1])
-    assert changed["state"] == "open" and changed["public"] != body["public"] and changed["deadline"]
-    response.close()
-
-
-def test_a_player_stream_has_no_slip_version_and_strangers_get_none(event: Event, drawn: Round) -> None:
-    anne = _phone(event, 1)
-    response = anne.get(f"/live/{event.pk}/stream/")
-    chunks = iter(response.streaming_content)
-    next(chunks)
-    body = json.loads(next(chunks).decode().split("data: ", 1)[1])
-    assert "full" not in body
-    response.close()
-    assert Client().get(f"/live/{event.pk}/stream/").status_code == 403
-
-
-def test_a_table_joins_on_one_phone_until_the_arbitrator_releases_it(
-    console: Client, event: Event, opened: Round
-) -> None:
-    anne = _phone(event, 1)
-    # The same browser may join again (a reload of the join page, say).
-    again = anne.post("/j/", {"code": event.code, "who": "1"})
-    assert again["Location"] == f"/p/{event.pk}/"
-    # Someone else with the code cannot take Anne's table and replace her slip.
-    intruder = Client()
-    response = intruder.post("/j/", {"code": event.code, "who": "anne"}, follow=True)
-    assert any("already joined" in m for m in _messages(response))
-    assert intruder.get(f"/p/{event.pk}/").status_code == 302
-    # The arbitrator releases the table: Anne's old phone is out, a new one may join.
-    anne_id = Player.objects.get(event=event, table=1).pk
-    page = console.get(_url(event, "players/")).content.decode()
-    assert f'name="release" value="{anne_id}"' in page
-    console.post(_url(event, "players/"), {"release": anne_id})
-    assert anne.get(f"/p/{event.pk}/").status_code == 302
-    assert anne.get(f"/live/{event.pk}/").status_code == 403
-    assert _phone(event, 1).get(f"/p/{event.pk}/").status_code == 200
-    actions = list(
-        HistoryEntry.objects.filter(entity="player", object_id=anne_id).values_list("action", flat=True)
-    )
-    assert actions.count("join") == 2 and actions.count("release") == 1
-
-
 def test_a_click_on_a_page_left_a_round_behind_does_nothing(
     console: Client, event: Event, opened: Round
 ) -> None:
@@ -636,21 +368,6 @@ def test_a_click_on_a_page_left_a_round_behind_does_nothing(
     assert any("no longer the current round" in m for m in _messages(response))
     round2 = _round(event)
     assert round2.state == Round.State.OPEN and not round2.slips.exists()
-
-
-def test_a_phone_slip_for_a_round_that_is_over_is_refused(
-    console: Client, event: Event, opened: Round
-) -> None:
-    anne = _phone(event, 1)
-    game = opened.game.number
-    console.post(_url(event, "close/"))
-    console.post(_url(event, "place/"))
-    console.post(_url(event, "open/"), {"seconds": 60})
-    response = anne.post(
-        f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "WORD", "game": game, "round": 1}, follow=True
-    )
-    assert any("no longer the current round" in m for m in _messages(response))
-    assert not Slip.objects.filter(word="WORD").exists()
 
 
 def test_racks_put_back_for_the_minimums_are_typed_and_recorded(
@@ -675,3 +392,153 @@ def test_racks_put_back_for_the_minimums_are_typed_and_recorded(
     round = game.rounds.get()
     assert round.manual and round.rack == good
     assert round.rejected == [rack_string(rack_codes(thrown))]
+
+
+# ------------------------------------------------------------------ sheets, exports and game files
+
+
+@pytest.mark.django_db(transaction=True)
+def test_sheets_are_printed_by_a_task_and_downloaded_from_the_console(settings) -> None:
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from tournaments.models import PrintedSheet
+
+    settings.LANGUAGE_CODE = "en"
+    call_command("simulate_event", players=4, games=1, seed=7, stdout=io.StringIO())
+    event = Event.objects.get()
+    arbitrator = get_user_model().objects.create_user("arbitre", password="x", is_staff=True)
+    console = Client()
+    console.force_login(arbitrator)
+    url = f"/console/{event.pk}/sheets/"
+    console.post(url, {"kind": "standings", "game": "1", "language": "fr"})
+    console.post(url, {"kind": "rounds", "game": "9", "language": "en"})
+    console.post(url, {"kind": "player", "game": "1", "language": "en"})  # no player: all of them
+    ready, failed, everyone = PrintedSheet.objects.order_by("requested_at")
+    assert ready.state == "ready" and failed.state == "failed" and "no game 9" in failed.error
+    assert everyone.state == "ready" and len(_text(bytes(everyone.pdf))) >= 4
+    page = console.get(url).content.decode()
+    assert f"/console/{event.pk}/sheets/{ready.pk}.pdf" in page and "no game 9" in page
+    response = console.get(f"/console/{event.pk}/sheets/{ready.pk}.pdf")
+    assert response["Content-Type"] == "application/pdf"
+    assert "Classement, partie 1" in _text(response.content)[0]
+    assert console.get(f"/console/{event.pk}/sheets/{failed.pk}.pdf").status_code == 404
+    stranger = Client()
+    stranger.force_login(get_user_model().objects.create_user("someone", password="x"))
+    assert stranger.get(f"/console/{event.pk}/sheets/{ready.pk}.pdf").status_code == 403
+    assert stranger.post(url, {"kind": "standings"}).status_code == 403
+
+
+@pytest.mark.django_db(transaction=True)
+def test_csv_exports_of_the_standings_and_of_every_slip() -> None:
+    import csv
+
+    from django.contrib.auth import get_user_model
+    from django.test import Client
+
+    from tournaments.models import Ruling, Slip
+    from tournaments.standings import game_standings
+
+    call_command("simulate_event", players=4, games=1, seed=7, stdout=io.StringIO())
+    event = Event.objects.get()
+    console = Client()
+    console.force_login(get_user_model().objects.create_user("arbitre", password="x", is_staff=True))
+    response = console.get(f"/console/{event.pk}/export/standings.csv?game=1")
+    assert response["Content-Type"].startswith("text/csv")
+    text = response.content.decode("utf-8-sig")
+    rows = list(csv.DictReader(io.StringIO(text), delimiter=";"))
+    expected = game_standings(event.games.get())
+    assert [(r["name"], int(r["total"]), r["percent"]) for r in rows] == [
+        (e.player.name, e.total, f"{e.percent:.2f}") for e in expected
+    ]
+    slips = list(
+        csv.DictReader(
+            io.StringIO(console.get(f"/console/{event.pk}/export/slips.csv").content.decode("utf-8-sig")),
+            delimiter=";",
+        )
+    )
+    assert len(slips) == Slip.objects.count()
+    credited = sum(int(s["credited"]) for s in slips if s["credited"])
+    assert credited == sum(Ruling.objects.filter(slip__isnull=False).values_list("credited", flat=True))
+    assert console.get(f"/console/{event.pk}/export/secrets.csv").status_code == 404
+    stranger = Client()
+    stranger.force_login(get_user_model().objects.create_user("someone", password="x"))
+    assert stranger.get(f"/console/{event.pk}/export/slips.csv").status_code == 403
+
+
+def test_the_console_exports_a_game_and_imports_it_as_a_master_game() -> None:
+    event = _simulated_event(players=3)
+    arbitrator = get_user_model().objects.create_user("arbitre", password="x", is_staff=True)
+    console = Client()
+    console.force_login(arbitrator)
+    page = console.get(f"/console/{event.pk}/sheets/").content.decode()
+    assert f"/console/{event.pk}/export/record.json?game=1" in page
+    assert f"/console/{event.pk}/export/gcg.gcg?game=1" in page
+    response = console.get(f"/console/{event.pk}/export/record.json?game=1")
+    assert response["Content-Type"].startswith("application/json")
+    assert 'filename="event-' in response["Content-Disposition"]
+    record = response.content
+    assert record == exports.record_json(event.games.get())
+    gcg = console.get(f"/console/{event.pk}/export/gcg.gcg")
+    assert gcg.content == exports.game_gcg(event.games.get())
+    assert console.get(f"/console/{event.pk}/export/record.csv").status_code == 404
+    assert console.get(f"/console/{event.pk}/export/record.json?game=4").status_code == 302
+
+    form = console.get("/console/import/")
+    assert form.status_code == 200 and b'name="record"' in form.content
+    upload = io.BytesIO(record)
+    upload.name = "game-1.json"
+    response = console.post(
+        "/console/import/",
+        {
+            "name": "Replay",
+            "starts_on": "2026-11-22",
+            "notation": "fisf",
+            "mode": "tournament",
+            "round_seconds": "150",
+            "record": upload,
+        },
+    )
+    copy = Event.objects.get(name="Replay")
+    assert response.status_code == 302 and response["Location"] == f"/console/{copy.pk}/players/"
+    assert copy.created_by == arbitrator and copy.round_seconds == 150 and copy.notation == "fisf"
+    services.player_add(event=copy, name="Alice")
+    console.post(f"/console/{copy.pk}/game/start/")
+    round = Round.objects.get(game__event=copy)
+    first = event.games.get().rounds.get(number=1)
+    assert round.rack == first.rack
+    services.round_open(round=round)
+    services.round_close(round=round)
+    status = console.get(f"/console/{copy.pk}/?part=status", HTTP_HX_REQUEST="true").content.decode()
+    assert "Master game: the recorded move" in status and "Choose this top" not in status
+    assert "The next rack comes from the master game" in status and 'name="typed"' not in status
+
+    upload = io.BytesIO(record)
+    upload.name = "game-1.json"
+    fields = {"name": "Kept", "starts_on": "2026-11-22", "notation": "gcg", "mode": "tournament"}
+    response = console.post(
+        "/console/import/", {**fields, "round_seconds": "150", "record": upload, "restore": "on"}
+    )
+    kept = Event.objects.get(name="Kept")
+    assert response.status_code == 302 and kept.games.get().state == Game.State.ENDED
+    assert exports.standings_csv(kept) == exports.standings_csv(event)
+
+    bad = io.BytesIO(b'{"format": "arbiter-game/1"}')
+    bad.name = "bad.json"
+    response = console.post(
+        "/console/import/",
+        {
+            "name": "Bad",
+            "starts_on": "2026-11-22",
+            "notation": "fisf",
+            "mode": "tournament",
+            "round_seconds": "150",
+            "record": bad,
+        },
+        follow=True,
+    )
+    assert b"cannot be read" in response.content and not Event.objects.filter(name="Bad").exists()
+    stranger = Client()
+    stranger.force_login(get_user_model().objects.create_user("someone", password="x"))
+    assert stranger.get(f"/console/{event.pk}/export/record.json").status_code == 403
+    assert Slip.objects.filter(round__game__event=copy).count() == 0

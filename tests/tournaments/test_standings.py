@@ -1,4 +1,5 @@
-"""Standings read from the database: per game, cumulated, by category."""
+"""Standings read from the database (tournaments.standings): per game, cumulated, by
+category, and a whole simulated event that adds up."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ import json
 import pytest
 from django.core.management import call_command
 from django.db.models import Sum
+from django.utils import timezone
 
 from tournaments.models import Event, Ruling
 from tournaments.standings import event_standings, game_standings, top_total
@@ -41,3 +43,31 @@ def test_the_top_total_is_the_sum_of_the_placed_tops(simulated: Event) -> None:
         assert top_total(game) == placed.aggregate(s=Sum("top_score"))["s"]
         credited = Ruling.objects.filter(round__game=game).aggregate(s=Sum("credited"))["s"]
         assert credited == sum(r.total for r in game_standings(game))
+
+
+def test_a_simulated_event_adds_up(capsys) -> None:
+    import json
+
+    from django.core.management import call_command
+
+    call_command("simulate_event", "--players", "18", "--games", "2", "--seed", "7", "--json")
+    out = json.loads(capsys.readouterr().out)
+    event = Event.objects.get(pk=out["event_id"])
+    assert len(out["games"]) == 2 and all(g["rounds"] for g in out["games"])
+    for g in out["games"]:
+        assert g["top_total"] == sum(r["top_score"] for r in g["rounds"])
+        game = event.games.get(number=g["number"])
+        assert top_total(game) == g["top_total"]
+        for row in game_standings(game):
+            credited = Ruling.objects.filter(round__game=game, player_id=row.player.id).aggregate(
+                s=Sum("credited")
+            )
+            assert row.total == (credited["s"] or 0)
+    rows = event_standings(event)
+    assert rows[0].rank == 1 and rows[0].total == out["standings"][0]["total"]
+    assert (
+        sum(r.total for r in rows)
+        == Ruling.objects.filter(round__game__event=event).aggregate(s=Sum("credited"))["s"]
+    )
+    assert out["standings"][0]["percent"] <= 100.0 + 1e-9 or any(r.solos for r in rows)
+    assert timezone.now()

@@ -1,0 +1,170 @@
+"""The player's phone page (rooms.views.phone): joining a table, the slips, what a phone may see."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from tests.rooms.helpers import best as _best
+from tests.rooms.helpers import last_round as _round
+from tests.rooms.helpers import messages as _messages
+from tests.rooms.helpers import phone as _phone
+from tests.rooms.helpers import url as _url
+from tournaments.models import Event, HistoryEntry, Player, Round, Ruling, Slip
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+# ------------------------------------------------------------------ joining
+
+
+def test_join_by_code_and_table_or_name(event: Event, players) -> None:
+    client = Client()
+    page = client.get(f"/j/{event.code}/").content.decode()
+    assert event.code in page
+    response = client.post("/j/", {"code": event.code, "who": "bruno"})
+    assert response.status_code == 302
+    assert "Bruno" in client.get(f"/p/{event.pk}/").content.decode()
+
+
+def test_join_refuses_alike_a_wrong_code_or_table(event: Event, players) -> None:
+    wrong_code = Client().post("/j/", {"code": "NOPE", "who": "1"}, follow=True)
+    wrong_table = Client().post("/j/", {"code": event.code, "who": "77"}, follow=True)
+    assert _messages(wrong_code) == _messages(wrong_table) and _messages(wrong_code)
+
+
+def test_join_is_rate_limited(event: Event, players) -> None:
+    client = Client()
+    for _ in range(10):
+        client.post("/j/", {"code": "NOPE", "who": "1"})
+    response = client.post("/j/", {"code": event.code, "who": "1"}, follow=True)
+    assert any("Too many" in m or "Trop" in m for m in _messages(response))
+    assert client.get(f"/p/{event.pk}/").status_code == 302  # not joined
+
+
+def test_the_phone_needs_a_join(event: Event, players) -> None:
+    response = Client().get(f"/p/{event.pk}/")
+    assert response.status_code == 302 and response["Location"] == f"/j/{event.code}/"
+
+
+def test_a_table_joins_on_one_phone_until_the_arbitrator_releases_it(
+    console: Client, event: Event, opened: Round
+) -> None:
+    anne = _phone(event, 1)
+    # The same browser may join again (a reload of the join page, say).
+    again = anne.post("/j/", {"code": event.code, "who": "1"})
+    assert again["Location"] == f"/p/{event.pk}/"
+    # Someone else with the code cannot take Anne's table and replace her slip.
+    intruder = Client()
+    response = intruder.post("/j/", {"code": event.code, "who": "anne"}, follow=True)
+    assert any("already joined" in m for m in _messages(response))
+    assert intruder.get(f"/p/{event.pk}/").status_code == 302
+    # The arbitrator releases the table: Anne's old phone is out, a new one may join.
+    anne_id = Player.objects.get(event=event, table=1).pk
+    page = console.get(_url(event, "players/")).content.decode()
+    assert f'name="release" value="{anne_id}"' in page
+    console.post(_url(event, "players/"), {"release": anne_id})
+    assert anne.get(f"/p/{event.pk}/").status_code == 302
+    assert anne.get(f"/live/{event.pk}/").status_code == 403
+    assert _phone(event, 1).get(f"/p/{event.pk}/").status_code == 200
+    actions = list(
+        HistoryEntry.objects.filter(entity="player", object_id=anne_id).values_list("action", flat=True)
+    )
+    assert actions.count("join") == 2 and actions.count("release") == 1
+
+
+def test_the_phone_leaves(event: Event, players) -> None:
+    anne = _phone(event, 1)
+    anne.post(f"/p/{event.pk}/leave/")
+    assert anne.get(f"/p/{event.pk}/").status_code == 302
+
+
+# ------------------------------------------------------------------ a round on the phone
+
+
+def test_the_phone_sees_no_rack_before_the_open_and_no_top_before_the_ruling(
+    console: Client, event: Event, drawn: Round
+) -> None:
+    anne = _phone(event, 1)
+    page = anne.get(f"/p/{event.pk}/").content.decode()
+    assert f'data-rack="{drawn.rack}"' not in page and "data-rack" not in page
+    console.post(_url(event, "open/"), {"seconds": 180})
+    round = _round(event)
+    page = anne.get(f"/p/{event.pk}/").content.decode()
+    assert "data-rack" in page
+    for top in round.tops:
+        assert top.split()[1] not in page.replace(round.rack, "")
+
+
+def test_a_phone_sees_only_its_own_slip(console: Client, event: Event, opened: Round) -> None:
+    anne, bruno = _phone(event, 1), _phone(event, 2)
+    anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "ANNEWORD"})
+    bruno.post(f"/p/{event.pk}/slip/", {"coordinates": "8G", "word": "BRUNOWORD"})
+    assert "ANNEWORD" in anne.get(f"/p/{event.pk}/").content.decode()
+    assert "BRUNOWORD" not in anne.get(f"/p/{event.pk}/").content.decode()
+    assert Slip.objects.get(word="ANNEWORD").player.table == 1
+
+
+def test_a_phone_replaces_its_slip_until_the_deadline(console: Client, event: Event, opened: Round) -> None:
+    anne = _phone(event, 1)
+    anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "FIRST"})
+    anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "SECOND"})
+    assert list(Slip.objects.filter(current=True).values_list("word", flat=True)) == ["SECOND"]
+
+
+def test_the_phone_shows_the_result_after_the_close(console: Client, event: Event, opened: Round) -> None:
+    coordinates, word = _best(opened)
+    anne = _phone(event, 1)
+    anne.post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word})
+    console.post(_url(event, "close/"))
+    page = anne.get(f"/p/{event.pk}/").content.decode()
+    assert f"{opened.top_score}" in page and "result-title" in page
+
+
+def test_rack_sort_is_remembered(console: Client, event: Event, opened: Round) -> None:
+    anne = _phone(event, 1)
+    anne.get(f"/p/{event.pk}/?sort=a")
+    page = anne.get(f"/p/{event.pk}/").content.decode()
+    rack = re.search(r'data-rack="([^"]*)"', page)
+    assert rack is not None
+    letters = rack.group(1).replace("?", "")
+    assert letters == "".join(sorted(letters))
+
+
+def test_phone_slips_are_rate_limited(console: Client, event: Event, opened: Round) -> None:
+    anne = _phone(event, 1)
+    for i in range(30):
+        anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": f"W{i}"})
+    response = anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "LAST"}, follow=True)
+    assert any("Too many" in m for m in _messages(response))
+    assert not Slip.objects.filter(word="LAST").exists()
+    assert Slip.objects.filter(player__table=1).count() == 30
+
+
+def test_the_phone_shows_the_ruling_in_words(console: Client, event: Event, opened: Round) -> None:
+    anne = _phone(event, 1)
+    anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "QQQQ"})
+    console.post(_url(event, "close/"))
+    page = anne.get(f"/p/{event.pk}/").content.decode()
+    assert "0: " not in page or "cannot be" in page or "not in the list" in page
+    ruling = Ruling.objects.get(player__table=1)
+    from tournaments.display import ruling_text
+
+    assert ruling_text(ruling.reason) in page
+
+
+def test_a_phone_slip_for_a_round_that_is_over_is_refused(
+    console: Client, event: Event, opened: Round
+) -> None:
+    anne = _phone(event, 1)
+    game = opened.game.number
+    console.post(_url(event, "close/"))
+    console.post(_url(event, "place/"))
+    console.post(_url(event, "open/"), {"seconds": 60})
+    response = anne.post(
+        f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "WORD", "game": game, "round": 1}, follow=True
+    )
+    assert any("no longer the current round" in m for m in _messages(response))
+    assert not Slip.objects.filter(word="WORD").exists()

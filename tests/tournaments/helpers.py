@@ -1,0 +1,97 @@
+"""Helpers of the domain's tests, also used by the pages', the commands' and the API's:
+rounds played through the services, a simulated event, a round with a shifted reference."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+
+from scoring import adjudication as adj
+from solver.notation import format_move, parse_move
+from solver.tiles import rack_codes
+from tournaments import judging, services
+from tournaments.models import Event, Game, Round
+from tournaments.state import rebuild
+
+
+def draw_round(game: Game) -> Round:
+    """The next rack drawn (and solved: the tasks run in the process)."""
+    round = services.round_draw(game=game)
+    assert round is not None
+    round.refresh_from_db()
+    return round
+
+
+def draw_and_open(game: Game) -> Round:
+    round = services.round_draw(game=game)
+    assert round is not None
+    return services.round_open(round=round)
+
+
+def play_out(round: Round) -> None:
+    """Open, close and place ``round`` without drawing the next rack."""
+    services.round_open(round=round)
+    services.round_close(round=round)
+    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+
+
+def simulated_event(players: int = 6, seed: int = 7) -> Event:
+    """One game of ``simulate_event``: its virtual players hand in slips every round."""
+    out = io.StringIO()
+    call_command("simulate_event", players=players, games=1, seed=seed, json=True, stdout=out)
+    return Event.objects.get(pk=json.loads(out.getvalue())["event_id"])
+
+
+def shifted_writing(game: Game, round: Round) -> tuple[str, str, str] | None:
+    """A wrong reference (coordinates, word) whose only nearby fit is a top, and that top."""
+    position = rebuild(game)
+    event = game.event
+    rules = dataclasses.replace(position.game.rules, notation=event.notation)
+    settings = judging.adjudication_settings(event)
+    rack = rack_codes(round.rack)
+    for top in round.tops:
+        move = parse_move(top, "gcg", 15)
+        for dr in (-1, 0, 1):
+            for dc in (-1, 0, 1):
+                for across in (move.across, not move.across):
+                    if (dr, dc, across) == (0, 0, move.across):
+                        continue
+                    try:
+                        text = format_move(
+                            dataclasses.replace(move, row=move.row + dr, col=move.col + dc, across=across),
+                            "gcg",
+                        )
+                    except ValueError:
+                        continue
+                    coords, word = text.split()
+                    verdict = adj.adjudicate_slip(
+                        position.game.board,
+                        rack,
+                        position.game.lexicon,
+                        rules,
+                        settings,
+                        adj.SlipInput(coords, word, round.top_score),
+                    )
+                    if verdict.shift_candidate == top:
+                        return coords, word, top
+    return None
+
+
+def open_round_with_a_shift(game: Game) -> tuple[Round, tuple[str, str, str]]:
+    """Play the seed's rounds (placing each top) until an open round has a top that can be
+    written with a unique shifted reference: that round, and (coordinates, word, top)."""
+    round = services.round_draw(game=game)
+    for _ in range(8):
+        assert round is not None
+        round = services.round_open(round=round)
+        round.refresh_from_db()
+        found = shifted_writing(game, round)
+        if found:
+            return round, found
+        services.round_close(round=round)
+        round = services.round_place(round=Round.objects.get(pk=round.pk))
+    pytest.fail("no round of this seed had a top with a unique shifted reference")

@@ -1,0 +1,142 @@
+"""Slips handed in (tournaments.services.slips): before the open, twice, after the deadline
+or the close, from another event, in strict mode."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tests.tournaments.helpers import draw_and_open as _open_round
+from tournaments import services
+from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Ruling, Slip
+from tournaments.services import ApplicationError
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_slip_before_the_open_is_refused(game: Game, players: list[Player]) -> None:
+    round = services.round_draw(game=game)
+    assert round is not None
+    with pytest.raises(ApplicationError, match="not open yet"):
+        services.slip_submit(round=round, player=players[0], coordinates="8D", word="X", announced_score=1)
+
+
+def test_the_same_client_id_twice_is_one_slip(game: Game, players: list[Player]) -> None:
+    round = _open_round(game)
+    first = services.slip_submit(
+        round=round, player=players[0], coordinates="8D", word="A", announced_score=1, client_id="abc"
+    )
+    again = services.slip_submit(
+        round=round, player=players[0], coordinates="8D", word="A", announced_score=1, client_id="abc"
+    )
+    assert first.created and not again.created and again.slip.pk == first.slip.pk
+    assert Slip.objects.filter(round=round).count() == 1
+
+
+def test_the_last_slip_before_the_deadline_counts(game: Game, players: list[Player]) -> None:
+    round = _open_round(game)
+    p = players[0]
+    services.slip_submit(round=round, player=p, coordinates="8D", word="AAA", announced_score=1)
+    services.slip_submit(
+        round=round,
+        player=p,
+        coordinates=round.tops[0].split()[0],
+        word=round.tops[0].split()[1],
+        announced_score=round.top_score,
+    )
+    assert [s.current for s in Slip.objects.filter(round=round, player=p)] == [False, True]
+    services.round_close(round=round)
+    ruling = Ruling.objects.get(round=round, player=p)
+    assert ruling.credited == round.top_score and ruling.is_top
+
+
+def test_a_slip_after_the_deadline_is_kept_and_ruled_zero(game: Game, players: list[Player]) -> None:
+    round = _open_round(game)
+    p = players[0]
+    top_coords, top_word = round.tops[0].split()
+    services.slip_submit(
+        round=round, player=p, coordinates=top_coords, word=top_word, announced_score=round.top_score
+    )
+    late = services.slip_submit(
+        round=round,
+        player=p,
+        coordinates=top_coords,
+        word=top_word,
+        announced_score=round.top_score,
+        now=round.deadline + dt.timedelta(seconds=1),
+    )
+    assert late.slip.late and not late.slip.current
+    services.round_close(round=round)
+    ruling = Ruling.objects.get(round=round, player=p)
+    assert ruling.credited == round.top_score  # the slip before the deadline still counts
+    assert Slip.objects.filter(round=round, player=p).count() == 2
+
+
+def test_a_slip_after_the_close_only_is_late_and_zero(game: Game, players: list[Player]) -> None:
+    round = _open_round(game)
+    services.round_close(round=round)
+    top_coords, top_word = round.tops[0].split()
+    result = services.slip_submit(
+        round=round, player=players[1], coordinates=top_coords, word=top_word, announced_score=round.top_score
+    )
+    assert result.slip.late
+    services.round_adjudicate(round_id=round.pk)
+    ruling = Ruling.objects.get(round=round, player=players[1])
+    assert ruling.credited == 0 and ruling.reason == "late"
+
+
+def test_a_player_of_another_event_cannot_submit(game: Game, enable_lexicon: Lexicon) -> None:
+    other = services.event_create(name="Other", starts_on=dt.date(2026, 1, 1), lexicon=enable_lexicon)
+    stranger = services.player_add(event=other, name="Stranger")
+    round = _open_round(game)
+    with pytest.raises(ApplicationError, match="not in this event"):
+        services.slip_submit(round=round, player=stranger, coordinates="8D", word="A", announced_score=1)
+
+
+def test_strict_mode_refuses_a_word_not_in_the_lexicon_and_nostrict_flags_it(
+    event: Event, game: Game, players: list[Player]
+) -> None:
+    round = _open_round(game)
+    Event.objects.filter(pk=event.pk).update(mode=Event.Mode.STRICT)
+    round.refresh_from_db()
+    coords = round.tops[0].split()[0]
+    bogus = "Q" * len(round.tops[0].split()[1])
+    with pytest.raises(ApplicationError):
+        services.slip_submit(
+            round=round, player=players[0], coordinates=coords, word=bogus, announced_score=0
+        )
+    assert not Slip.objects.filter(round=round).exists()
+    Event.objects.filter(pk=event.pk).update(mode=Event.Mode.NOSTRICT)
+    round.refresh_from_db()
+    rack = round.rack
+    result = services.slip_submit(
+        round=round, player=players[0], coordinates="8D", word=rack[:2], announced_score=0
+    )
+    if result.invalid_words:
+        assert rack[:2] in result.invalid_words
+
+
+@pytest.mark.parametrize("score", [-1, 10_000, 2_147_483_648])
+def test_an_absurd_announced_score_is_refused(event: Event, score: int) -> None:
+    player = services.player_add(event=event, name="Anne")
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    round = services.round_open(round=round)
+    with pytest.raises(ApplicationError, match="between 0 and 9999"):
+        services.slip_submit(round=round, player=player, coordinates="8D", word="AB", announced_score=score)
+
+
+def test_a_replaced_slip_has_its_history_entry(event: Event) -> None:
+    player = services.player_add(event=event, name="Anne")
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    round = services.round_open(round=round)
+    first = services.slip_submit(
+        round=round, player=player, coordinates="8D", word="AB", announced_score=2
+    ).slip
+    services.slip_submit(round=round, player=player, coordinates="8E", word="AB", announced_score=2)
+    entry = HistoryEntry.objects.get(entity="slip", object_id=first.pk, action="replaced")
+    assert entry.old == {"current": True} and entry.new == {"current": False}

@@ -1,0 +1,49 @@
+"""The exported files of a game (tournaments.exports): the record replays in the solver,
+the GCG lists the tops, a game in progress exports its placed rounds."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from solver import lexicon as lexmod
+from solver.formats.record import GameRecord
+from tests.tournaments.helpers import draw_round as _drawn
+from tests.tournaments.helpers import simulated_event as _simulated_event
+from tournaments import exports, services
+from tournaments.models import Event, Round
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_exported_record_replays_in_the_solver_and_its_gcg_lists_the_tops() -> None:
+    from solver.game import replay
+
+    event = _simulated_event(players=2, seed=5)
+    game = event.games.get()
+    record = GameRecord.from_dict(json.loads(exports.record_json(game)))
+    replayed = replay(record, lexicon=lexmod.load_bundled("enable"))  # tops recomputed too
+    assert replayed.to_dict() == record.to_dict()
+    placed = list(game.rounds.filter(state=Round.State.PLACED).order_by("number"))
+    assert [r.played for r in record.rounds] == [r.chosen for r in placed]
+    assert record.end == game.end_reason and record.config.seed == game.seed
+    lines = exports.game_gcg(game).decode().splitlines()
+    moves = [line for line in lines if line.startswith(">Top:")]
+    assert len(moves) == len(placed)
+    running = 0
+    for line, r in zip(moves, placed, strict=True):
+        running += r.chosen_score or 0
+        assert line == f">Top: {r.rack} {r.chosen} +{r.chosen_score} {running}"
+    assert "#lexicon enable" in lines
+
+
+def test_a_game_in_progress_exports_the_placed_rounds_only(event: Event) -> None:
+    services.player_add(event=event, name="Solo")
+    game = services.game_start(event=event)
+    first = _drawn(game)
+    services.round_open(round=first)
+    services.round_close(round=first)
+    services.round_place(round=first)
+    record = GameRecord.from_dict(json.loads(exports.record_json(game)))
+    assert [r.round for r in record.rounds] == [1] and record.end == ""

@@ -1,0 +1,98 @@
+"""The printed sheets of a simulated event (tournaments.printing): every PDF parses and
+says the right names, scores and totals."""
+
+from __future__ import annotations
+
+import io
+
+import pytest
+from django.core.management import call_command
+
+from tests.helpers import pdf_text as _text
+from tournaments.models import Event
+from tournaments.printing import SheetError, render_sheet
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_sheets_of_a_simulated_event(tmp_path) -> None:
+    call_command("simulate_event", players=6, games=1, seed=7, stdout=io.StringIO())
+    event = Event.objects.get()
+    from tournaments.standings import game_standings
+
+    rows = game_standings(event.games.get())
+    pdf = render_sheet("standings", event=event, game_number=1, language="en")
+    (page,) = _text(pdf)
+    for row in rows:
+        assert row.player.name in page
+        assert f"{row.percent:.2f}" in page
+    out = tmp_path / "standings.pdf"
+    call_command(
+        "print_sheet", "standings", "--event", str(event.pk), "--out", str(out), stdout=io.StringIO()
+    )
+    assert "Classement" in _text(out.read_bytes())[0]
+    with pytest.raises(SheetError, match="no game 9"):
+        render_sheet("standings", event=event, game_number=9)
+    with pytest.raises(SheetError, match="unknown sheet"):
+        render_sheet("wall", event=event)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_round_by_round_and_game_sheets_of_a_simulated_event() -> None:
+    from tournaments.display import shown_move
+    from tournaments.models import Round, Ruling
+
+    call_command("simulate_event", players=4, games=1, seed=7, stdout=io.StringIO())
+    event = Event.objects.get()
+    game = event.games.get()
+    placed = list(game.rounds.filter(state=Round.State.PLACED).order_by("number"))
+    rounds_text = "\n".join(_text(render_sheet("rounds", event=event, game_number=1, language="en")))
+    assert "Round by round, game 1" in rounds_text
+    assert str(sum(r.top_score for r in placed)) in rounds_text  # the tops' total in the header
+    for player in event.players.all():
+        total = sum(Ruling.objects.filter(player=player, round__in=placed).values_list("credited", flat=True))
+        # The player's cells follow the name, the total last: the total is among them.
+        after = rounds_text[rounds_text.index(player.name) + len(player.name) :].split()
+        assert str(total).replace("-", "\u2212") in after[: len(placed) + 1], (player.name, after[:30])
+    game_text = "\n".join(_text(render_sheet("game", event=event, game_number=1, language="fr")))
+    assert "Feuille de partie" in game_text and "Grille finale" in game_text
+    cumulative = 0
+    for r in placed:
+        cumulative += r.top_score
+        assert shown_move(r.chosen, event.board, event.notation) in game_text
+    assert str(cumulative) in game_text
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_player_sheet_says_each_round_of_one_player() -> None:
+    from tournaments.models import Round, Ruling
+
+    call_command("simulate_event", players=4, games=1, seed=7, stdout=io.StringIO())
+    event = Event.objects.get()
+    player = event.players.order_by("table").last()
+    text = "\n".join(
+        _text(render_sheet("player", event=event, game_number=1, player_id=player.pk, language="en"))
+    )
+    assert player.name in text and "page 1 of" in text
+    placed = Round.objects.filter(game__event=event, state=Round.State.PLACED)
+    rulings = Ruling.objects.filter(player=player, round__in=placed).select_related("slip")
+    total = sum(r.credited for r in rulings)
+    tops = sum(r.top_score for r in placed)
+    assert str(total) in text and (f"\u2212{tops - total}" in text or tops == total)
+    for ruling in rulings:
+        if ruling.slip is not None and ruling.slip.word:
+            assert ruling.slip.word in text
+    with pytest.raises(SheetError, match="no player 999999"):
+        render_sheet("player", event=event, game_number=1, player_id=999_999)
+    # Without a player: every player's sheet, each on new pages, in table order.
+    pages = _text(render_sheet("player", event=event, game_number=1, language="en"))
+    assert "Player sheets, game 1" in pages[0]
+    starts = [
+        i
+        for i, page in enumerate(pages)
+        for p in event.players.all()
+        if f"{p.table} · {p.name}, game 1" in page
+    ]
+    assert len(starts) == event.players.count() and starts == sorted(starts)
+    assert all(f"page {i} of {len(pages)}" in page for i, page in enumerate(pages, 1))
