@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tournaments import services
-from tournaments.models import Event
+from tournaments.models import Event, HistoryEntry, Player, PlayerToken
 from tournaments.services import ApplicationError
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -39,3 +39,35 @@ def test_player_fields_longer_than_the_columns_are_refused(event) -> None:
     with pytest.raises(ApplicationError, match="table number"):
         services.player_add(event=event, name="Anne", table=0)
     assert not event.players.exists()
+
+
+def test_a_table_joins_on_one_phone_until_it_is_released(event: Event, players: list[Player]) -> None:
+    with pytest.raises(ApplicationError, match="wrong join code or table") as wrong_code:
+        services.player_token_issue(event=event, code="NOPE99", table=1)
+    with pytest.raises(ApplicationError, match="wrong join code or table") as wrong_table:
+        services.player_token_issue(event=event, code=event.code, table=99)
+    # Nothing tells which one was wrong.
+    assert (wrong_code.value.message, wrong_code.value.extra) == (
+        wrong_table.value.message,
+        wrong_table.value.extra,
+    )
+    token = services.player_token_issue(event=event, code=event.code.lower(), table=2)
+    assert token.player == players[1]
+    with pytest.raises(ApplicationError, match="already joined on another phone"):
+        services.player_token_issue(event=event, code=event.code, table=2)
+    # The same phone, holding its token, joins again.
+    again = services.player_token_issue(event=event, code=event.code, table=2, held=token.key)
+    assert again.pk == token.pk
+    assert services.player_release(player=players[1], by=None) == 1
+    assert not PlayerToken.objects.filter(key=token.key).exists()
+    fresh = services.player_token_issue(event=event, code=event.code, table=2)
+    assert fresh.key != token.key
+    actions = HistoryEntry.objects.filter(entity="player", object_id=players[1].pk)
+    assert [a.action for a in actions.order_by("pk")] == ["add", "join", "release", "join"]
+
+
+def test_a_virtual_player_has_no_join_token(event: Event) -> None:
+    bot = services.player_add(event=event, name="Bot", virtual_level=3)
+    with pytest.raises(ApplicationError, match="wrong join code or table"):
+        services.player_token_issue(event=event, code=event.code, table=bot.table)
+    assert not PlayerToken.objects.exists()

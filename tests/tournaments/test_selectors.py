@@ -1,0 +1,220 @@
+"""The read layer (tournaments.selectors and the models' QuerySet methods): the game being
+played, the round the arbitrator acts on, the player at a table, and what a player may see
+of a round, as the pages and the API hide by it."""
+
+from __future__ import annotations
+
+import pytest
+
+from api.serializers import RoundSerializer
+from tests.tournaments.helpers import draw_and_open, draw_round
+from tournaments import selectors, services
+from tournaments.models import Event, Game, Lexicon, Player, Round
+from tournaments.selectors import PlayerSight, player_sight
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _ruled(game: Game) -> Round:
+    """The game's next round drawn, opened, closed and ruled."""
+    round = draw_and_open(game)
+    services.round_close(round=round)
+    round.refresh_from_db()
+    assert round.state == Round.State.ADJUDICATED
+    return round
+
+
+# ------------------------------------------------------------------ the game being played
+
+
+def test_no_game_is_played_or_current_before_the_first_start(event: Event, players: list[Player]) -> None:
+    assert selectors.playing_game(event) is None and selectors.current_game(event) is None
+
+
+def test_the_playing_game_is_the_current_one(event: Event, game: Game) -> None:
+    assert selectors.playing_game(event) == game
+    assert selectors.current_game(event) == game
+
+
+def test_after_its_end_the_last_game_is_current_and_none_is_playing(event: Event, game: Game) -> None:
+    services.game_end(game=game, reason="stopped")
+    assert selectors.playing_game(event) is None
+    assert selectors.current_game(event) == game
+    second = services.game_start(event=event)
+    services.game_end(game=second, reason="stopped")
+    assert selectors.current_game(event) == second  # the last one, not the first
+    third = services.game_start(event=event)
+    assert selectors.playing_game(event) == third == selectors.current_game(event)
+
+
+def test_the_playing_game_is_the_events_own(event: Event, game: Game, enable_lexicon: Lexicon) -> None:
+    other = services.event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon)
+    services.player_add(event=other, name="Solo")
+    assert selectors.playing_game(other) is None
+    other_game = services.game_start(event=other)
+    assert selectors.playing_game(event) == game and selectors.playing_game(other) == other_game
+
+
+def test_game_queryset_playing_leaves_the_ended_games_out(event: Event, game: Game) -> None:
+    services.game_end(game=game, reason="stopped")
+    assert not Game.objects.playing().exists()
+    second = services.game_start(event=event)
+    assert list(Game.objects.playing()) == [second]
+    assert list(event.games.playing()) == [second]
+
+
+# ------------------------------------------------------------------ the round the arbitrator acts on
+
+
+def test_no_round_is_unplaced_before_the_first_draw(game: Game) -> None:
+    assert selectors.unplaced_round(game) is None
+
+
+def test_the_unplaced_round_is_the_drawn_open_and_ruled_round(game: Game) -> None:
+    round = draw_round(game)
+    assert selectors.unplaced_round(game) == round
+    services.round_open(round=round)
+    assert selectors.unplaced_round(game) == round
+    services.round_close(round=round)
+    unplaced = selectors.unplaced_round(game)
+    assert unplaced == round and unplaced.state == Round.State.ADJUDICATED
+
+
+def test_a_placed_round_is_never_the_unplaced_one(game: Game) -> None:
+    first = _ruled(game)
+    services.round_place(round=first, draw_next=False)
+    assert selectors.unplaced_round(game) is None  # placed, and no next rack drawn
+    second = draw_round(game)
+    assert second.number == 2 and selectors.unplaced_round(game) == second
+    services.round_open(round=second)
+    services.round_close(round=second)
+    third = services.round_place(round=Round.objects.get(pk=second.pk))  # draws round 3
+    assert third is not None and selectors.unplaced_round(game) == third
+
+
+def test_round_queryset_unplaced_leaves_the_placed_rounds_out(game: Game) -> None:
+    first = _ruled(game)
+    assert list(Round.objects.unplaced()) == [first]
+    second = services.round_place(round=first)
+    assert second is not None
+    assert list(Round.objects.unplaced()) == [second]
+    assert list(game.rounds.unplaced()) == [second]
+    assert Round.objects.get(pk=first.pk).state == Round.State.PLACED
+
+
+# ------------------------------------------------------------------ players
+
+
+def test_the_player_at_a_table_or_none_for_an_empty_table(event: Event, players: list[Player]) -> None:
+    assert selectors.player_at_table(event, 2) == players[1]
+    assert selectors.player_at_table(event, 99) is None
+
+
+def test_the_player_at_a_table_is_in_the_event_asked(
+    event: Event, players: list[Player], enable_lexicon: Lexicon
+) -> None:
+    other = services.event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon)
+    assert selectors.player_at_table(other, 1) is None
+    stranger = services.player_add(event=other, name="Stranger")
+    assert selectors.player_at_table(other, 1) == stranger
+    assert selectors.player_at_table(event, 1) == players[0]
+
+
+def test_player_queryset_at_table(event: Event, players: list[Player]) -> None:
+    assert list(event.players.at_table(3)) == [players[2]]
+    assert not event.players.at_table(7).exists()
+    assert list(Player.objects.at_table(1)) == [players[0]]
+
+
+def test_player_queryset_people_leaves_the_virtual_players_out(event: Event, players: list[Player]) -> None:
+    bot = services.player_add(event=event, name="Bot", virtual_level=3)
+    assert bot in event.players.all()
+    assert list(event.players.people()) == players
+    assert not Player.objects.people().filter(pk=bot.pk).exists()
+    assert list(event.players.people().at_table(bot.table)) == []
+
+
+def test_the_slip_watch_expects_no_slip_from_a_virtual_player(event: Event, players: list[Player]) -> None:
+    bot = services.player_add(event=event, name="Bot", virtual_level=3)
+    round = draw_and_open(services.game_start(event=event))
+    watch = selectors.slip_watch(round)
+    assert watch.expected == len(players) and bot.table not in watch.missing_tables
+
+
+# ------------------------------------------------------------------ what a player may see
+
+
+@pytest.mark.parametrize(
+    ("state", "sight"),
+    [
+        (Round.State.DRAWN, PlayerSight(rack=False, answers=False, placed=False)),
+        (Round.State.OPEN, PlayerSight(rack=True, answers=False, placed=False)),
+        (Round.State.CLOSED, PlayerSight(rack=True, answers=False, placed=False)),
+        (Round.State.ADJUDICATED, PlayerSight(rack=True, answers=True, placed=False)),
+        (Round.State.PLACED, PlayerSight(rack=True, answers=True, placed=True)),
+    ],
+)
+def test_what_a_player_sees_of_a_round_in_each_state(state: str, sight: PlayerSight) -> None:
+    assert player_sight(Round(state=state)) == sight
+
+
+def _as_player(round: Round) -> dict:
+    return RoundSerializer(Round.objects.get(pk=round.pk), context={"arbitrator": False}).data
+
+
+def _as_arbitrator(round: Round) -> dict:
+    return RoundSerializer(Round.objects.get(pk=round.pk), context={"arbitrator": True}).data
+
+
+def test_the_api_round_hides_what_the_player_may_not_see_yet(game: Game) -> None:
+    round = draw_round(game)
+    drawn = _as_player(round)
+    assert (drawn["rack"], drawn["reliquat"], drawn["new_tiles"]) == (None, None, None)
+    assert (drawn["tops"], drawn["top_score"], drawn["move_count"]) == (None, None, None)
+    assert _as_arbitrator(round)["rack"] == round.rack and _as_arbitrator(round)["tops"] == round.tops
+
+    services.round_open(round=round)
+    Round.objects.filter(pk=round.pk).update(state=Round.State.CLOSED)  # ruled by a worker, later
+    closed = _as_player(round)
+    assert closed["rack"] == round.rack and closed["new_tiles"] == round.new_tiles
+    assert (closed["tops"], closed["top_score"], closed["move_count"]) == (None, None, None)
+    assert (closed["chosen"], closed["chosen_score"]) == ("", None)
+
+    Round.objects.filter(pk=round.pk).update(state=Round.State.OPEN)
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    ruled = _as_player(round)
+    assert ruled["tops"] == round.tops and ruled["top_score"] == round.top_score
+    assert ruled["move_count"] == round.move_count
+    assert (ruled["chosen"], ruled["chosen_score"]) == ("", None)  # not on the board yet
+
+    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    placed = _as_player(round)
+    assert placed["chosen"] == round.tops[0] and placed["chosen_score"] == round.top_score
+
+
+def test_the_game_view_hides_what_the_player_may_not_see_yet(game: Game) -> None:
+    round = draw_round(game)
+    drawn = selectors.game_view(game)
+    assert drawn.state == "drawn" and drawn.rack == "" and drawn.rack_values == []
+    assert (drawn.tops, drawn.top_score, drawn.chosen) == ([], None, "")
+    # The secret rack is still among the letters to come.
+    assert drawn.to_come_total == 100
+
+    services.round_open(round=round)
+    Round.objects.filter(pk=round.pk).update(state=Round.State.CLOSED)
+    closed = selectors.game_view(game)
+    assert closed.state == "closed" and closed.rack == round.rack
+    assert (closed.tops, closed.top_score, closed.chosen) == ([], None, "")
+    assert closed.to_come_total == 100 - len(round.rack)
+
+    Round.objects.filter(pk=round.pk).update(state=Round.State.OPEN)
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    ruled = selectors.game_view(game)
+    assert ruled.state == "adjudicated" and ruled.top_score == round.top_score
+    assert len(ruled.tops) == len(round.tops) and ruled.chosen == ruled.tops[0]
+    assert ruled.placed == []
+
+    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    placed = selectors.game_view(game)
+    assert [p.number for p in placed.placed] == [1] and placed.placed[0].score == round.top_score
+    assert placed.top_total == round.top_score
