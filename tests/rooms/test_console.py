@@ -17,9 +17,10 @@ from tests.rooms.helpers import last_round as _round
 from tests.rooms.helpers import messages as _messages
 from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
+from tests.tournaments.helpers import blank_top, warned_twice
 from tests.tournaments.helpers import simulated_event as _simulated_event
 from tournaments import exports, services
-from tournaments.models import Event, Game, HistoryEntry, Round, Ruling, Slip
+from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -392,6 +393,59 @@ def test_racks_put_back_for_the_minimums_are_typed_and_recorded(
     round = game.rounds.get()
     assert round.manual and round.rack == good
     assert round.rejected == [rack_string(rack_codes(thrown))]
+
+
+# ------------------------------------------------------------------ Try Move: the warnings of the game
+
+
+@pytest.fixture
+def warned(event: Event, arbitrator, players: list[Player]) -> Round:
+    """One free warning a game, 7 points each beyond; Anne (table 1) has two warnings from
+    round 1 (a blank not marked, no score announced); round 2 is open."""
+    services.event_update(event=event, free_warnings=1, warning_penalty=7)
+    return warned_twice(services.game_start(event=event), players[0])
+
+
+def test_try_move_says_the_warning_penalty_of_the_game(console: Client, event: Event, warned: Round) -> None:
+    coordinates, word = blank_top(warned, marked=True)  # no score announced: a warning
+    ask = {"coordinates": coordinates, "word": word, "announced_score": ""}
+    anne = console.get(_url(event, "preview/"), {**ask, "table": 1}).content.decode()
+    assert "Anne" in anne and "(warning 3 of the game: 7-point penalty)" in anne
+    unmarked = {**ask, "word": blank_top(warned, marked=False)[1], "table": 1}
+    twice = console.get(_url(event, "preview/"), unmarked).content.decode()
+    assert "(warning 4 of the game: 14-point penalty)" in twice
+    # Bruno's first warning is free; without a table, no player, no penalty either.
+    bruno = console.get(_url(event, "preview/"), {**ask, "table": 2}).content.decode()
+    assert "Bruno" in bruno and "warning, " in bruno and "of the game" not in bruno
+    nobody = console.get(_url(event, "preview/"), ask).content.decode()
+    assert "warning, " in nobody and "of the game" not in nobody
+
+
+def test_try_move_says_the_warning_penalty_in_french(console: Client, event: Event, warned: Round) -> None:
+    coordinates, word = blank_top(warned, marked=True)
+    ask = {"table": 1, "coordinates": coordinates, "word": word, "announced_score": ""}
+    page = console.get(_url(event, "preview/"), ask, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "(avertissement 3 de la partie : pénalité de 7 points)" in page
+    stored = console.post(_url(event, "slip/"), ask, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="fr")
+    assert "(avertissement 3 de la partie : pénalité de 7 points)" in stored.content.decode()
+
+
+def test_a_paper_slip_stored_says_the_warning_penalty_the_close_gives(
+    console: Client, event: Event, warned: Round
+) -> None:
+    coordinates, word = blank_top(warned, marked=False)
+    ask = {"table": 1, "coordinates": coordinates, "word": word, "announced_score": ""}
+    stored = console.post(_url(event, "slip/"), ask, HTTP_HX_REQUEST="true").content.decode()
+    assert "Table 1 (Anne)" in stored and "(warning 4 of the game: 14-point penalty)" in stored
+    response = console.post(_url(event, "slip/"), {**ask, "table": 2}, follow=True)  # no htmx: a message
+    # Bruno's first warning is free, his second costs.
+    assert any(
+        "Table 2 (Bruno)" in m and "(warning 2 of the game: 7-point penalty)" in m
+        for m in _messages(response)
+    )
+    console.post(_url(event, "close/"))
+    assert Ruling.objects.get(round=warned, player__table=1).penalty == 14
+    assert Ruling.objects.get(round=warned, player__table=2).penalty == 7  # his 2nd warning
 
 
 # ------------------------------------------------------------------ sheets, exports and game files

@@ -25,6 +25,7 @@ from scoring.adjudication import (
     accept_shift,
     adjudicate_slip,
     credit_round,
+    warning_penalty,
 )
 from solver.boards import Board
 from solver.lexicon import Lexicon
@@ -452,6 +453,26 @@ def test_warnings_across_rounds(free: int, each: int, penalties: list[int]) -> N
         paid.append(credit["ann"].penalty)
         prior += credit["ann"].warnings
     assert paid == penalties
+
+
+@pytest.mark.parametrize(
+    ("prior", "this_round", "free", "penalty"),
+    [
+        (3, 1, 3, 5),  # the free ones used up: the 4th costs
+        (2, 2, 3, 5),  # the 3rd is free, the 4th costs
+        (0, 1, 3, 0),
+        (5, 2, 3, 10),  # already beyond: each one costs
+        (0, 2, 0, 10),  # no free warning
+        (4, 0, 3, 0),  # none this round, nothing to pay
+    ],
+)
+def test_warning_penalty_counts_this_rounds_warnings_beyond_the_free_ones(
+    prior: int, this_round: int, free: int, penalty: int
+) -> None:
+    settings = AdjudicationSettings(free_warnings=free, warning_penalty=5)
+    assert warning_penalty(prior, this_round, settings) == penalty
+    doubled = AdjudicationSettings(free_warnings=free, warning_penalty=10)
+    assert warning_penalty(prior, this_round, doubled) == 2 * penalty
 
 
 def test_slip_penalty_and_warning_penalty_add_up() -> None:

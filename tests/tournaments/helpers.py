@@ -1,5 +1,6 @@
 """Helpers of the domain's tests, also used by the pages', the commands' and the API's:
-rounds played through the services, a simulated event, a round with a shifted reference."""
+rounds played through the services, a simulated event, a round with a shifted reference,
+warnings carried from one round to the next."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from scoring import adjudication as adj
 from solver.notation import format_move, parse_move
 from solver.tiles import rack_codes
 from tournaments import judging, services
-from tournaments.models import Event, Game, Round
+from tournaments.models import Event, Game, Player, Round
 from tournaments.state import rebuild
 
 
@@ -95,3 +96,39 @@ def open_round_with_a_shift(game: Game) -> tuple[Round, tuple[str, str, str]]:
         services.round_close(round=round)
         round = services.round_place(round=Round.objects.get(pk=round.pk))
     pytest.fail("no round of this seed had a top with a unique shifted reference")
+
+
+#: A rack typed with a blank: its tops are bingos that play the blank (a lowercase letter
+#: in GCG). A slip writing it as an ordinary letter has an unmarked blank: a warning.
+BLANK_RACK = "AEIRST?"
+
+
+def blank_top(round: Round, *, marked: bool) -> tuple[str, str]:
+    """A top of ``round`` that plays its blank, as (coordinates, word) in GCG: the blank
+    written lowercase (marked), or as the letter's own tile (not marked: a warning)."""
+    for top in round.tops:
+        coordinates, word = top.split()
+        if any(ch.islower() for ch in word):
+            return coordinates, word if marked else word.upper()
+    pytest.fail(f"no top of round {round.number} ({round.rack}) plays the blank: {round.tops[:5]}")
+
+
+def blank_rack_round(game: Game) -> Round:
+    """The game's next round drawn by hand as :data:`BLANK_RACK`, solved and opened."""
+    round = services.round_draw(game=game, typed=BLANK_RACK)
+    assert round is not None
+    services.round_open(round=round)
+    round.refresh_from_db()
+    return round
+
+
+def warned_twice(game: Game, player: Player) -> Round:
+    """Round 1 on :data:`BLANK_RACK`, where ``player`` hands in a top with the blank not
+    marked and no score announced (two warnings), ruled and placed; then round 2, drawn
+    on :data:`BLANK_RACK` again (the bingo emptied the rack) and open: returned."""
+    first = blank_rack_round(game)
+    coordinates, word = blank_top(first, marked=False)
+    services.slip_submit(round=first, player=player, coordinates=coordinates, word=word, announced_score=None)
+    services.round_close(round=first)
+    services.round_place(round=Round.objects.get(pk=first.pk), draw_next=False)
+    return blank_rack_round(game)

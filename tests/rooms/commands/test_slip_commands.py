@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import datetime as dt
 import io
+import re
 
 import pytest
 from django.utils import timezone
 
 from rooms.management.commands.slips_enter import SlipLine, SlipLineError, parse_slip_line
 from tests.rooms.commands.helpers import create as _create
+from tests.rooms.commands.helpers import last_round as _round
 from tests.rooms.commands.helpers import run
+from tests.tournaments.helpers import BLANK_RACK, blank_top
 from tournaments import services
 from tournaments.models import Event, Round, Ruling, Slip
 
@@ -146,3 +149,70 @@ def test_a_slip_typed_after_the_deadline_counts_while_the_round_is_open(
     assert not slip.late and slip.received_at == open_round.deadline
     run("round_close", "--event", event.code)
     assert Ruling.objects.get(player__table=1).credited == 66
+
+
+def test_slips_enter_echoes_the_warnings_of_the_game_beyond_the_free_ones(arbitrator) -> None:
+    # One free warning a game, 7 points each beyond; Bruno hands in nothing in round 1.
+    event = _create("--free-warnings", "1", "--warning-penalty", "7", "--notation", "gcg")
+    for name in ("Anne", "Bruno"):
+        services.player_add(event=event, name=name)
+    run("round_draw", "--event", event.code, "--new-game", "--rack", BLANK_RACK)
+    run("round_open", "--event", event.code)
+    coordinates, word = blank_top(_round(event), marked=False)  # blank not marked, no score
+    out = run("slips_enter", "--event", event.code, stdin=f"1 {coordinates} {word}\n").out
+    assert re.search(
+        r"1  Anne .*blank not marked: warning.*\(warning 2 of the game: 7-point penalty\)$", out, re.M
+    )
+    run("round_close", "--event", event.code)
+    run("round_place", "--event", event.code, "--no-draw")
+
+    run("round_draw", "--event", event.code, "--rack", BLANK_RACK)
+    run("round_open", "--event", event.code)
+    coordinates, word = blank_top(_round(event), marked=True)  # no score announced: one warning
+    out = run(
+        "slips_enter", "--event", event.code, stdin=f"1 {coordinates} {word}\n2 {coordinates} {word}\n"
+    ).out
+    anne, bruno = (line for line in out.splitlines() if re.match(r"\s+[12]  ", line))
+    assert anne.endswith("credited (warning 3 of the game: 7-point penalty)"), anne
+    assert "no score announced: warning" in bruno and "of the game" not in bruno  # his free one
+    run("round_close", "--event", event.code)
+    round2 = _round(event)
+    assert [r.penalty for r in Ruling.objects.filter(round=round2).order_by("player__table")] == [7, 0]
+
+
+# ------------------------------------------------------------------ rulings
+
+
+def test_rulings_groups_the_moves_best_first_then_the_slips_scored_zero(
+    event: Event, open_round: Round
+) -> None:
+    for name in ("Eve", "Fred", "Gina"):  # tables 5, 6, 7
+        services.player_add(event=event, name=name)
+    slips = "1 H2 RETSINA 66\n2 H8 AT 4\n3 H8 AT 4\n4 -\n5 H8 SNIRTEA 60\n"
+    run("slips_enter", "--event", event.code, stdin=slips)
+    run("round_close", "--event", event.code)
+    # Gina's slip comes after the close: kept, late, ruled 0.
+    services.slip_submit(
+        round=open_round,
+        player=event.players.get(table=7),
+        coordinates="H2",
+        word="RETSINA",
+        announced_score=66,
+    )
+    services.round_adjudicate(round_id=open_round.pk)
+
+    lines = run("rulings", "--event", event.code).out.splitlines()
+    moves = lines.index("Moves played (3 players):")
+    groups = [line for line in lines[moves + 2 :] if re.match(r"\s+\d+\s+\d+\s+\S", line)]
+    # Best first, whatever the count of players: the top (one player) before AT (two).
+    assert re.fullmatch(r"\s+66\s+1\s+H2 RETSINA\s+TOP 1 Anne Martin", groups[0]), groups
+    assert re.fullmatch(r"\s+4\s+2\s+H8 AT\s+2 Bruno Petit, 3 Claire Dubois", groups[1]), groups
+    assert len(groups) == 2
+    sections = [
+        lines.index("Invalid, 0 (1):"),
+        lines.index("Blank slips (1): 4 Dan Smith"),
+        lines.index("Missing (1): 6 Fred"),
+        lines.index("Late (1): 7 Gina"),
+    ]
+    assert moves < sections[0] and sections == sorted(sections)
+    assert lines[sections[0] + 1].startswith("  5 Eve: H8 SNIRTEA 60: SNIRTEA is not in the lexicon")
