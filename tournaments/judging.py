@@ -41,7 +41,7 @@ def judging_rules(position: Position, event: Event) -> Rules:
 
 
 def prior_warnings(round: Round) -> dict[int, int]:
-    """Each player's warnings in the game before ``round`` (a player with none is absent)."""
+    """Each player's warnings in the game before ``round`` (absent: no ruling yet, none)."""
     rows = (
         Ruling.objects.filter(round__game=round.game, round__number__lt=round.number)
         .values("player_id")

@@ -425,9 +425,9 @@ def test_try_move_says_the_warning_penalty_in_french(console: Client, event: Eve
     coordinates, word = blank_top(warned, marked=True)
     ask = {"table": 1, "coordinates": coordinates, "word": word, "announced_score": ""}
     page = console.get(_url(event, "preview/"), ask, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "(avertissement 3 de la partie : pénalité de 7 points)" in page
+    assert "(avertissement 3 de la partie\u00a0: pénalité de 7 points)" in page
     stored = console.post(_url(event, "slip/"), ask, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE="fr")
-    assert "(avertissement 3 de la partie : pénalité de 7 points)" in stored.content.decode()
+    assert "(avertissement 3 de la partie\u00a0: pénalité de 7 points)" in stored.content.decode()
 
 
 def test_a_paper_slip_stored_says_the_warning_penalty_the_close_gives(

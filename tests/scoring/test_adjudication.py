@@ -1,6 +1,6 @@
-"""Slip adjudication (scoring.adjudication, DUPLICATE_RULES.md section 3).
+"""Slip adjudication (scoring.adjudication, docs/rules.md#adjudication).
 
-Scores are worked by hand from seed 000's standard board and English values (C 3, A 1,
+Scores are worked by hand from the standard board and English values (C 3, A 1,
 T 1, S 1, blank 0). Premiums used (0-based row, col): (7, 7) is the centre, double word;
 (8, 8) (square I9 in FISF) is a double letter; the other squares touched here are plain.
 

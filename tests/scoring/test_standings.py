@@ -1,4 +1,4 @@
-"""Standings (DUPLICATE_RULES.md s. 4): hand-computed totals, percentages, ranks and filters."""
+"""Standings (docs/rules.md#standings): hand-computed totals, percentages, ranks and filters."""
 
 from __future__ import annotations
 

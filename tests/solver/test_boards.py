@@ -1,7 +1,8 @@
-"""Board layouts against the drawings of seed 000, the Board position and CGP boards.
+"""Board layouts against the drawings of the pbmserv Scramble help (docs/rules.md#boards),
+the Board position and CGP boards.
 
-The seed text is parsed here with a small parser of its own, independent of
-``solver.boards.parse_drawing``, and every square is compared.
+The help page's text (a copy in tests/data/seeds/) is parsed here with a small parser of
+its own, independent of ``solver.boards.parse_drawing``, and every square is compared.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from solver.move import Move
 from solver.tiles import BLANK_BIT, letter_code, tile_code, tile_set
 
 SEED = Path(__file__).resolve().parents[1] / "data" / "seeds" / "000_f76b0ffb34a19bb0.txt"
-# Seed 000's legend: (letter multiplier, word multiplier).
+# The drawings' legend: (letter multiplier, word multiplier).
 MULTIPLIERS = {
     ".": (1, 1),
     "%": (2, 1),
@@ -143,7 +144,7 @@ SYMMETRIES: dict[str, Callable[[int, int, int], tuple[int, int]]] = {
 @pytest.mark.parametrize("symmetry", list(SYMMETRIES))
 @pytest.mark.parametrize("name", BOARD_ORDER)
 def test_every_board_has_the_full_square_symmetry(name, symmetry):
-    # All four drawings of seed 000 are symmetric under the 8 symmetries of the square.
+    # All four drawings are symmetric under the 8 symmetries of the square.
     lay = layout(name)
     n = lay.size
     f = SYMMETRIES[symmetry]

@@ -1,4 +1,4 @@
-"""Virtual players (seed 003): level 6 always plays a top, lower levels score less."""
+"""Virtual players (docs/rules.md#computer-players): level 6 always plays a top, lower levels score less."""
 
 from __future__ import annotations
 

@@ -1,10 +1,10 @@
 """Validating and scoring one move (solver.rules).
 
-Expected scores are worked by hand from the premium squares of seed 000 and the values of
-seed 000's tables, or copied from the worked examples of seed 001 (the Scrabble leaflet)
-and the example positions of seed 000 (the Scramble help page).
+Expected scores are worked by hand from the premium squares and the tile values of the
+pbmserv Scramble help, or copied from the worked examples of the Mattel rules leaflet and
+the example positions of the Scramble help (docs/rules.md#legal-moves-and-scores).
 
-Standard board premiums used below (seed 000): row 1 ``# . . % . . . # ...``, row 4
+Standard board premiums used below (docs/rules.md#boards): row 1 ``# . . % . . . # ...``, row 4
 ``% . . * ...``, row 5 ``. . . . * . . . . . * ...``, row 7 ``. . % . . . % . % ...``,
 row 8 ``# . . % . . . * . . . % . . #``, row 9 ``. . % . . . % . % ...``, row 10
 ``. @ . . . @ . . . @ ...``, row 11 ``. . . . * . . . . . * ...``.
@@ -54,17 +54,17 @@ def _words(scored: rules.Scored) -> dict[str, int]:
     return {w.word: w.score for w in scored.words}
 
 
-# Leaflet (seed 001) position: TRAINER across from B8 (A on the 2L at D8, R on the centre).
+# The Mattel leaflet's position: TRAINER across from B8 (A on the 2L at D8, R on the centre).
 TRAINER_B8 = {8: "1TRAINER7"}
-# Seed 000, second example position: ZOO at H8, ZEBRA down column H, BOAR on row 10, ARK
+# The Scramble help, second example position: ZOO at H8, ZEBRA down column H, BOAR on row 10, ARK
 # down column K.
 SEED_ZOO = {8: "7ZOO5"}
 SEED_ZEBRA = {8: "7ZOO5", 9: "7E2A4", 10: "7BOAR4", 11: "7R2K4", 12: "7A7"}
-# Seed 000, third example position (RE.NECK on row 8).
+# The Scramble help, third example position (RE.NECK on row 8).
 SEED_NECK = {8: "3RE1NECK5", 9: "3E4H6", 10: "3A4E6", 11: "3MEASURE5", 12: "8R6", 13: "8Y6"}
 
 
-# --- seed 001 worked examples ----------------------------------------------------------
+# --- the Mattel leaflet's worked examples ----------------------------------------------
 
 
 def test_first_move_train_with_t_on_double_letter_scores_12():
@@ -216,7 +216,7 @@ def test_bingo_bonus_is_a_setting(bonus, expected):
 
 
 def test_premiums_count_only_under_new_tiles_in_cross_words():
-    # Seed 000: K8,D,MORE adds M to ZOO. MORE: M K8, O K9, R K10, E on the 2W at K11:
+    # The Scramble help: K8,D,MORE adds M to ZOO. MORE: M K8, O K9, R K10, E on the 2W at K11:
     # (3+1+1+1) x 2 = 12; ZOOM: 10+1+1+3 = 15 (no premium under Z O O or K8): 27.
     board = _board(SEED_ZOO)
     scored = _validate(board, "k8,d,more", "MOREXYZ")
@@ -224,7 +224,7 @@ def test_premiums_count_only_under_new_tiles_in_cross_words():
     assert _words(scored) == {"MORE": 12, "ZOOM": 15}
 
 
-# --- the seed 000 example positions ----------------------------------------------------
+# --- the Scramble help's example positions ---------------------------------------------
 
 
 def test_seed_on_uses_the_board_o_and_puts_n_on_a_double_letter():
@@ -434,7 +434,7 @@ def test_implied_blank_ties_go_to_the_last_occurrence():
 
 def test_implied_blank_avoids_the_letter_premium():
     # BANANA from G8 with two A's and a blank: A's on H8 (centre), J8 and L8 (2L).
-    # Blank on H8 or J8: (3+1+1+0+1+2) x 2 = 16; on L8 (seed 000's "third A"): 14.
+    # Blank on H8 or J8: (3+1+1+0+1+2) x 2 = 16; on L8 (the Scramble help's "third A"): 14.
     # resolve_blanks takes the best score, ties to the last: J8.
     scored = _validate(Board.empty(), "g8,a,banana", "BAANN?X")
     assert scored.move.word == "BANaNA"
@@ -463,7 +463,7 @@ def test_validate_keeps_a_marked_blank_where_the_slip_puts_it():
 
 
 def test_blank_can_stand_for_a_letter_the_rack_holds():
-    # Seed 000: -zoo keeps the Z. zOO: (0+1+1) x 2 = 4; with the Z: (10+1+1) x 2 = 24.
+    # The Scramble help: -zoo keeps the Z. zOO: (0+1+1) x 2 = 4; with the Z: (10+1+1) x 2 = 24.
     marked = _validate(Board.empty(), "h8,a,-zoo", "ZOO?ABC")
     assert marked.move.word == "zOO"
     assert marked.score == 4

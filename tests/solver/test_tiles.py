@@ -1,7 +1,7 @@
-"""Tile sets, letter codes and rack sizes (seed 000, DUPLICATE_RULES.md sections 1-2).
+"""Tile sets, letter codes and rack sizes (docs/rules.md#tile-sets).
 
-The standard tables below are copied by hand from seed 000 ("LETTER FREQUENCY AND
-VALUES"); the big-set expectations come from the totals of seed 000 and from the rule
+The standard tables below are copied by hand from the pbmserv Scramble help ("LETTER FREQUENCY AND
+VALUES"); the big-set expectations come from the totals it gives and from the rule
 documented in ``design_counts``, re-implemented here independently.
 """
 
@@ -27,7 +27,7 @@ from solver.tiles import (
     tile_set,
 )
 
-# Seed 000, English table: letter -> (number, points). "?" is the blank.
+# The Scramble help, English table: letter -> (number, points). "?" is the blank.
 ENGLISH = {
     "A": (9, 1), "B": (2, 3), "C": (2, 3), "D": (4, 2), "E": (12, 1), "F": (2, 4),
     "G": (3, 2), "H": (2, 4), "I": (9, 1), "J": (1, 8), "K": (1, 5), "L": (4, 1),
@@ -36,7 +36,7 @@ ENGLISH = {
     "Y": (2, 4), "Z": (1, 10), "?": (2, 0),
 }  # fmt: skip
 
-# Seed 000, French table.
+# The Scramble help, French table.
 FRENCH = {
     "A": (9, 1), "B": (2, 3), "C": (2, 3), "D": (3, 2), "E": (15, 1), "F": (2, 4),
     "G": (2, 2), "H": (2, 4), "I": (8, 1), "J": (1, 8), "K": (1, 10), "L": (5, 1),
@@ -46,7 +46,7 @@ FRENCH = {
 }  # fmt: skip
 
 TABLES = {"english": ENGLISH, "french": FRENCH}
-# Seed 000: 161/163 tiles on 19x19, 200/204 on 21x21.
+# The Scramble help: 161/163 tiles on 19x19, 200/204 on 21x21.
 BIG_TOTALS = {("english", 19): 161, ("french", 19): 163, ("english", 21): 200, ("french", 21): 204}
 
 
