@@ -12,6 +12,7 @@ from tournaments.models import Event, HistoryEntry
 
 
 def actor(by: User) -> tuple[AuthUser | None, str]:
+    """The user a row keeps, and the name the history shows (``system``: a task, a phone)."""
     if not isinstance(by, AuthUser):
         return None, "system"
     return by, by.get_username()
