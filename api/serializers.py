@@ -216,6 +216,13 @@ class SlipInputSerializer(MoveInputSerializer):
     round = serializers.IntegerField(
         min_value=1, required=False, help_text="with game: the round the slip was written for"
     )
+    second = serializers.ChoiceField(
+        choices=["correction", "second"],
+        required=False,
+        help_text="arbitrator only: a table typed again corrects a typing mistake (correction: it "
+        "replaces the first) or is a second slip the player handed in (second: the round is void, "
+        "docs/rules.md#slips). Refused without it when the event voids several slips.",
+    )
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if ("game" in attrs) != ("round" in attrs):

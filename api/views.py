@@ -557,6 +557,7 @@ class RoundSlipsView(EventMixin, APIView):
         fields = dict(data.validated_data)
         # A player's slip is the token's player's whatever the body says: the table is dropped.
         table: int | None = fields.pop("table", None)
+        second: str | None = fields.pop("second", None)
         game, number = fields.pop("game", None), fields.pop("round", None)
         fields["for_round"] = (game, number) if game is not None else None
         if is_arbitrator(request, event):
@@ -567,7 +568,7 @@ class RoundSlipsView(EventMixin, APIView):
                 raise ValidationError({"table": [_("no player at table %(table)s") % {"table": table}]})
             # Collected by the deadline, typed later: the service dates it like the console.
             result = services.paper_slip_submit(
-                round=self.current_round(), player=player, by=request.user, **fields
+                round=self.current_round(), player=player, by=request.user, second=second, **fields
             )
         else:
             result = services.slip_submit(

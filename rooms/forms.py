@@ -37,6 +37,23 @@ EVENT_HELP = {
     "solo_bonus": _("Default 10 points for the only player who found the top."),
     "solo_min_players": _("Default 16: no solo bonus in a smaller game."),
     "unmarked_blank_warning": _("Default on: a warning when a blank is not marked on the slip."),
+    "first_slip_best_placement": _(
+        "Default on (FISF): the first slip needs only the word, paid at its best placement."
+    ),
+    "reference_rule": _(
+        "FISF 2016 (default): a wrong or missing reference costs 5 points when the score matches."
+    ),
+    "raccord": _("Default on (FISF): a slip may locate its word by the letters it joins on the board."),
+    "misplaced_blank_warning": _(
+        "Default on (FISF): a blank circled on the wrong letter is a warning, not 0."
+    ),
+    "blank_reading": _("Default (FISF): an unmarked blank is read as the announced score says."),
+    "several_slips_void": _("Default on (FISF): a player who hands in two slips for a round scores 0."),
+    "phone_replace": _("Default on: a phone may send a new slip until the deadline; the last one counts."),
+    "solo_players": _("Default: the players who handed in at least one slip in the game."),
+    "early_fallback": _(
+        "Default on (FISF): when the bag cannot give the early minimums, racks need 1 vowel and 1 consonant."
+    ),
     "tie_break": _("Default: shared rank for equal totals (FISF tie-break not confirmed)."),
 }
 
@@ -177,6 +194,16 @@ class SlipForm(forms.Form):
     word = forms.CharField(label=_("Word"), max_length=40, required=False)
     announced_score = forms.IntegerField(
         label=_("Score"), min_value=0, max_value=MAX_ANNOUNCED, required=False
+    )
+    #: For a table typed again (docs/rules.md#slips); asked when the service needs it.
+    second = forms.ChoiceField(
+        label=_("This table already has a slip"),
+        choices=[
+            ("correction", _("it corrects a typing mistake: replace the first")),
+            ("second", _("the player handed in a second slip: the round is void")),
+        ],
+        required=False,
+        widget=forms.RadioSelect,
     )
 
 

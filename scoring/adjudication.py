@@ -1,9 +1,12 @@
 """Adjudication of slips (docs/rules.md#adjudication): pure functions, no Django.
 
 The event services read a slip and the round's position from the database, call
-:func:`adjudicate_slip` for each player, then :func:`credit_round` once the top is known,
-and store the results. Every number is an event setting (:class:`AdjudicationSettings`)
-with the FISF default.
+:func:`adjudicate_slips` for each player, then :func:`credit_round` once the top is known,
+and store the results. Every number and every ruling where practices differ is an event
+setting (:class:`AdjudicationSettings`) with the FISF practice as its default.
+
+A ruling explains itself with **notes**: message codes with parameters
+(:mod:`solver.messages`), English here and on the terminal, translated by the pages.
 
 Decisions where the rules leave room:
 
@@ -17,48 +20,62 @@ Decisions where the rules leave room:
   score of a slip is **clamped at 0**: an over-announcement never costs more than playing
   nothing (an invalid slip scores 0), and penalties stay a separate, visible column.
 * **Unmarked blank.** One warning per slip, however many blanks were implied.
-* **Shifted reference.** When the written move is illegal, forms a word not in the
-  lexicon, or cannot be read because of its coordinates only, the same word is tried at
-  the 8 squares around the written start in the same direction, and at the written start
-  and its 8 neighbours in the other direction (``H4``/``4H`` swapped). When the direction
-  itself is unknown (scramble form without ``a``/``d``), both directions are tried at all
-  9 squares. Exactly one legal placement with every word valid is offered as
+* **Wrong reference, FISF 2016** (``reference_rule="fisf2016"``). When the written move
+  cannot be played where the slip puts it (illegal there, a word not in the lexicon there,
+  coordinates unreadable or missing) but the word reads, every placement of the word on
+  the board is tried, in the written direction when the slip shows one. Those scoring the
+  announced score, legal with every word valid, are the player's move: the nearest to the
+  written square is credited, less ``shift_penalty``. No announced score, or none
+  matching: 0.
+* **Shifted reference, arbitrator's choice** (``reference_rule="nearby"``). The same word
+  is tried at the 8 squares around the written start in the same direction, and at the
+  written start and its 8 neighbours in the other direction (``H4``/``4H`` swapped). When
+  the direction itself is unknown (scramble form without ``a``/``d``), both directions are
+  tried at all 9 squares. Exactly one legal placement with every word valid is offered as
   ``shift_candidate``; none or several: nothing is offered (guessing between two would be
   the arbitrator choosing the player's move). The verdict stays 0 until the arbitrator
-  calls :func:`accept_shift`.
-* **Accepted shift.** The candidate is judged like any slip (announced-score policy and
-  unmarked-blank warning included: the shift corrects only the reference), and the
-  ``shift_penalty`` is recorded as the slip's penalty.
+  calls :func:`accept_shift`; the candidate is then judged like any slip and the
+  ``shift_penalty`` recorded as the slip's penalty.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Hashable, Iterator, Mapping
-from dataclasses import dataclass, replace
-from typing import TypeVar
+from collections.abc import Hashable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 from solver.boards import Board
-from solver.errors import IllegalMoveError, InvalidMoveError
+from solver.errors import IllegalMoveError, InvalidMoveError, SolverError
 from solver.lexicon import Lexicon
+from solver.messages import gettext_noop, register, render
 from solver.move import Move
 from solver.notation import STYLES, format_move, parse_coord, parse_move, parse_word
 from solver.rules import Rules, Scored, validate
+from solver.tiles import code_char
 
 __all__ = [
+    "BLANK_READINGS",
+    "PENALISED_REASONS",
     "REASON_TEXT",
+    "REFERENCE_RULES",
     "SCORE_POLICIES",
     "AdjudicationSettings",
     "Credit",
+    "Note",
     "Reason",
     "SlipInput",
     "Verdict",
     "accept_shift",
     "adjudicate_slip",
+    "adjudicate_slips",
     "credit_round",
+    "warning_penalty",
 ]
 
 SCORE_POLICIES = ("fisf", "english")
+REFERENCE_RULES = ("fisf2016", "nearby")
+BLANK_READINGS = ("announced", "best")
 
 
 class Reason:
@@ -68,28 +85,95 @@ class Reason:
     MISSING = "missing"
     LATE = "late"
     BLANK_SLIP = "blank_slip"
+    SEVERAL_SLIPS = "several_slips"
     UNREADABLE = "unreadable"
     ILLEGAL = "illegal"
     NOT_IN_LEXICON = "not_in_lexicon"
+    WRONG_REFERENCE = "wrong_reference"
+    OMITTED_LETTERS = "omitted_letters"
     SHIFT_ACCEPTED = "shift_accepted"
     OVERRIDDEN = "overridden"
+    AVERAGE = "average"
 
 
 REASON_TEXT: dict[str, str] = {
-    Reason.OK: "The move is valid and scored.",
-    Reason.MISSING: "No slip was handed in for this round.",
-    Reason.LATE: "The slip arrived after the round closed.",
-    Reason.BLANK_SLIP: "The slip is blank.",
-    Reason.UNREADABLE: "The slip cannot be read.",
-    Reason.ILLEGAL: "The word cannot be placed there with this rack on this board.",
-    Reason.NOT_IN_LEXICON: "A word formed is not in the event's lexicon.",
-    Reason.SHIFT_ACCEPTED: "The reference was shifted; the arbitrator accepted the nearby placement"
-    " with a penalty.",
-    Reason.OVERRIDDEN: "The arbitrator changed the ruling.",
+    Reason.OK: gettext_noop("The move is valid and scored."),
+    Reason.MISSING: gettext_noop("No slip was handed in for this round."),
+    Reason.LATE: gettext_noop("The slip arrived after the round closed."),
+    Reason.BLANK_SLIP: gettext_noop("The slip is blank."),
+    Reason.SEVERAL_SLIPS: gettext_noop("Several slips were handed in for this round: it scores 0."),
+    Reason.UNREADABLE: gettext_noop("The slip cannot be read."),
+    Reason.ILLEGAL: gettext_noop("The word cannot be placed there with this rack on this board."),
+    Reason.NOT_IN_LEXICON: gettext_noop("A word formed is not in the event's lexicon."),
+    Reason.WRONG_REFERENCE: gettext_noop(
+        "The reference is wrong or missing, but the announced score matches a placement of the word:"
+        " that score, with a penalty."
+    ),
+    Reason.OMITTED_LETTERS: gettext_noop(
+        "Letters already on the board are missing from the written word, but the announced score"
+        " matches the whole word: that score, with a penalty."
+    ),
+    Reason.SHIFT_ACCEPTED: gettext_noop(
+        "The reference was shifted; the arbitrator accepted the nearby placement with a penalty."
+    ),
+    Reason.OVERRIDDEN: gettext_noop("The arbitrator changed the ruling."),
+    Reason.AVERAGE: gettext_noop(
+        "The arbitrator credited the average of the other players instead of a second 0 for the same fault."
+    ),
 }
 
+#: The notes of a ruling (docs/rules.md#adjudication), by code.
+NOTES: dict[str, str] = {
+    "no_slip": gettext_noop("no slip for this round"),
+    "late_slip": gettext_noop("the slip arrived after the round closed"),
+    "blank_slip": gettext_noop("the slip is blank"),
+    "several_slips": gettext_noop("%(count)s slips handed in for this round: several slips make it void"),
+    "scores": gettext_noop("%(move)s scores %(score)s"),
+    "first_round": gettext_noop("first round: the word is paid at its best placement, %(move)s"),
+    "no_score_announced": gettext_noop("no score announced: warning"),
+    "wrong_score": gettext_noop("announced %(announced)s: warning"),
+    "lower_score": gettext_noop("announced %(announced)s: credited as written"),
+    "higher_score": gettext_noop("announced %(announced)s, %(excess)s too many: loses twice the excess"),
+    "blank_not_marked": gettext_noop("blank not marked: warning"),
+    "blank_misplaced": gettext_noop("blank marked on a letter it cannot stand for: warning"),
+    "not_in_lexicon_one": gettext_noop("%(words)s is not in the lexicon"),
+    "not_in_lexicon_many": gettext_noop("%(words)s are not in the lexicon"),
+    "reference_missing": gettext_noop(
+        "no reference: %(move)s scores the announced %(score)s, %(penalty)s-point penalty"
+    ),
+    "reference_wrong": gettext_noop(
+        "reference %(written)s wrong: %(move)s scores the announced %(score)s, %(penalty)s-point penalty"
+    ),
+    "reference_no_score": gettext_noop("the reference is wrong and no score is announced: the slip scores 0"),
+    "reference_no_match": gettext_noop(
+        "the reference is wrong and no placement of %(word)s scores the announced %(announced)s"
+    ),
+    "letters_omitted": gettext_noop(
+        "%(letters)s, already on the board, left out of the word: %(move)s scores the announced"
+        " %(score)s, %(penalty)s-point penalty"
+    ),
+    "shift_offered": gettext_noop(
+        "the word fits at %(move)s only: the arbitrator may accept it with a %(penalty)s-point penalty"
+    ),
+    "shift_accepted": gettext_noop(
+        "written %(written)s: shifted reference accepted, %(penalty)s-point penalty"
+    ),
+}
+register(NOTES)
+register({f"reason_{code}": text for code, text in REASON_TEXT.items()})
+
 #: Reasons whose move counts for the top and the solo.
-_SCORED_REASONS = (Reason.OK, Reason.SHIFT_ACCEPTED)
+_SCORED_REASONS = (
+    Reason.OK,
+    Reason.WRONG_REFERENCE,
+    Reason.OMITTED_LETTERS,
+    Reason.SHIFT_ACCEPTED,
+    Reason.OVERRIDDEN,
+)
+#: Reasons whose verdict carries the ``shift_penalty``.
+PENALISED_REASONS = (Reason.WRONG_REFERENCE, Reason.OMITTED_LETTERS, Reason.SHIFT_ACCEPTED)
+#: Reasons whose penalty the arbitrator set: no warning penalty is added to it.
+_SET_BY_ARBITRATOR = (Reason.OVERRIDDEN, Reason.AVERAGE)
 
 
 @dataclass(frozen=True)
@@ -104,12 +188,27 @@ class AdjudicationSettings:
     solo_min_players: int = 16
     unmarked_blank_warning: bool = True
     notation: str = "fisf"
+    #: First round: the word at its best placement, whatever the reference (FISF).
+    first_slip_best_placement: bool = True
+    #: A wrong or missing reference: the FISF 2016 rule, or the arbitrator's nearby choice.
+    reference_rule: str = "fisf2016"
+    #: A blank circled on a letter it cannot stand for: a warning (FISF), else 0.
+    misplaced_blank_warning: bool = True
+    #: An unmarked blank is read as the announced score says (FISF), or where it scores most.
+    blank_reading: str = "announced"
+    #: Several slips handed in for one round score 0 (FISF), else the last one counts.
+    several_slips_void: bool = True
 
     def __post_init__(self) -> None:
-        if self.score_policy not in SCORE_POLICIES:
-            raise ValueError(f"unknown score policy {self.score_policy!r}: choose fisf or english")
-        if self.notation not in STYLES:
-            raise ValueError(f"unknown notation {self.notation!r}: choose fisf, gcg or scramble")
+        choices = (
+            ("score_policy", SCORE_POLICIES),
+            ("notation", STYLES),
+            ("reference_rule", REFERENCE_RULES),
+            ("blank_reading", BLANK_READINGS),
+        )
+        for name, allowed in choices:
+            if getattr(self, name) not in allowed:
+                raise ValueError(f"unknown {name} {getattr(self, name)!r}: choose {', '.join(allowed)}")
         for name in ("free_warnings", "warning_penalty", "shift_penalty", "solo_bonus", "solo_min_players"):
             if getattr(self, name) < 0:
                 raise ValueError(f"{name} cannot be negative")
@@ -126,11 +225,29 @@ class SlipInput:
 
 
 @dataclass(frozen=True)
+class Note:
+    """One sentence of a ruling: a message code and its parameters."""
+
+    code: str
+    params: Mapping[str, Any] = field(default_factory=dict)
+
+    @classmethod
+    def of(cls, error: SolverError) -> Note:
+        return cls(error.code, dict(error.params))
+
+    def text(self) -> str:
+        return render(self.code, self.params)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"code": self.code, "params": dict(self.params)}
+
+
+@dataclass(frozen=True)
 class Verdict:
     """The ruling on one slip, before the round-level bonuses and penalties."""
 
     reason: str
-    detail: str
+    notes: tuple[Note, ...] = ()
     move: str = ""
     move_score: int = 0
     score: int = 0
@@ -139,6 +256,14 @@ class Verdict:
     letterpoints: int = 0
     invalid_words: tuple[str, ...] = ()
     shift_candidate: str = ""
+
+    @property
+    def detail(self) -> str:
+        """The notes in English, as the terminal and the stored ruling show them."""
+        return "; ".join(note.text() for note in self.notes)
+
+    def noted(self, *notes: Note) -> Verdict:
+        return replace(self, notes=self.notes + notes)
 
 
 @dataclass(frozen=True)
@@ -153,8 +278,10 @@ class Credit:
 
 
 K = TypeVar("K", bound=Hashable)
+#: (row, col, across or None when the slip shows no direction), 0-based; off-board allowed.
+Reference = tuple[int, int, bool | None]
 
-# Lenient square reading for the shift search: the same shapes notation.py reads, but
+# Lenient square reading for the reference search: the same shapes notation.py reads, but
 # squares off the board are kept so that their on-board neighbours can still be tried.
 _LETTER_FIRST = re.compile(r"([A-Za-z])([0-9]{1,3})", re.ASCII)
 _NUMBER_FIRST = re.compile(r"([0-9]{1,3})([A-Za-z])", re.ASCII)
@@ -183,9 +310,9 @@ def _read_move(coords: str, word: str, notation: str, size: int) -> Move:
     return parse_move(text, notation, size)
 
 
-def _rough_reference(coords: str, notation: str) -> tuple[int, int, bool | None] | None:
-    """Where the slip points, even off the board or without a direction, for the shift
-    search: (row, col, across or None when unknown), or None when no square can be read."""
+def _rough_reference(coords: str, notation: str) -> Reference | None:
+    """Where the slip points, even off the board or without a direction, for the
+    reference search, or None when no square can be read."""
     location, _, direction = coords.partition(",")
     match = _LETTER_FIRST.fullmatch(location) or _NUMBER_FIRST.fullmatch(location)
     if match is None:
@@ -207,114 +334,171 @@ def _rough_reference(coords: str, notation: str) -> tuple[int, int, bool | None]
     return row, col, across
 
 
-def _neighbour_starts(row: int, col: int, across: bool | None) -> Iterator[tuple[int, int, bool]]:
-    """The start squares the shift search tries, the written one excluded."""
-    around = [(row + dr, col + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]
-    if across is None:
-        for direction in (True, False):
-            for r, c in around:
-                yield r, c, direction
-        return
-    for r, c in around:
-        if (r, c) != (row, col):
-            yield r, c, across
-    for r, c in around:
-        yield r, c, not across
+def _reading(settings: AdjudicationSettings, announced: int | None) -> int | None:
+    """The score an unmarked blank is read by (None: where it scores most)."""
+    return announced if settings.blank_reading == "announced" else None
 
 
-def _valid(
-    board: Board, move: Move, rack: list[int], lexicon: Lexicon | None, rules: Rules | None
-) -> Scored | None:
-    """The move scored when it is legal with every word in the lexicon, else None."""
-    try:
-        scored = validate(board, move, rack, lexicon, rules, enforce_words=False)
-    except IllegalMoveError:
-        return None
-    return None if scored.invalid_words else scored
-
-
-def _shift_candidate(
+def _judged(
     board: Board,
+    move: Move,
     rack: list[int],
     lexicon: Lexicon | None,
     rules: Rules | None,
-    word: str,
-    reference: tuple[int, int, bool | None] | None,
-) -> str:
-    """GCG notation of the only nearby legal placement of ``word``, or "" (none or several)."""
+    settings: AdjudicationSettings,
+    announced: int | None,
+) -> tuple[Scored, bool]:
+    """The move scored (words not enforced) and whether its blank marking was wrong.
+
+    A blank circled on a letter it cannot stand for there (or circled with no blank in the
+    rack) is read again without the circles: when the rack then gives the word, the FISF
+    gives a warning, not 0 (``misplaced_blank_warning``). Raises IllegalMoveError."""
+    reading = _reading(settings, announced)
+    try:
+        return validate(board, move, rack, lexicon, rules, enforce_words=False, announced=reading), False
+    except IllegalMoveError:
+        if not settings.misplaced_blank_warning or move.word == move.word.upper():
+            raise
+        plain = Move(move.row, move.col, move.across, move.word.upper())
+        try:
+            scored = validate(board, plain, rack, lexicon, rules, enforce_words=False, announced=reading)
+        except IllegalMoveError:
+            pass
+        else:
+            return scored, True
+        raise
+
+
+def _valid(
+    board: Board,
+    move: Move,
+    rack: list[int],
+    lexicon: Lexicon | None,
+    rules: Rules | None,
+    settings: AdjudicationSettings,
+    announced: int | None,
+) -> tuple[Scored, bool] | None:
+    """As :func:`_judged` when the move is legal with every word in the lexicon, else None."""
+    try:
+        scored, misplaced = _judged(board, move, rack, lexicon, rules, settings, announced)
+    except IllegalMoveError:
+        return None
+    return None if scored.invalid_words else (scored, misplaced)
+
+
+def _placements(board: Board, word: str, across: bool | None) -> Iterator[Move]:
+    """Every start from which ``word`` fits on the board, in board order."""
+    size, length = board.size, len(word)
+    for direction in (True, False) if across is None else (across,):
+        for row in range(size if direction else size - length + 1):
+            for col in range(size - length + 1 if direction else size):
+                yield Move(row, col, direction, word)
+
+
+def _nearest(found: Sequence[tuple[Scored, bool]], reference: Reference | None) -> tuple[Scored, bool]:
+    """The placement nearest the written square (board order among equals)."""
     if reference is None:
-        return ""
-    size = board.size
-    found: dict[tuple[tuple[int, int], ...], Scored] = {}
-    for r, c, across in _neighbour_starts(*reference):
-        if not (0 <= r < size and 0 <= c < size):
-            continue
-        move = Move(r, c, across, word)
-        scored = _valid(board, move, rack, lexicon, rules)
-        if scored is not None:
-            # Keyed by placement, so one move reached from two starts counts once.
-            found[scored.move.key(board)] = scored
-            if len(found) > 1:
-                return ""
-    if len(found) != 1:
-        return ""
-    return format_move(next(iter(found.values())).move, "gcg")
-
-
-def _with_shift(verdict: Verdict, candidate: str, settings: AdjudicationSettings, size: int) -> Verdict:
-    if not candidate:
-        return verdict
-    shown = format_move(parse_move(candidate, "gcg", size), settings.notation)
-    detail = (
-        f"{verdict.detail}; the word fits at {shown} only: the arbitrator may accept it"
-        f" with a {settings.shift_penalty}-point penalty"
-    )
-    return replace(verdict, detail=detail, shift_candidate=candidate)
+        return found[0]
+    row, col, _ = reference
+    return min(found, key=lambda f: abs(f[0].move.row - row) + abs(f[0].move.col - col))
 
 
 def _announced(
     settings: AdjudicationSettings, announced: int | None, move_score: int
-) -> tuple[int, int, str]:
-    """(score credited for the move, warnings, note) under the announced-score policy."""
+) -> tuple[int, int, tuple[Note, ...]]:
+    """(score credited for the move, warnings, notes) under the announced-score policy."""
     if announced is None:
-        return move_score, 1, "no score announced: warning"
+        return move_score, 1, (Note("no_score_announced"),)
     if announced == move_score:
-        return move_score, 0, ""
+        return move_score, 0, ()
     if settings.score_policy == "fisf":
-        return move_score, 1, f"announced {announced}: warning"
+        return move_score, 1, (Note("wrong_score", {"announced": announced}),)
     if announced < move_score:
-        return announced, 0, f"announced {announced}: credited as written"
+        return announced, 0, (Note("lower_score", {"announced": announced}),)
     excess = announced - move_score
     # Clamped at 0: an over-announcement never costs more than an invalid slip (module doc).
     credited = max(0, move_score - 2 * excess)
-    return credited, 0, f"announced {announced}, {excess} too many: loses twice the excess"
+    return credited, 0, (Note("higher_score", {"announced": announced, "excess": excess}),)
 
 
 def _scored_verdict(
-    reason: str, board: Board, scored: Scored, slip: SlipInput, settings: AdjudicationSettings
+    reason: str,
+    board: Board,
+    judged: tuple[Scored, bool],
+    slip: SlipInput,
+    settings: AdjudicationSettings,
+    *,
+    first: tuple[Note, ...] = (),
+    penalty: int = 0,
 ) -> Verdict:
     """A valid move judged against the announced score and the blank marking."""
-    score, warnings, note = _announced(settings, slip.announced, scored.score)
-    notes = [f"{format_move(scored.move, settings.notation)} scores {scored.score}"]
-    if note:
-        notes.append(note)
-    if scored.implied_blanks and settings.unmarked_blank_warning:
+    scored, misplaced = judged
+    score, warnings, notes = _announced(settings, slip.announced, scored.score)
+    shown = format_move(scored.move, settings.notation)
+    blank_notes: tuple[Note, ...] = ()
+    if misplaced:
         warnings += 1
-        notes.append("blank not marked: warning")
+        blank_notes = (Note("blank_misplaced"),)
+    elif scored.implied_blanks and settings.unmarked_blank_warning:
+        warnings += 1
+        blank_notes = (Note("blank_not_marked"),)
     return Verdict(
         reason=reason,
-        detail="; ".join(notes),
+        notes=(*first, Note("scores", {"move": shown, "score": scored.score}), *notes, *blank_notes),
         move=format_move(scored.move, "gcg"),
         move_score=scored.score,
         score=score,
         warnings=warnings,
+        penalty=penalty,
         letterpoints=scored.letterpoints(board),
     )
 
 
-def _not_in_lexicon(invalid: tuple[str, ...]) -> str:
-    verb = "is" if len(invalid) == 1 else "are"
-    return f"{', '.join(invalid)} {verb} not in the lexicon"
+def _not_in_lexicon(invalid: tuple[str, ...]) -> Note:
+    code = "not_in_lexicon_one" if len(invalid) == 1 else "not_in_lexicon_many"
+    return Note(code, {"words": ", ".join(invalid)})
+
+
+@dataclass(frozen=True)
+class _Round:
+    """What every slip of a round is judged against."""
+
+    board: Board
+    rack: list[int]
+    lexicon: Lexicon | None
+    rules: Rules | None
+    settings: AdjudicationSettings
+
+    def judged(self, move: Move, announced: int | None) -> tuple[Scored, bool]:
+        return _judged(self.board, move, self.rack, self.lexicon, self.rules, self.settings, announced)
+
+    def valid(self, move: Move, announced: int | None) -> tuple[Scored, bool] | None:
+        return _valid(self.board, move, self.rack, self.lexicon, self.rules, self.settings, announced)
+
+    def gcg(self, move: Move) -> str:
+        return format_move(move, "gcg")
+
+    def shown(self, move: Move) -> str:
+        return format_move(move, self.settings.notation)
+
+
+def adjudicate_slips(
+    board: Board,
+    rack: list[int],
+    lexicon: Lexicon | None,
+    rules: Rules | None,
+    settings: AdjudicationSettings,
+    slips: Sequence[SlipInput],
+) -> Verdict:
+    """Rule on every slip one player handed in for a round, in the order received.
+
+    None: missing. Several on time: void when ``several_slips_void`` (FISF), else the last
+    one counts. Only late slips: the last one, ruled late."""
+    on_time = [slip for slip in slips if not slip.late]
+    if len(on_time) > 1 and settings.several_slips_void:
+        return Verdict(Reason.SEVERAL_SLIPS, (Note("several_slips", {"count": len(on_time)}),))
+    chosen = on_time[-1] if on_time else (slips[-1] if slips else None)
+    return adjudicate_slip(board, rack, lexicon, rules, settings, chosen)
 
 
 def adjudicate_slip(
@@ -331,70 +515,231 @@ def adjudicate_slip(
     rack (codes, blank 0). ``rules.notation`` names squares in the solver's messages.
     """
     if slip is None:
-        return Verdict(Reason.MISSING, "no slip for this round")
+        return Verdict(Reason.MISSING, (Note("no_slip"),))
     if slip.late:
-        return Verdict(Reason.LATE, "the slip arrived after the round closed")
+        return Verdict(Reason.LATE, (Note("late_slip"),))
     coords, word = _split_slip(slip)
     if not coords and not word:
-        return Verdict(Reason.BLANK_SLIP, "the slip is blank")
+        return Verdict(Reason.BLANK_SLIP, (Note("blank_slip"),))
+    ctx = _Round(board, rack, lexicon, rules, settings)
+    if board.is_empty() and settings.first_slip_best_placement and word:
+        first = _first_round(ctx, slip, word, coords)
+        if first is not None:
+            return first
     size = board.size
     try:
         move = _read_move(coords, word, settings.notation, size)
     except InvalidMoveError as err:
-        verdict = Verdict(Reason.UNREADABLE, str(err))
-        return _with_shift(
-            verdict, _unreadable_shift(board, rack, lexicon, rules, settings, coords, word), settings, size
-        )
+        written = Verdict(Reason.UNREADABLE, (Note.of(err),))
+        letters = _word(word)
+        if letters is None or (coords and _reads(coords, settings.notation, size)):
+            # No word to look for, or both parts read and the slip as a whole is malformed.
+            return written
+        reference = _rough_reference(coords, settings.notation) if coords else None
+        return _wrong_reference(ctx, slip, written, letters, reference, coords)
     except IllegalMoveError as err:
         # Readable but off the board: parse_move checked the coordinates and the word.
         row, col, across = parse_coord(coords, settings.notation, size)
-        written = Move(row, col, across, parse_word(word))
-        verdict = Verdict(Reason.ILLEGAL, str(err), move=format_move(written, "gcg"))
-        candidate = _shift_candidate(board, rack, lexicon, rules, written.word, (row, col, across))
-        return _with_shift(verdict, candidate, settings, size)
+        written_move = Move(row, col, across, parse_word(word))
+        written = Verdict(Reason.ILLEGAL, (Note.of(err),), move=ctx.gcg(written_move))
+        return _wrong_reference(ctx, slip, written, written_move.word, (row, col, across), coords)
     try:
-        scored = validate(board, move, rack, lexicon, rules, enforce_words=False)
+        judged = ctx.judged(move, slip.announced)
     except IllegalMoveError as err:
-        verdict = Verdict(Reason.ILLEGAL, str(err), move=format_move(move, "gcg"))
-        candidate = _shift_candidate(
-            board, rack, lexicon, rules, move.word, (move.row, move.col, move.across)
-        )
-        return _with_shift(verdict, candidate, settings, size)
+        written = Verdict(Reason.ILLEGAL, (Note.of(err),), move=ctx.gcg(move))
+        omitted = _omitted_letters(ctx, slip, move)
+        if omitted is not None:
+            return omitted
+        return _wrong_reference(ctx, slip, written, move.word, (move.row, move.col, move.across), coords)
+    scored = judged[0]
     if scored.invalid_words:
-        verdict = Verdict(
+        written = Verdict(
             Reason.NOT_IN_LEXICON,
-            _not_in_lexicon(scored.invalid_words),
-            move=format_move(scored.move, "gcg"),
+            (_not_in_lexicon(scored.invalid_words),),
+            move=ctx.gcg(scored.move),
             invalid_words=scored.invalid_words,
         )
-        candidate = _shift_candidate(
-            board, rack, lexicon, rules, move.word, (move.row, move.col, move.across)
-        )
-        return _with_shift(verdict, candidate, settings, size)
-    return _scored_verdict(Reason.OK, board, scored, slip, settings)
+        return _wrong_reference(ctx, slip, written, move.word, (move.row, move.col, move.across), coords)
+    return _scored_verdict(Reason.OK, board, judged, slip, settings)
 
 
-def _unreadable_shift(
-    board: Board,
-    rack: list[int],
-    lexicon: Lexicon | None,
-    rules: Rules | None,
-    settings: AdjudicationSettings,
-    coords: str,
-    word: str,
-) -> str:
-    """The shift candidate of a slip whose word reads but whose coordinates do not."""
+def _word(text: str) -> str | None:
     try:
-        written = parse_word(word)
+        return parse_word(text)
     except InvalidMoveError:
+        return None
+
+
+def _reads(coords: str, notation: str, size: int) -> bool:
+    try:
+        parse_coord(coords, notation, size)
+    except InvalidMoveError:
+        return False
+    return True
+
+
+def _first_round(ctx: _Round, slip: SlipInput, word: str, coords: str) -> Verdict | None:
+    """The first slip of a game: the word at its best placement, whatever the reference
+    (docs/rules.md#first-round). None when the word cannot be read or placed at all: the
+    slip is then ruled as written, with the message of its own reference."""
+    letters = _word(word)
+    if letters is None:
+        return None
+    rules = ctx.rules or Rules()
+    centre = ctx.board.layout.centre
+    across = True if rules.first_move_horizontal else None
+    legal: list[tuple[Scored, bool]] = []
+    for move in _placements(ctx.board, letters, across):
+        if centre not in move.squares(ctx.board.size):
+            continue
+        try:
+            legal.append(ctx.judged(move, slip.announced))
+        except IllegalMoveError:
+            continue
+    if not legal:
+        return None
+    written = _rough_reference(coords, ctx.settings.notation) if coords else None
+    valid = [judged for judged in legal if not judged[0].invalid_words]
+    if not valid:
+        scored = _nearest(legal, written)[0]
+        return Verdict(
+            Reason.NOT_IN_LEXICON,
+            (_not_in_lexicon(scored.invalid_words),),
+            move=ctx.gcg(scored.move),
+            invalid_words=scored.invalid_words,
+        )
+    top = max(judged[0].score for judged in valid)
+    best = [judged for judged in valid if judged[0].score == top]
+    chosen = _nearest(best, written)
+    move = chosen[0].move
+    if written == (move.row, move.col, move.across):
+        return _scored_verdict(Reason.OK, ctx.board, chosen, slip, ctx.settings)
+    note = Note("first_round", {"move": ctx.shown(move)})
+    return _scored_verdict(Reason.OK, ctx.board, chosen, slip, ctx.settings, first=(note,))
+
+
+def _omitted_letters(ctx: _Round, slip: SlipInput, move: Move) -> Verdict | None:
+    """FISF 2016: the word written without letters already on the board that end it
+    (docs/rules.md#letters-left-out). Credited less the penalty when the announced score
+    is the whole word's; None when the rule does not apply."""
+    if ctx.settings.reference_rule != "fisf2016" or slip.announced is None:
+        return None
+    board, size = ctx.board, ctx.board.size
+    step = 1 if move.across else size
+    last = move.squares(size)[-1]
+    along = move.col if move.across else move.row
+    suffix = []
+    square, index = last + step, along + len(move.word)
+    while index < size and board.squares[square]:
+        suffix.append(code_char(board.squares[square]))
+        square, index = square + step, index + 1
+    if not suffix:
+        return None
+    whole = Move(move.row, move.col, move.across, move.word + "".join(suffix))
+    found = ctx.valid(whole, slip.announced)
+    if found is None or found[0].score != slip.announced:
+        return None
+    note = Note(
+        "letters_omitted",
+        {
+            "letters": "".join(suffix).upper(),
+            "move": ctx.shown(found[0].move),
+            "score": found[0].score,
+            "penalty": ctx.settings.shift_penalty,
+        },
+    )
+    return _scored_verdict(
+        Reason.OMITTED_LETTERS,
+        board,
+        found,
+        slip,
+        ctx.settings,
+        first=(note,),
+        penalty=ctx.settings.shift_penalty,
+    )
+
+
+def _wrong_reference(
+    ctx: _Round, slip: SlipInput, written: Verdict, word: str, reference: Reference | None, coords: str
+) -> Verdict:
+    """A slip whose word cannot be played where it says: the FISF 2016 rule or the
+    arbitrator's nearby choice (``reference_rule``, module docstring)."""
+    settings = ctx.settings
+    if settings.reference_rule == "nearby":
+        return _with_shift(written, _shift_candidate(ctx, word, reference), settings, ctx.board.size)
+    across = reference[2] if reference is not None else None
+    # Read as the announced score says; without one, where the blank scores most.
+    found: dict[tuple[tuple[int, int], ...], tuple[Scored, bool]] = {}
+    for move in _placements(ctx.board, word, across):
+        judged = ctx.valid(move, slip.announced)
+        if judged is not None:
+            found.setdefault(judged[0].move.key(ctx.board), judged)
+    if not found:
+        return written  # the word fits nowhere: the written reference's reason says why
+    if slip.announced is None:
+        return written.noted(Note("reference_no_score"))
+    matching = [judged for judged in found.values() if judged[0].score == slip.announced]
+    if not matching:
+        return written.noted(Note("reference_no_match", {"word": word.upper(), "announced": slip.announced}))
+    chosen = _nearest(matching, reference)
+    params = {"move": ctx.shown(chosen[0].move), "score": chosen[0].score, "penalty": settings.shift_penalty}
+    note = (
+        Note("reference_wrong", {"written": coords, **params})
+        if coords
+        else Note("reference_missing", params)
+    )
+    return _scored_verdict(
+        Reason.WRONG_REFERENCE,
+        ctx.board,
+        chosen,
+        slip,
+        settings,
+        first=(note,),
+        penalty=settings.shift_penalty,
+    )
+
+
+def _neighbour_starts(row: int, col: int, across: bool | None) -> Iterator[tuple[int, int, bool]]:
+    """The start squares the nearby search tries, the written one excluded."""
+    around = [(row + dr, col + dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1)]
+    if across is None:
+        for direction in (True, False):
+            for r, c in around:
+                yield r, c, direction
+        return
+    for r, c in around:
+        if (r, c) != (row, col):
+            yield r, c, across
+    for r, c in around:
+        yield r, c, not across
+
+
+def _shift_candidate(ctx: _Round, word: str, reference: Reference | None) -> str:
+    """GCG notation of the only nearby legal placement of ``word``, or "" (none or several)."""
+    if reference is None:
         return ""
-    try:
-        parse_coord(coords, settings.notation, board.size)
-    except InvalidMoveError:
-        return _shift_candidate(
-            board, rack, lexicon, rules, written, _rough_reference(coords, settings.notation)
-        )
-    return ""  # both parts read: the slip as a whole is malformed, not its reference
+    size = ctx.board.size
+    found: dict[tuple[tuple[int, int], ...], Scored] = {}
+    for r, c, across in _neighbour_starts(*reference):
+        if not (0 <= r < size and 0 <= c < size):
+            continue
+        judged = ctx.valid(Move(r, c, across, word), None)
+        if judged is not None:
+            # Keyed by placement, so one move reached from two starts counts once.
+            found[judged[0].move.key(ctx.board)] = judged[0]
+            if len(found) > 1:
+                return ""
+    if len(found) != 1:
+        return ""
+    return format_move(next(iter(found.values())).move, "gcg")
+
+
+def _with_shift(verdict: Verdict, candidate: str, settings: AdjudicationSettings, size: int) -> Verdict:
+    if not candidate:
+        return verdict
+    shown = format_move(parse_move(candidate, "gcg", size), settings.notation)
+    note = Note("shift_offered", {"move": shown, "penalty": settings.shift_penalty})
+    return replace(verdict.noted(note), shift_candidate=candidate)
 
 
 def accept_shift(
@@ -414,17 +759,16 @@ def accept_shift(
     fresh = adjudicate_slip(board, rack, lexicon, rules, settings, slip)
     if fresh.shift_candidate != verdict.shift_candidate:
         raise ValueError(f"{verdict.shift_candidate} is not the shifted placement of this slip on this board")
+    ctx = _Round(board, rack, lexicon, rules, settings)
     move = parse_move(verdict.shift_candidate, "gcg", board.size)
-    scored = _valid(board, move, rack, lexicon, rules)
-    if scored is None:  # pragma: no cover - the search only offers valid moves
+    judged = ctx.valid(move, slip.announced)
+    if judged is None:  # pragma: no cover - the search only offers valid moves
         raise ValueError(f"{verdict.shift_candidate} is not a valid move")
-    accepted = _scored_verdict(Reason.SHIFT_ACCEPTED, board, scored, slip, settings)
     written = " ".join(part for part in _split_slip(slip) if part)
-    detail = (
-        f"{accepted.detail}; written {written}: shifted reference accepted,"
-        f" {settings.shift_penalty}-point penalty"
+    accepted = _scored_verdict(
+        Reason.SHIFT_ACCEPTED, board, judged, slip, settings, penalty=settings.shift_penalty
     )
-    return replace(accepted, detail=detail, penalty=settings.shift_penalty)
+    return accepted.noted(Note("shift_accepted", {"written": written, "penalty": settings.shift_penalty}))
 
 
 def warning_penalty(prior: int, this_round: int, settings: AdjudicationSettings) -> int:
@@ -447,8 +791,10 @@ def credit_round(
     """What each player is credited for a round, once the top is known.
 
     ``prior_warnings`` holds each player's warnings in the game before this round (a
-    player absent from it has none). The solo goes to the only player on the top when the
-    game has at least ``solo_min_players`` players.
+    player absent from it has none). A player is on the top when their credited move
+    scores the top score (an arbitrator's correction included: an override decides what
+    the move scores). The solo goes to the only player on the top when the game has at
+    least ``solo_min_players`` players (``players_in_game``, counted by the caller).
     """
     tops = {
         key
@@ -458,7 +804,9 @@ def credit_round(
     has_solo = len(tops) == 1 and players_in_game >= settings.solo_min_players
     credits: dict[K, Credit] = {}
     for key, verdict in verdicts.items():
-        penalty = verdict.penalty + warning_penalty(prior_warnings.get(key, 0), verdict.warnings, settings)
+        penalty = verdict.penalty
+        if verdict.reason not in _SET_BY_ARBITRATOR:
+            penalty += warning_penalty(prior_warnings.get(key, 0), verdict.warnings, settings)
         is_solo = has_solo and key in tops
         credits[key] = Credit(
             credited=verdict.score - penalty + (settings.solo_bonus if is_solo else 0),

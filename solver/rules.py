@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import chain, combinations, product
 
 from solver.boards import Board
 from solver.errors import IllegalMoveError
@@ -147,15 +147,20 @@ def _rack_shortage(short: dict[int, int], have: Counter[int], need: Counter[int]
     return f"the rack is short of {lacking}, with {spare} to stand in"
 
 
-def resolve_blanks(board: Board, move: Move, rack: list[int]) -> tuple[Move, int]:
+def resolve_blanks(
+    board: Board, move: Move, rack: list[int], rules: Rules | None = None, *, announced: int | None = None
+) -> tuple[Move, int]:
     """Check the new tiles against the rack and give unmarked letters the rack lacks to
     blanks. Returns the move with blanks in lowercase and how many were implied.
 
-    When an unmarked letter occurs more often than the rack holds it, the blank goes where
-    it scores most (a blank is worth 0, so on the cheapest square); on equal scores, to
-    the last occurrences, as the Scramble help does (docs/rules.md#blanks: ``banana`` with
-    two A's, the blank is the third A).
+    When an unmarked letter occurs more often than the rack holds it, several readings
+    are possible (docs/rules.md#unmarked-blank). With ``announced`` (the FISF reading) the
+    blank goes where the move scores the announced score, and when no reading does, to
+    the last occurrences of the letter (the Scramble help: ``banana`` with two A's, the
+    blank is the third A). Without it, the blank goes where it scores most (a blank is
+    worth 0, so on the cheapest square), on equal scores to the last occurrences.
     """
+    rules = rules or Rules()
     squares = move.squares(board.size)
     have = Counter(rack)
     new = [
@@ -174,31 +179,27 @@ def resolve_blanks(board: Board, move: Move, rack: list[int]) -> tuple[Move, int
         raise IllegalMoveError(_rack_shortage(short, have, need, blanks_left))
     if not short:
         return move, 0
-    # Try each way to give the short letters to blanks; few letters, few combinations.
-    choices: list[list[tuple[int, ...]]] = []
-    for code, k in short.items():
-        positions = [i for i, ch in new if ch.isupper() and letter_code(ch) == code]
-        choices.append(list(combinations(positions, k)))
-    best: tuple[int, tuple[int, ...], Move] | None = None
-
-    def combos(idx: int, acc: tuple[int, ...]) -> None:
-        nonlocal best
-        if idx == len(choices):
-            chars = list(move.word)
-            for i in acc:
-                chars[i] = chars[i].lower()
-            candidate = Move(move.row, move.col, move.across, "".join(chars))
-            value = _score_parts(board, candidate, Rules())[0]
-            key = (value, tuple(sorted(acc)))
-            if best is None or key > best[:2]:
-                best = (value, key[1], candidate)
-            return
-        for combo in choices[idx]:
-            combos(idx + 1, acc + combo)
-
-    combos(0, ())
-    assert best is not None
-    return best[2], missing
+    # Each way to give the short letters to blanks; few letters, few combinations. Listed
+    # in lexicographic order of the positions, so the last one is the last occurrences.
+    choices = [
+        list(combinations([i for i, ch in new if ch.isupper() and letter_code(ch) == code], k))
+        for code, k in short.items()
+    ]
+    # (score, blank positions sorted, move): on equal scores the later positions win.
+    readings: list[tuple[int, tuple[int, ...], Move]] = []
+    for picks in product(*choices):
+        positions = tuple(sorted(chain.from_iterable(picks)))
+        chars = list(move.word)
+        for i in positions:
+            chars[i] = chars[i].lower()
+        candidate = Move(move.row, move.col, move.across, "".join(chars))
+        readings.append((_score_parts(board, candidate, rules)[0], positions, candidate))
+    if announced is None:
+        chosen = max(readings, key=lambda r: r[:2])[2]
+    else:
+        matching = [r for r in readings if r[0] == announced]
+        chosen = max(matching, key=lambda r: r[1])[2] if matching else readings[-1][2]
+    return chosen, missing
 
 
 def _score_parts(
@@ -289,19 +290,21 @@ def validate(
     rules: Rules | None = None,
     *,
     enforce_words: bool = True,
+    announced: int | None = None,
 ) -> Scored:
     """Check a move against the board, the rack and the lexicon, and score it.
 
     Raises :class:`IllegalMoveError` with a message for the player. With
     ``enforce_words=False`` (the *nostrict* mode) words missing from the lexicon are
-    reported in ``Scored.invalid_words`` instead of refused.
+    reported in ``Scored.invalid_words`` instead of refused. ``announced``: read an
+    unmarked blank as that score says (:func:`resolve_blanks`).
     """
     rules = rules or Rules()
     squares = _geometry(board, move, rules.notation)
     _check_board_letters(board, move, squares, rules.notation)
     _check_connection(board, move, squares, rules)
     written = _with_board_case(board, move, squares)
-    resolved, implied = resolve_blanks(board, written, rack)
+    resolved, implied = resolve_blanks(board, written, rack, rules, announced=announced)
     total, words, placed = _score_parts(board, resolved, rules)
     invalid: list[str] = []
     if lexicon is not None:

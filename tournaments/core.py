@@ -43,6 +43,7 @@ EVENT_SETTINGS = (
     "early_consonants",
     "late_vowels",
     "late_consonants",
+    "early_fallback",
     "score_policy",
     "free_warnings",
     "warning_penalty",
@@ -50,6 +51,14 @@ EVENT_SETTINGS = (
     "solo_bonus",
     "solo_min_players",
     "unmarked_blank_warning",
+    "first_slip_best_placement",
+    "reference_rule",
+    "raccord",
+    "misplaced_blank_warning",
+    "blank_reading",
+    "several_slips_void",
+    "phone_replace",
+    "solo_players",
     "tie_break",
 )
 

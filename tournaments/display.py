@@ -34,8 +34,8 @@ END_REASON_LABELS = {
 }
 
 
-#: A ruling's reason (scoring.adjudication.Reason codes) in the page's language. The
-#: ruling's detail, written by the pure adjudication code, stays in English.
+#: A ruling's reason (scoring.adjudication.Reason codes) in the page's language; its
+#: detail is said by tournaments.messages from the ruling's notes.
 RULING_LABELS = {
     "ok": _("valid move"),
     "missing": _("no slip handed in: 0"),
@@ -44,7 +44,11 @@ RULING_LABELS = {
     "unreadable": _("the slip cannot be read: 0"),
     "illegal": _("the word cannot be placed there: 0"),
     "not_in_lexicon": _("a word formed is not in the list: 0"),
+    "several_slips": _("several slips handed in for the round: 0"),
+    "wrong_reference": _("wrong or missing reference, the announced score matches: with the penalty"),
+    "omitted_letters": _("letters of the board left out, the announced score matches: with the penalty"),
     "shift_accepted": _("shifted reference accepted, with the penalty"),
+    "average": _("average of the other players instead of a second 0"),
     "overridden": _("corrected by the arbitrator"),
 }
 

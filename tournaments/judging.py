@@ -18,7 +18,8 @@ from solver.rules import Rules
 from solver.tiles import rack_codes
 from tournaments.core import ApplicationError
 from tournaments.display import shown_move
-from tournaments.models import Event, Player, Round, Ruling
+from tournaments.messages import say_notes
+from tournaments.models import Event, Player, Round, Ruling, Slip
 from tournaments.state import Position, rebuild
 
 
@@ -32,6 +33,11 @@ def adjudication_settings(event: Event) -> adj.AdjudicationSettings:
         solo_min_players=event.solo_min_players,
         unmarked_blank_warning=event.unmarked_blank_warning,
         notation=event.notation,
+        first_slip_best_placement=event.first_slip_best_placement,
+        reference_rule=event.reference_rule,
+        misplaced_blank_warning=event.misplaced_blank_warning,
+        blank_reading=event.blank_reading,
+        several_slips_void=event.several_slips_void,
     )
 
 
@@ -50,24 +56,50 @@ def prior_warnings(round: Round) -> dict[int, int]:
     return {r["player_id"]: r["w"] or 0 for r in rows}
 
 
+def solo_players(round: Round) -> int:
+    """The players a solo needs (docs/rules.md#solos): by default those taking part in the
+    game, who handed in at least one slip in it so far (late ones too); or every
+    registered player (``solo_players`` setting)."""
+    event = round.game.event
+    if event.solo_players == Event.SoloPlayers.REGISTERED:
+        return event.players.count()
+    return (
+        Slip.objects.filter(round__game=round.game, round__number__lte=round.number)
+        .values("player_id")
+        .distinct()
+        .count()
+    )
+
+
 @dataclass(frozen=True)
 class Preview:
     """The Try Move of the arbitrator's console (docs/rules.md#adjudication): what a slip
     would score on the current board, judged as the close would."""
 
     reason: str
-    ok: bool
+    ok: bool  # the move is credited (valid, or with the penalty of a wrong reference)
     move: str  # in the event's notation, "" when unreadable
     move_score: int
-    credited: int  # the slip's own score, before the game's warning penalty
+    credited: int  # the slip's own points (its penalty taken), before the warning penalty
     warnings: int
-    detail: str
+    detail: str  # the notes, in the active language
     invalid_words: tuple[str, ...] = ()
     shift_candidate: str = ""
     #: With the player known: their warnings in the game with this slip's, and the
     #: penalty those beyond the free ones cost (adj.warning_penalty, as at the close).
     game_warnings: int = 0
     warning_penalty: int = 0
+    #: The slip's own penalty (a wrong reference's 5 points).
+    penalty: int = 0
+    notes: tuple[adj.Note, ...] = ()
+
+    def remarks(self) -> str:
+        """The notes besides the move's own score, in the active language."""
+        return say_notes(note for note in self.notes if note.code != "scores")
+
+
+#: Reasons whose move is credited at the close without the arbitrator.
+CREDITED = (adj.Reason.OK, adj.Reason.WRONG_REFERENCE, adj.Reason.OMITTED_LETTERS)
 
 
 class SlipJudge:
@@ -104,16 +136,18 @@ class SlipJudge:
             penalty = adj.warning_penalty(prior, verdict.warnings, self.settings)
         return Preview(
             reason=verdict.reason,
-            ok=verdict.reason == adj.Reason.OK,
+            ok=verdict.reason in CREDITED,
             move=shown_move(verdict.move, event.board, event.notation),
             move_score=verdict.move_score,
-            credited=verdict.score,
+            credited=verdict.score - verdict.penalty,
             warnings=verdict.warnings,
-            detail=verdict.detail,
+            detail=say_notes(verdict.notes),
             invalid_words=verdict.invalid_words,
             shift_candidate=shown_move(verdict.shift_candidate, event.board, event.notation),
             game_warnings=game_warnings,
             warning_penalty=penalty,
+            penalty=verdict.penalty,
+            notes=verdict.notes,
         )
 
 

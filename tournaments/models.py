@@ -78,6 +78,18 @@ class Event(models.Model):
         VOWEL = "vowel", _("vowel")
         CONSONANT = "consonant", _("consonant")
 
+    class ReferenceRule(models.TextChoices):
+        FISF2016 = "fisf2016", _("FISF 2016: the score less 5 when the announced score matches a placement")
+        NEARBY = "nearby", _("the arbitrator may accept the only placement near the written one")
+
+    class BlankReading(models.TextChoices):
+        ANNOUNCED = "announced", _("the reading that matches the announced score, else the last letters")
+        BEST = "best", _("the highest-scoring reading")
+
+    class SoloPlayers(models.TextChoices):
+        TAKING_PART = "taking_part", _("players who handed in a slip in the game")
+        REGISTERED = "registered", _("every registered player")
+
     class TieBreak(models.TextChoices):
         SHARED = "shared", _("shared rank")
         LETTERPOINTS = "letterpoints", _("fewer letterpoints first (docs/rules.md#standings)")
@@ -122,6 +134,35 @@ class Event(models.Model):
     solo_bonus = models.PositiveIntegerField(_("solo bonus"), default=10)
     solo_min_players = models.PositiveIntegerField(_("players needed for a solo"), default=16)
     unmarked_blank_warning = models.BooleanField(_("warning for an unmarked blank"), default=True)
+    # The rulings of docs/rules.md#adjudication where the FISF and other practice differ;
+    # each defaults to the FISF practice.
+    first_slip_best_placement = models.BooleanField(
+        _("first round: the word at its best placement"), default=True
+    )
+    reference_rule = models.CharField(
+        _("wrong or missing reference"),
+        max_length=10,
+        choices=ReferenceRule.choices,
+        default=ReferenceRule.FISF2016,
+    )
+    raccord = models.BooleanField(_("reference by raccord"), default=True)
+    misplaced_blank_warning = models.BooleanField(
+        _("blank marked on the wrong letter: warning"), default=True
+    )
+    blank_reading = models.CharField(
+        _("unmarked blank"), max_length=10, choices=BlankReading.choices, default=BlankReading.ANNOUNCED
+    )
+    several_slips_void = models.BooleanField(_("several slips for one round are void"), default=True)
+    phone_replace = models.BooleanField(_("phones may replace their slip until the deadline"), default=True)
+    solo_players = models.CharField(
+        _("players counted for the solo"),
+        max_length=12,
+        choices=SoloPlayers.choices,
+        default=SoloPlayers.TAKING_PART,
+    )
+    early_fallback = models.BooleanField(
+        _("early rounds: 1 vowel and 1 consonant when 2 and 2 cannot be drawn"), default=True
+    )
     tie_break = models.CharField(
         _("tie-break"), max_length=12, choices=TieBreak.choices, default=TieBreak.SHARED
     )
@@ -337,12 +378,18 @@ class Ruling(models.Model):
     #: Stable code (see scoring.adjudication.Reason) and the sentence shown to people.
     reason = models.CharField(max_length=30, blank=True)
     detail = models.TextField(blank=True)
+    #: The same sentences as codes with parameters (scoring.adjudication.Note), so that each
+    #: page says them in its own language (tournaments.messages).
+    notes = models.JSONField(default=list, blank=True)
     invalid_words = models.JSONField(default=list, blank=True)
     #: A shifted reference the arbitrator may accept with a penalty (GCG notation).
     shift_candidate = models.CharField(max_length=40, blank=True)
     overridden = models.BooleanField(default=False)
     #: The arbitrator's reason for the last correction; ``detail`` keeps the adjudication's.
     override_reason = models.TextField(blank=True)
+    #: What the arbitrator set ({"credited", "warnings", "penalty"}; credited before any
+    #: solo): the round is ruled again around it, so tops and the solo follow it.
+    override = models.JSONField(null=True, blank=True)
     ruled_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )

@@ -5,6 +5,8 @@ from __future__ import annotations
 from django import template
 
 from tournaments.display import ruling_text
+from tournaments.messages import say_notes
+from tournaments.models import Ruling
 
 register = template.Library()
 
@@ -13,3 +15,10 @@ register = template.Library()
 def ruling_label(code: str) -> str:
     """A ruling's reason code in the page's language."""
     return ruling_text(code)
+
+
+@register.filter
+def ruling_detail(ruling: Ruling) -> str:
+    """Why a ruling is what it is, in the page's language (a ruling stored before the
+    notes existed keeps its English sentence)."""
+    return say_notes(ruling.notes) if ruling.notes else ruling.detail

@@ -379,6 +379,7 @@ def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
         return _back(event)
     form = SlipForm(request.POST)
     stored = ""
+    ask_second = False
     if form.is_valid():
         data = form.cleaned_data
         with refusals(request):
@@ -389,14 +390,21 @@ def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
             preview = move_preview(
                 round, data["coordinates"], data["word"], data["announced_score"], player=player
             )
-            result = services.paper_slip_submit(
-                round=round,
-                player=player,
-                coordinates=data["coordinates"],
-                word=data["word"],
-                announced_score=data["announced_score"],
-                by=request.user,
-            )
+            try:
+                result = services.paper_slip_submit(
+                    round=round,
+                    player=player,
+                    coordinates=data["coordinates"],
+                    word=data["word"],
+                    announced_score=data["announced_score"],
+                    by=request.user,
+                    second=data["second"] or None,
+                )
+            except services.ApplicationError as exc:
+                # The same slip comes back with the question; nothing is stored yet.
+                ask_second = exc.extra.get("reason") == "second_slip"
+                raise
+
             stored = _("Table %(table)s (%(name)s): %(move)s, %(outcome)s") % {
                 "table": player.table,
                 "name": player.name,
@@ -415,7 +423,13 @@ def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
     return render(
         request,
         "console/_slip_entry.html",
-        {"event": event, "slip_form": form, "stored": stored, "round_key": request.POST.get("round_key", "")},
+        {
+            "event": event,
+            "slip_form": form,
+            "stored": stored,
+            "ask_second": ask_second,
+            "round_key": request.POST.get("round_key", ""),
+        },
     )
 
 
@@ -423,8 +437,11 @@ def _outcome(preview: Any) -> str:
     if preview.ok:
         score = preview.move_score
         text = ngettext("%(score)s point", "%(score)s points", score) % {"score": score}
-        if preview.warnings:
-            text += ", " + _("warning, %(credited)s credited") % {"credited": preview.credited}
+        remarks = preview.remarks()
+        if remarks:
+            text += " (" + remarks + ")"
+        if preview.warnings or preview.penalty:
+            text += ", " + _("%(credited)s credited") % {"credited": preview.credited}
         if preview.warning_penalty:
             text += " " + _("(warning %(count)s of the game: %(penalty)s-point penalty)") % {
                 "count": preview.game_warnings,

@@ -97,6 +97,15 @@ def test_create_an_event_with_every_setting(console: Client, enable_lexicon) -> 
         "solo_bonus": 10,
         "solo_min_players": 16,
         "unmarked_blank_warning": "on",
+        "first_slip_best_placement": "on",
+        "reference_rule": "nearby",
+        "raccord": "on",
+        "misplaced_blank_warning": "on",
+        "blank_reading": "best",
+        "several_slips_void": "on",
+        "phone_replace": "on",
+        "solo_players": "registered",
+        "early_fallback": "on",
         "tie_break": "shared",
     }
     response = console.post("/console/new/", form)
@@ -109,6 +118,8 @@ def test_create_an_event_with_every_setting(console: Client, enable_lexicon) -> 
         2,
     )
     assert event.notation == "fisf" and event.lexicon.bundled == "enable"
+    assert (event.reference_rule, event.blank_reading, event.solo_players) == ("nearby", "best", "registered")
+    assert event.first_slip_best_placement and event.several_slips_void and event.phone_replace
 
 
 def test_a_refused_event_shows_why_and_stores_nothing(console: Client, enable_lexicon) -> None:
@@ -416,9 +427,9 @@ def test_try_move_says_the_warning_penalty_of_the_game(console: Client, event: E
     assert "(warning 4 of the game: 14-point penalty)" in twice
     # Bruno's first warning is free; without a table, no player, no penalty either.
     bruno = console.get(_url(event, "preview/"), {**ask, "table": 2}).content.decode()
-    assert "Bruno" in bruno and "warning, " in bruno and "of the game" not in bruno
+    assert "Bruno" in bruno and "no score announced: warning" in bruno and "of the game" not in bruno
     nobody = console.get(_url(event, "preview/"), ask).content.decode()
-    assert "warning, " in nobody and "of the game" not in nobody
+    assert "no score announced: warning" in nobody and "of the game" not in nobody
 
 
 def test_try_move_says_the_warning_penalty_in_french(console: Client, event: Event, warned: Round) -> None:

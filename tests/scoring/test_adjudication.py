@@ -19,6 +19,7 @@ from scoring.adjudication import (
     REASON_TEXT,
     AdjudicationSettings,
     Credit,
+    Note,
     Reason,
     SlipInput,
     Verdict,
@@ -36,6 +37,9 @@ from solver.tiles import rack_codes
 LEX = Lexicon.from_words(["CAT", "CATS", "AT", "TA"], name="adjudication")
 RULES = Rules(notation="fisf")
 FISF = AdjudicationSettings()
+#: The arbitrator's choice of a nearby placement instead of the FISF 2016 rule, and the slip
+#: judged at its written reference on the first round too: the rulings "as written".
+NEARBY = AdjudicationSettings(reference_rule="nearby", first_slip_best_placement=False)
 # Rack with an S and neither C nor T: around CAT, only ``H8 CATS`` can take the word CATS.
 RACK_S = "SEINORD"
 
@@ -79,8 +83,8 @@ def _accept(
 
 def test_missing_slip_scores_zero() -> None:
     verdict = adjudicate_slip(_cat(), rack_codes(RACK_S), LEX, RULES, FISF, None)
-    assert verdict == Verdict(Reason.MISSING, verdict.detail)
-    assert verdict.detail
+    assert verdict == Verdict(Reason.MISSING, verdict.notes)
+    assert verdict.detail == "no slip for this round"
 
 
 def test_late_slip_scores_zero_even_for_a_valid_move() -> None:
@@ -107,7 +111,7 @@ def test_blank_slip(coords: str, word: str) -> None:
     ],
 )
 def test_unreadable_slip_gives_the_parser_message(coords: str, word: str, message: str) -> None:
-    verdict = _judge(coords, word, 6)
+    verdict = _judge(coords, word, 6, settings=NEARBY)
     assert verdict.reason == Reason.UNREADABLE
     assert verdict.detail == message
     assert (verdict.move, verdict.score, verdict.shift_candidate) == ("", 0, "")
@@ -120,7 +124,7 @@ def test_valid_move_is_scored() -> None:
     verdict = _judge("H8", "CATS", 6)
     assert verdict == Verdict(
         reason=Reason.OK,
-        detail="H8 CATS scores 6",
+        notes=(Note("scores", {"move": "H8 CATS", "score": 6}),),
         move="8H CATS",
         move_score=6,
         score=6,
@@ -170,7 +174,7 @@ def test_illegal_move_scores_zero_with_the_rule_message() -> None:
 
 
 def test_move_running_off_the_board_is_illegal() -> None:
-    verdict = _judge("H13", "CATS", 6)
+    verdict = _judge("H13", "CATS", 6, settings=NEARBY)
     assert verdict.reason == Reason.ILLEGAL
     assert verdict.detail.startswith("the word runs off the board")
     assert verdict.move == "8M CATS"
@@ -186,7 +190,7 @@ def test_word_not_in_lexicon() -> None:
 
 def test_several_words_not_in_lexicon() -> None:
     # AT on I9 (FISF, row I from column 9) lies under A and T: AA and TT down.
-    verdict = _judge("I9", "AT", 4, rack="ATEINOR")
+    verdict = _judge("I9", "AT", 4, rack="ATEINOR", settings=NEARBY)
     assert verdict.detail == "AA, TT are not in the lexicon"
     assert verdict.invalid_words == ("AA", "TT")
 
@@ -250,12 +254,12 @@ def test_unmarked_blank_and_wrong_score_are_two_warnings() -> None:
     assert verdict.warnings == 2
 
 
-# --- shifted reference -----------------------------------------------------------------
+# --- shifted reference, the arbitrator's choice (reference_rule="nearby") -----------------
 
 
 def test_shift_candidate_along_the_word() -> None:
     # H9 starts CATS on the A: the only nearby fit is one square left, H8.
-    verdict = _judge("H9", "CATS", 6)
+    verdict = _judge("H9", "CATS", 6, settings=NEARBY)
     assert verdict.reason == Reason.ILLEGAL
     assert verdict.shift_candidate == "8H CATS"
     assert verdict.score == 0  # only the arbitrator may accept it
@@ -264,7 +268,7 @@ def test_shift_candidate_along_the_word() -> None:
 
 def test_shift_candidate_for_swapped_coordinates() -> None:
     # FISF 8H is column 8, row H, down (the player meant H8): same square, other direction.
-    verdict = _judge("8H", "CATS", 6)
+    verdict = _judge("8H", "CATS", 6, settings=NEARBY)
     assert verdict.reason == Reason.ILLEGAL
     assert verdict.shift_candidate == "8H CATS"
 
@@ -273,9 +277,9 @@ def test_no_shift_candidate_when_two_placements_fit() -> None:
     # With C, T and S in the rack, CATS also fits down column I through the A (FISF 9G):
     # two nearby fits of H9 CATS, so none is offered.
     rack = "SCTINOR"
-    assert _judge("H8", "CATS", 6, rack=rack).reason == Reason.OK
-    assert _judge("9G", "CATS", 7, rack=rack).reason == Reason.OK
-    verdict = _judge("H9", "CATS", 6, rack=rack)
+    assert _judge("H8", "CATS", 6, rack=rack, settings=NEARBY).reason == Reason.OK
+    assert _judge("9G", "CATS", 7, rack=rack, settings=NEARBY).reason == Reason.OK
+    verdict = _judge("H9", "CATS", 6, rack=rack, settings=NEARBY)
     assert verdict.reason == Reason.ILLEGAL
     assert verdict.shift_candidate == ""
     assert "fits" not in verdict.detail
@@ -283,7 +287,7 @@ def test_no_shift_candidate_when_two_placements_fit() -> None:
 
 def test_no_shift_candidate_on_the_first_move_with_two_fits() -> None:
     # 8H CAT (down) is illegal on an empty board; across, both H7 and H8 cover the centre.
-    verdict = _judge("8H", "CAT", 10, rack="CATSEIN", board=Board.empty())
+    verdict = _judge("8H", "CAT", 10, rack="CATSEIN", board=Board.empty(), settings=NEARBY)
     assert verdict.detail == "the first word must be horizontal"
     assert verdict.shift_candidate == ""
 
@@ -291,7 +295,7 @@ def test_no_shift_candidate_on_the_first_move_with_two_fits() -> None:
 def test_shift_candidate_for_a_word_not_in_the_lexicon() -> None:
     # I8 AT puts A under C (CA, not a word); one row up and across, 9H in FISF is column 9
     # from row H down: A on the board, T on the double letter (8, 8): 1 + 1 x 2 = 3.
-    verdict = _judge("I8", "AT", 3, rack="ATEINOR")
+    verdict = _judge("I8", "AT", 3, rack="ATEINOR", settings=NEARBY)
     assert verdict.reason == Reason.NOT_IN_LEXICON
     assert verdict.invalid_words == ("CA",)
     assert verdict.shift_candidate == "I8 AT"  # GCG: column I from row 8, down
@@ -301,7 +305,7 @@ def test_shift_candidate_for_coordinates_off_the_board() -> None:
     # CAT ends on O8 (T on (7, 14)); the player wrote column 16 for TA down from the T.
     board = Board.empty()
     board.play(Move(7, 12, True, "CAT"))
-    verdict = _judge("16H", "TA", 2, rack="ATEINOR", board=board)
+    verdict = _judge("16H", "TA", 2, rack="ATEINOR", board=board, settings=NEARBY)
     assert verdict.reason == Reason.UNREADABLE
     assert verdict.detail.startswith("column 16 is off a 15x15 board")
     assert verdict.shift_candidate == "O8 TA"
@@ -309,27 +313,27 @@ def test_shift_candidate_for_coordinates_off_the_board() -> None:
 
 def test_shift_candidate_for_a_missing_direction() -> None:
     # Scramble style without ",a": both directions are tried at h8 and around it.
-    verdict = _judge("h8", "CATS", 6, settings=AdjudicationSettings(notation="scramble"))
+    verdict = _judge("h8", "CATS", 6, settings=replace(NEARBY, notation="scramble"))
     assert verdict.reason == Reason.UNREADABLE
     assert verdict.detail.startswith("missing direction after h8")
     assert verdict.shift_candidate == "8H CATS"
 
 
 def test_shift_candidate_for_an_unknown_direction() -> None:
-    verdict = _judge("h8,x", "CATS", 6)
+    verdict = _judge("h8,x", "CATS", 6, settings=NEARBY)
     assert verdict.reason == Reason.UNREADABLE
     assert verdict.detail.startswith("unknown direction 'x'")
     assert verdict.shift_candidate == "8H CATS"
 
 
 def test_no_shift_candidate_when_the_word_is_unreadable() -> None:
-    assert _judge("H9", "CA1S", 6).shift_candidate == ""
-    assert _judge("Z99", "CA1S", 6).shift_candidate == ""
+    assert _judge("H9", "CA1S", 6, settings=NEARBY).shift_candidate == ""
+    assert _judge("Z99", "CA1S", 6, settings=NEARBY).shift_candidate == ""
 
 
 @pytest.mark.parametrize(("setting", "penalty"), [(5, 5), (10, 10)])
 def test_accept_shift(setting: int, penalty: int) -> None:
-    settings = AdjudicationSettings(shift_penalty=setting)
+    settings = replace(NEARBY, shift_penalty=setting)
     verdict = _judge("H9", "CATS", 6, settings=settings)
     accepted = _accept("H9", "CATS", 6, verdict, settings=settings)
     assert accepted.reason == Reason.SHIFT_ACCEPTED
@@ -340,33 +344,33 @@ def test_accept_shift(setting: int, penalty: int) -> None:
 
 
 def test_accept_shift_judges_the_announced_score() -> None:
-    verdict = _judge("I8", "AT", 5, rack="ATEINOR")
-    accepted = _accept("I8", "AT", 5, verdict, rack="ATEINOR")
+    verdict = _judge("I8", "AT", 5, rack="ATEINOR", settings=NEARBY)
+    accepted = _accept("I8", "AT", 5, verdict, rack="ATEINOR", settings=NEARBY)
     assert (accepted.move, accepted.move_score, accepted.score) == ("I8 AT", 3, 3)
     assert (accepted.warnings, accepted.penalty) == (1, 5)
-    english = AdjudicationSettings(score_policy="english")
+    english = replace(NEARBY, score_policy="english")
     verdict = _judge("I8", "AT", 2, rack="ATEINOR", settings=english)
     accepted = _accept("I8", "AT", 2, verdict, rack="ATEINOR", settings=english)
     assert (accepted.score, accepted.warnings, accepted.penalty) == (2, 0, 5)
 
 
 def test_accept_shift_without_candidate_is_refused() -> None:
-    verdict = _judge("H8", "CATS", 6, rack="EINORDL")
+    verdict = _judge("H8", "CATS", 6, rack="EINORDL", settings=NEARBY)
     with pytest.raises(ValueError, match="no shifted placement"):
-        _accept("H8", "CATS", 6, verdict, rack="EINORDL")
+        _accept("H8", "CATS", 6, verdict, rack="EINORDL", settings=NEARBY)
 
 
 def test_accept_shift_refuses_a_candidate_the_slip_does_not_give() -> None:
-    forged = replace(_judge("H8", "CATS", 6, rack="EINORDL"), shift_candidate="8H CATS")
+    forged = replace(_judge("H8", "CATS", 6, rack="EINORDL", settings=NEARBY), shift_candidate="8H CATS")
     with pytest.raises(ValueError, match="not the shifted placement"):
-        _accept("H8", "CATS", 6, forged, rack="EINORDL")
+        _accept("H8", "CATS", 6, forged, rack="EINORDL", settings=NEARBY)
 
 
 # --- crediting a round -----------------------------------------------------------------
 
 
 def _ok(score: int, warnings: int = 0, penalty: int = 0, reason: str = Reason.OK) -> Verdict:
-    return Verdict(reason, "", "8H CATS", score, score, warnings, penalty)
+    return Verdict(reason, (), "8H CATS", score, score, warnings, penalty)
 
 
 def _credit(
@@ -408,15 +412,26 @@ def test_two_players_on_the_top_share_no_solo() -> None:
 
 
 def test_only_scored_reasons_count_for_the_top() -> None:
-    overridden = _ok(30, reason=Reason.OVERRIDDEN)
+    illegal = _ok(30, reason=Reason.ILLEGAL)
+    average = _ok(30, reason=Reason.AVERAGE)
     shifted = _ok(30, penalty=5, reason=Reason.SHIFT_ACCEPTED)
-    credits = _credit({"ann": overridden, "bob": shifted}, 30, 16)
+    credits = _credit({"ann": illegal, "bob": shifted, "cy": average}, 30, 16)
     assert not credits["ann"].is_top
+    assert not credits["cy"].is_top
     assert credits["bob"] == Credit(credited=35, penalty=5, solo=True, is_top=True, warnings=0)
 
 
+@pytest.mark.parametrize(
+    "reason",
+    [Reason.OK, Reason.WRONG_REFERENCE, Reason.OMITTED_LETTERS, Reason.SHIFT_ACCEPTED, Reason.OVERRIDDEN],
+)
+def test_every_credited_move_at_the_top_score_is_a_top(reason: str) -> None:
+    credits = _credit({"ann": _ok(30, reason=reason), "bob": _ok(20)}, 30, 16)
+    assert (credits["ann"].is_top, credits["ann"].solo) == (True, True)
+
+
 def test_no_top_when_the_top_score_is_zero() -> None:
-    credits = _credit({"ann": Verdict(Reason.MISSING, ""), "bob": _ok(0)}, 0, 16)
+    credits = _credit({"ann": Verdict(Reason.MISSING), "bob": _ok(0)}, 0, 16)
     assert not any(c.is_top or c.solo for c in credits.values())
 
 

@@ -84,7 +84,11 @@ def shifted_writing(game: Game, round: Round) -> tuple[str, str, str] | None:
 
 def open_round_with_a_shift(game: Game) -> tuple[Round, tuple[str, str, str]]:
     """Play the seed's rounds (placing each top) until an open round has a top that can be
-    written with a unique shifted reference: that round, and (coordinates, word, top)."""
+    written with a unique shifted reference: that round, and (coordinates, word, top).
+    The event takes the arbitrator's nearby choice for wrong references (the FISF 2016
+    rule, the default, needs no acceptance), set before the first round is drawn."""
+    Event.objects.filter(pk=game.event_id).update(reference_rule=Event.ReferenceRule.NEARBY)
+    game.event.refresh_from_db()
     round = services.round_draw(game=game)
     for _ in range(8):
         assert round is not None

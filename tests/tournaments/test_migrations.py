@@ -15,6 +15,14 @@ from tournaments.models import PlayerToken, PrintedSheet
 BEFORE, MOVED = ("tournaments", "0004_master_games"), ("tournaments", "0005_moved_models")
 
 
+@pytest.fixture(autouse=True)
+def latest_schema():
+    """Each test here migrates backwards; the database goes back to the latest schema
+    after it, for the tests that follow."""
+    yield
+    call_command("migrate", verbosity=0)
+
+
 @pytest.fixture
 def event(db, django_user_model):
     user = django_user_model.objects.create_user("arb")

@@ -26,14 +26,29 @@ from tournaments.services.rounds import (
     tasks_requeue_pending,
     top_choose,
 )
-from tournaments.services.rulings import round_adjudicate, ruling_accept_shift, ruling_override
+from tournaments.services.rulings import (
+    round_adjudicate,
+    round_average,
+    ruling_accept_shift,
+    ruling_average,
+    ruling_override,
+)
 from tournaments.services.sheets import sheet_print, sheet_request
-from tournaments.services.slips import SubmitResult, check_round, paper_slip_submit, slip_submit
+from tournaments.services.slips import (
+    SECOND_CORRECTION,
+    SECOND_SLIP,
+    SubmitResult,
+    check_round,
+    paper_slip_submit,
+    slip_submit,
+)
 
 __all__ = [
     "EVENT_SETTINGS",
     "MAX_ANNOUNCED",
     "RECORD_SETTINGS",
+    "SECOND_CORRECTION",
+    "SECOND_SLIP",
     "ApplicationError",
     "SubmitResult",
     "TopChoice",
@@ -56,12 +71,14 @@ __all__ = [
     "player_token_issue",
     "players_import",
     "round_adjudicate",
+    "round_average",
     "round_close",
     "round_draw",
     "round_open",
     "round_place",
     "round_solve",
     "ruling_accept_shift",
+    "ruling_average",
     "ruling_override",
     "sheet_print",
     "sheet_request",

@@ -5,16 +5,18 @@ beyond the free warnings follow every correction."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
 from solver.tiles import rack_codes
 from tournaments.core import ApplicationError, User
-from tournaments.judging import adjudication_settings, judging_rules, prior_warnings
+from tournaments.judging import adjudication_settings, judging_rules, prior_warnings, solo_players
 from tournaments.models import HistoryEntry, Round, Ruling, Slip
 from tournaments.services.history import actor, history_record
 from tournaments.services.rounds import round_solve
@@ -66,12 +68,14 @@ def _rule_round(locked: Round) -> None:
     settings = adjudication_settings(event)
     players = list(event.players.all())
     existing = {r.player_id: r for r in Ruling.objects.select_for_update().filter(round=locked)}
-    kept = {pid for pid, r in existing.items() if r.overridden}
     shifted = {
         pid for pid, r in existing.items() if r.reason == adj.Reason.SHIFT_ACCEPTED and not r.overridden
     }
-    slips = {s.player_id: s for s in locked.slips.filter(current=True)}
-    late = {s.player_id: s for s in locked.slips.filter(late=True)}
+    # Every slip that counts, in the order received: on time (current; two of them are
+    # several slips handed in) and late. Replaced slips are history only.
+    handed: dict[int, list[Slip]] = {}
+    for slip in locked.slips.filter(Q(current=True) | Q(late=True)).order_by("received_at", "pk"):
+        handed.setdefault(slip.player_id, []).append(slip)
     verdicts: dict[int, adj.Verdict] = {}
     used: dict[int, Slip | None] = {}
     now = timezone.now()
@@ -79,27 +83,26 @@ def _rule_round(locked: Round) -> None:
     updated: list[Ruling] = []
     changes: list[tuple[Ruling, dict[str, Any] | None]] = []
     for player in players:
-        slip = slips.get(player.pk) or late.get(player.pk)
-        used[player.pk] = slip
-        slip_input = (
-            None
-            if slip is None
-            else adj.SlipInput(slip.coordinates, slip.word, slip.announced_score, late=slip.late)
-        )
-        verdict = adj.adjudicate_slip(board, rack, lexicon, rules, settings, slip_input)
-        if player.pk in shifted and slip_input is not None and verdict.shift_candidate:
-            verdict = adj.accept_shift(board, rack, lexicon, rules, settings, slip_input, verdict)
+        slips = handed.get(player.pk, [])
+        on_time = [slip for slip in slips if not slip.late]
+        counted = on_time or slips
+        used[player.pk] = counted[-1] if counted else None
+        inputs = [adj.SlipInput(s.coordinates, s.word, s.announced_score, late=s.late) for s in slips]
+        verdict = adj.adjudicate_slips(board, rack, lexicon, rules, settings, inputs)
+        if player.pk in shifted and inputs and verdict.shift_candidate:
+            verdict = adj.accept_shift(board, rack, lexicon, rules, settings, inputs[-1], verdict)
+        previous = existing.get(player.pk)
+        if previous is not None and previous.overridden:
+            verdict = _overridden(previous, verdict)
         verdicts[player.pk] = verdict
     credits = adj.credit_round(
         verdicts,
         top_score=locked.top_score or 0,
         prior_warnings=prior_warnings(locked),
-        players_in_game=len(players),
+        players_in_game=solo_players(locked),
         settings=settings,
     )
     for player in players:
-        if player.pk in kept:
-            continue
         v, c = verdicts[player.pk], credits[player.pk]
         values = {
             "slip": used[player.pk],
@@ -113,6 +116,7 @@ def _rule_round(locked: Round) -> None:
             "letterpoints": v.letterpoints,
             "reason": v.reason,
             "detail": v.detail,
+            "notes": [note.to_dict() for note in v.notes],
             "invalid_words": list(v.invalid_words),
             "shift_candidate": v.shift_candidate,
         }
@@ -166,6 +170,7 @@ RULING_FIELDS = (
     "letterpoints",
     "reason",
     "detail",
+    "notes",
     "invalid_words",
     "shift_candidate",
 )
@@ -200,6 +205,122 @@ def _lock_ruling(ruling: Ruling) -> tuple[Round, Ruling]:
     return round, Ruling.objects.select_for_update().get(pk=ruling.pk)
 
 
+def _overridden(ruling: Ruling, verdict: adj.Verdict) -> adj.Verdict:
+    """The arbitrator's figures in place of the slip's: the move as ruled, the points and
+    the penalty set. An override decides what the move scores, so it is on the top when
+    those points are the top score (an average never is: it is no move)."""
+    values = ruling.override or {
+        "credited": ruling.credited,
+        "warnings": ruling.warnings,
+        "penalty": ruling.penalty,
+    }
+    score = values["credited"] + values["penalty"]
+    reason = adj.Reason.AVERAGE if ruling.reason == adj.Reason.AVERAGE else adj.Reason.OVERRIDDEN
+    return replace(
+        verdict,
+        reason=reason,
+        move_score=score if reason == adj.Reason.OVERRIDDEN else 0,
+        score=score,
+        warnings=values["warnings"],
+        penalty=values["penalty"],
+        shift_candidate="",
+    )
+
+
+def _stored_verdict(ruling: Ruling, settings: adj.AdjudicationSettings) -> adj.Verdict:
+    """A ruling's verdict read back from what was stored (credited = score - penalty +
+    solo bonus, credit_round's sum), to credit the round again without judging the slips:
+    a placed round's board is gone, its rulings are not."""
+    notes = tuple(adj.Note(n["code"], n.get("params", {})) for n in ruling.notes)
+    slip_penalty = settings.shift_penalty if ruling.reason in adj.PENALISED_REASONS else 0
+    warning_part = ruling.penalty - slip_penalty
+    verdict = adj.Verdict(
+        reason=ruling.reason,
+        notes=notes,
+        move=ruling.move,
+        move_score=ruling.move_score,
+        score=ruling.credited + warning_part + slip_penalty - (settings.solo_bonus if ruling.solo else 0),
+        warnings=ruling.warnings,
+        penalty=slip_penalty,
+        letterpoints=ruling.letterpoints,
+    )
+    return _overridden(ruling, verdict) if ruling.overridden else verdict
+
+
+def _recredit(round: Round, *, by: User, reason: str, corrected: int) -> None:
+    """Credit a round again from its stored rulings (tops, solo, warning penalties) after
+    a correction; the caller holds the round locked. Placed rounds too: a correction
+    after the placement moves the tops and the solo as well."""
+    event = round.game.event
+    settings = adjudication_settings(event)
+    rulings = {r.player_id: r for r in Ruling.objects.select_for_update().filter(round=round)}
+    verdicts = {pid: _stored_verdict(r, settings) for pid, r in rulings.items()}
+    credits = adj.credit_round(
+        verdicts,
+        top_score=round.top_score or 0,
+        prior_warnings=prior_warnings(round),
+        players_in_game=solo_players(round),
+        settings=settings,
+    )
+    for pid, ruling in rulings.items():
+        credit = credits[pid]
+        old = _ruling_snapshot(ruling)
+        ruling.credited, ruling.penalty = credit.credited, credit.penalty
+        ruling.solo, ruling.is_top = credit.solo, credit.is_top
+        ruling.move_score = verdicts[pid].move_score
+        new = _ruling_snapshot(ruling)
+        if new == old:
+            continue
+        ruling.save(update_fields=["credited", "penalty", "solo", "is_top", "move_score"])
+        if ruling.pk == corrected:
+            continue  # its own history entry says all
+        history_record(
+            event=event,
+            entity="ruling",
+            object_id=ruling.pk,
+            action="recredit",
+            by=by,
+            old=old,
+            new=new,
+            reason=reason,
+        )
+
+
+def _correct(
+    ruling: Ruling, *, by: User, reason: str, action: str, kind: str, values: dict[str, int]
+) -> Ruling:
+    """Set the arbitrator's figures on a ruling and credit its round again."""
+    with transaction.atomic():
+        round, ruling = _lock_ruling(ruling)
+        old = _ruling_snapshot(ruling)
+        ruling.override = values
+        ruling.credited, ruling.warnings, ruling.penalty = (
+            values["credited"],
+            values["warnings"],
+            values["penalty"],
+        )
+        ruling.overridden = True
+        ruling.reason = kind
+        ruling.override_reason = reason
+        user, _label = actor(by)
+        ruling.ruled_by = user
+        ruling.save()
+        # The tops and the solo follow the correction, this ruling's own solo included.
+        _recredit(round, by=by, reason=reason, corrected=ruling.pk)
+        ruling.refresh_from_db()
+        history_record(
+            event=round.game.event,
+            entity="ruling",
+            object_id=ruling.pk,
+            action=action,
+            by=by,
+            old=old,
+            new=_ruling_snapshot(ruling),
+            reason=reason,
+        )
+        return ruling
+
+
 def ruling_override(
     *,
     ruling: Ruling,
@@ -209,39 +330,52 @@ def ruling_override(
     warnings: int | None = None,
     penalty: int | None = None,
 ) -> Ruling:
-    """The arbitrator's correction of a ruling; the reason is required and kept. The
-    credited score is always given, so that the total matches what was decided."""
+    """The arbitrator's correction of a ruling; the reason is required and kept.
+    ``credited`` is what the slip earns after its penalty, before any solo: the round is
+    credited again, so a player given the top score is on the top (and alone there, gets
+    the solo), and a top-finder given less is not."""
     if not reason.strip():
         raise ApplicationError(_("say why the ruling is changed: the reason is kept in the history"))
     if credited is None:
         raise ApplicationError(_("give the credited score (with the warnings or penalty if they change)"))
     if (warnings is not None and warnings < 0) or (penalty is not None and penalty < 0):
         raise ApplicationError(_("warnings and penalties cannot be negative"))
-    with transaction.atomic():
-        _round, ruling = _lock_ruling(ruling)
-        old = _ruling_snapshot(ruling)
-        ruling.credited = credited
-        if warnings is not None:
-            ruling.warnings = warnings
-        if penalty is not None:
-            ruling.penalty = penalty
-        ruling.overridden = True
-        ruling.reason = adj.Reason.OVERRIDDEN
-        ruling.override_reason = reason.strip()
-        user, _label = actor(by)
-        ruling.ruled_by = user
-        ruling.save()
-        history_record(
-            event=ruling.round.game.event,
-            entity="ruling",
-            object_id=ruling.pk,
-            action="override",
-            by=by,
-            old=old,
-            new=_ruling_snapshot(ruling),
-            reason=reason.strip(),
-        )
-        return ruling
+    values = {
+        "credited": credited,
+        "warnings": ruling.warnings if warnings is None else warnings,
+        "penalty": ruling.penalty if penalty is None else penalty,
+    }
+    return _correct(
+        ruling, by=by, reason=reason.strip(), action="override", kind=adj.Reason.OVERRIDDEN, values=values
+    )
+
+
+def ruling_average(*, ruling: Ruling, by: User, reason: str | None = None) -> Ruling:
+    """Instead of a second 0 for the same fault, because the first ruling could not reach
+    the player in time, the average of the other players' scores in the round
+    (docs/rules.md#average): a correction like any other, kept in the history."""
+    reason = (reason or "").strip() or "average instead of a second 0 for the same fault"
+    average = round_average(ruling)
+    values = {"credited": average, "warnings": ruling.warnings, "penalty": 0}
+    return _correct(ruling, by=by, reason=reason, action="average", kind=adj.Reason.AVERAGE, values=values)
+
+
+def round_average(ruling: Ruling) -> int:
+    """The average the arbitrator may credit instead of a second 0: the other players'
+    points for the round (what their slips earned, without the solo), rounded to the
+    nearest point, halves up."""
+    others = (
+        Ruling.objects.filter(round_id=ruling.round_id)
+        .exclude(pk=ruling.pk)
+        .exclude(reason__in=(adj.Reason.MISSING,))
+    )
+    points = [
+        r.credited - (r.round.game.event.solo_bonus if r.solo else 0)
+        for r in others.select_related("round__game__event")
+    ]
+    if not points:
+        raise ApplicationError(_("no other player has a ruling in this round: there is no average to give"))
+    return (2 * sum(points) + len(points)) // (2 * len(points))
 
 
 def ruling_accept_shift(*, ruling: Ruling, by: User, reason: str | None = None) -> Ruling:

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from scoring import adjudication as adj
 from tournaments.core import MAX_ANNOUNCED, ApplicationError, User
 from tournaments.judging import SlipJudge
+from tournaments.messages import say_notes
 from tournaments.models import Event, Player, Round, Slip
 from tournaments.services.games import check_playing
 from tournaments.services.history import actor, history_record
@@ -28,13 +29,53 @@ class SubmitResult:
 
 
 def _training_check(round: Round, coordinates: str, word: str) -> list[str]:
-    """Strict and nostrict modes check the words at submission (tournament mode never)."""
+    """The training modes check a slip at submission (tournament mode never): strict
+    refuses any slip the close would rule 0; nostrict relaxes only the word list, so an
+    unreadable or illegal slip is refused there too and words not in the list are only
+    flagged (docs/rules.md#modes)."""
     verdict = SlipJudge(round).verdict(coordinates, word)
-    if round.game.event.mode == Event.Mode.STRICT and verdict.reason != adj.Reason.OK:
+    mode = round.game.event.mode
+    accepted = (adj.Reason.OK,) if mode == Event.Mode.STRICT else (adj.Reason.OK, adj.Reason.NOT_IN_LEXICON)
+    if verdict.reason not in accepted:
         raise ApplicationError(
-            verdict.detail, {"reason": verdict.reason, "invalid_words": list(verdict.invalid_words)}
+            say_notes(verdict.notes), {"reason": verdict.reason, "invalid_words": list(verdict.invalid_words)}
         )
     return list(verdict.invalid_words)
+
+
+#: What a second paper slip for the same table is (the arbitrator says it).
+SECOND_CORRECTION = "correction"  # the first was typed wrong: the new one replaces it
+SECOND_SLIP = "second"  # the player handed in two slips: both kept, the round is void
+
+
+def _second_slip(round: Round, player: Player, source: str, second: str | None) -> bool:
+    """Whether an earlier slip of this round stays current beside the new one (several
+    slips handed in, void under ``several_slips_void``). Raises when the new slip may not
+    be taken as it is (docs/rules.md#slips)."""
+    event = round.game.event
+    if not Slip.objects.filter(round=round, player=player, current=True).exists():
+        return False
+    if source == Slip.Source.PHONE:
+        if not event.phone_replace:
+            raise ApplicationError(
+                _("your slip for this round is already handed in: this event lets no phone replace it"),
+                {"reason": "slip_handed_in"},
+            )
+        return False  # a phone's slip is replaced until the deadline; the last one counts
+    if source != Slip.Source.PAPER or not event.several_slips_void:
+        return False
+    if second is None:
+        raise ApplicationError(
+            _(
+                "table %(table)s already has a slip for this round: say whether this one corrects a typing"
+                " mistake (it replaces the first) or is a second slip handed in (the round is void)"
+            )
+            % {"table": player.table},
+            {"reason": "second_slip"},
+        )
+    if second not in (SECOND_CORRECTION, SECOND_SLIP):
+        raise ApplicationError(_("unknown kind of second slip: correction or second"))
+    return second == SECOND_SLIP
 
 
 def check_round(round: Round, expected: tuple[int, int] | None) -> None:
@@ -62,9 +103,12 @@ def slip_submit(
     client_id: str = "",
     now: dt.datetime | None = None,
     for_round: tuple[int, int] | None = None,
+    second: str | None = None,
 ) -> SubmitResult:
-    """Record a slip. The same ``client_id`` twice returns the first slip (a retry). The
-    last slip before the deadline counts; one after it is kept, marked late, ruled 0."""
+    """Record a slip. The same ``client_id`` twice returns the first slip (a retry). A
+    slip after the deadline is kept, marked late, ruled 0. A second slip on time for the
+    same player follows :func:`_second_slip`: it replaces the first (the last one counts),
+    or both are kept as several slips handed in, or it is refused."""
     if player.event_id != round.game.event_id:
         raise ApplicationError(_("this player is not in this event"))
     coordinates, word = coordinates.strip(), word.strip()
@@ -94,7 +138,15 @@ def slip_submit(
         if not late and locked.game.event.mode != Event.Mode.TOURNAMENT:
             invalid = _training_check(locked, coordinates, word)
         user, _label = actor(entered_by)
+        keep_earlier = False
         if not late:
+            keep_earlier = _second_slip(locked, player, source, second)
+        if not late and not keep_earlier:
+            why = (
+                "the arbitrator corrected a typing mistake"
+                if second == SECOND_CORRECTION
+                else "a later slip of the same player arrived before the deadline"
+            )
             for replaced in Slip.objects.filter(round=locked, player=player, current=True):
                 replaced.current = False
                 replaced.save(update_fields=["current"])
@@ -106,7 +158,7 @@ def slip_submit(
                     by=entered_by,
                     old={"current": True},
                     new={"current": False},
-                    reason="a later slip of the same player arrived before the deadline",
+                    reason=why,
                 )
         slip = Slip.objects.create(
             round=locked,
@@ -125,7 +177,7 @@ def slip_submit(
             event=locked.game.event,
             entity="slip",
             object_id=slip.pk,
-            action="late" if late else "submit",
+            action="late" if late else ("second_slip" if keep_earlier else "submit"),
             by=entered_by,
             new={
                 "player": player.pk,
@@ -150,10 +202,12 @@ def paper_slip_submit(
     client_id: str = "",
     now: dt.datetime | None = None,
     for_round: tuple[int, int] | None = None,
+    second: str | None = None,
 ) -> SubmitResult:
-    """A paper slip typed by an arbitrator. Paper is collected by the deadline and typed
-    afterwards, so one typed after the deadline while the round is still open is recorded
-    as received at the deadline (the history keeps the real time of typing)."""
+    """A paper slip typed by an arbitrator (``second``: see :func:`_second_slip`). Paper
+    is collected by the deadline and typed afterwards, so one typed after the deadline
+    while the round is still open is recorded as received at the deadline (the history
+    keeps the real time of typing)."""
     now = now or timezone.now()
     deadline = Round.objects.filter(pk=round.pk).values_list("deadline", flat=True).first()
     if deadline is not None and now > deadline:
@@ -169,4 +223,5 @@ def paper_slip_submit(
         client_id=client_id,
         now=now,
         for_round=for_round,
+        second=second,
     )

@@ -9,9 +9,12 @@ Typing the paper slips of the open round, one a line::
 Each line is echoed at once with the player's name, the move as understood in the event's
 notation and what it scores on the current board ("34 ok", "announced 30: warning, 34
 credited", "0: AXQ is not in the lexicon", "0: ...; shifted reference? 8E WORD fits"),
-then stored as a paper slip entered by ``--user``. Typing a table again replaces its slip
-(the last slip counts), which is how a typing mistake is corrected. A line that cannot be
-read is refused with a message and nothing is stored for it; the next lines go on.
+then stored as a paper slip entered by ``--user``. A table typed again says what the new
+slip is (docs/rules.md#slips): ``12 fix H4 WORD 34`` corrects a typing mistake (it
+replaces the first), ``12 second H4 WORD 34`` is a second slip the player handed in (the
+FISF voids the round); without either word the line is refused, unless the event lets
+the last slip count (``several_slips_void`` off). A line that cannot be read is refused
+with a message and nothing is stored for it; the next lines go on.
 
 Lines come from ``--file``, or from standard input: with a prompt on a terminal (``?``
 lists the tables still missing, ``quit`` or Ctrl-D ends), plain lines from a pipe. When
@@ -50,8 +53,14 @@ from rooms.management.commands._common import (
 from tournaments import services
 from tournaments.judging import Preview, SlipJudge
 from tournaments.models import Event, Player, Round, Slip
+from tournaments.services import SECOND_CORRECTION, SECOND_SLIP
 
-USAGE = "TABLE COORDINATES WORD [SCORE] (12 H4 WORD 34, 12 h8,a,word 34), or TABLE - for a blank slip"
+USAGE = (
+    "TABLE [fix|second] COORDINATES WORD [SCORE] (12 H4 WORD 34, 12 h8,a,word 34),"
+    " or TABLE - for a blank slip"
+)
+#: A table typed again says what the new slip is (docs/rules.md#slips).
+_SECOND = {"fix": SECOND_CORRECTION, "second": SECOND_SLIP}
 _NUMBER = re.compile(r"-?[0-9]+")
 #: The highest announced score a slip may carry; more is a typing slip, refused with the line.
 MAX_ANNOUNCED = 9999
@@ -69,6 +78,8 @@ class SlipLine:
     coordinates: str
     word: str
     announced: int | None
+    #: For a table typed again: SECOND_CORRECTION ("fix") or SECOND_SLIP ("second").
+    second: str | None = None
 
     @property
     def blank(self) -> bool:
@@ -96,10 +107,13 @@ def parse_slip_line(text: str) -> SlipLine:
     if number is None:
         raise SlipLineError(f"{table_text!r} is not a table number: {USAGE}")
     table = number
+    second = _SECOND.get(rest[0].lower()) if rest else None
+    if second is not None:
+        rest = rest[1:]
     if not rest:
         raise SlipLineError(f"table {table}: the move is missing: {USAGE}")
     if rest == ["-"]:
-        return SlipLine(table, "", "", None)
+        return SlipLine(table, "", "", None, second)
     announced = None
     if len(rest) > 1 and _NUMBER.fullmatch(rest[-1]):
         written, rest = rest[-1], rest[:-1]
@@ -117,14 +131,14 @@ def parse_slip_line(text: str) -> SlipLine:
         coordinates, _, word = "".join(rest).rpartition(",")
         if coordinates.count(",") != 1 or not word:
             raise SlipLineError(f"table {table}: cannot read {move!r}: the scramble form is h8,a,word")
-        return SlipLine(table, coordinates, word, announced)
+        return SlipLine(table, coordinates, word, announced, second)
     if len(rest) == 1:
         raise SlipLineError(
             f"table {table}: {move!r} is not coordinates and a word (e.g. {table} H4 WORD 34)"
         )
     if len(rest) > 2:
         raise SlipLineError(f"table {table}: unexpected text in {move!r} (e.g. {table} H4 WORD 34)")
-    return SlipLine(table, rest[0], rest[1], announced)
+    return SlipLine(table, rest[0], rest[1], announced, second)
 
 
 class Command(ArbiterCommand):
@@ -244,6 +258,7 @@ class Command(ArbiterCommand):
             word=line.word,
             announced_score=line.announced,
             by=self.user,
+            second=line.second,
         )
         self.stored += 1
         shown = preview.move or line.written
@@ -251,15 +266,20 @@ class Command(ArbiterCommand):
         if result.slip.late:
             echo += "  LATE: the round was closed meanwhile, the slip is kept and scores 0"
         if previous is not None:
-            self.replaced += 1
             written = slip_text(previous)
-            echo += f"  (replaces {'a blank slip' if written == '-' else written})"
+            written = "a blank slip" if written == "-" else written
+            if result.slip.current and not Slip.objects.filter(pk=previous.pk, current=True).exists():
+                self.replaced += 1
+                echo += f"  (replaces {written})"
+            elif not result.slip.late:
+                echo += f"  (a second slip handed in, besides {written}: the round scores 0 for this table)"
         self.say(echo)
 
     def _outcome(self, preview: Preview, player: Player) -> str:
         """What the slip scores, as the arbitrator reads it back to check the paper."""
         if preview.ok:
-            notes = preview.detail.split("; ")[1:]  # the first part repeats the move and score
+            # Without the note of the move's own score: the echo shows the move already.
+            notes = [note.text() for note in preview.notes if note.code != "scores"]
             text = f"{', '.join(notes)}, {preview.credited} credited" if notes else f"{preview.credited} ok"
             if preview.warning_penalty:
                 text += (
@@ -268,7 +288,7 @@ class Command(ArbiterCommand):
             return text
         detail = preview.detail
         if preview.shift_candidate:
-            detail = detail.split("; the word fits at ")[0]
+            detail = "; ".join(note.text() for note in preview.notes if note.code != "shift_offered")
             return (
                 f"0: {detail}; shifted reference? {preview.shift_candidate} fits"
                 f" (accept after the close: rulings --accept-shift {player.table} --reason ...)"

@@ -19,6 +19,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_a_whole_event_runs_from_the_terminal(tmp_path, arbitrator) -> None:
     # Create: generated setting options reach the event, the id and the code are printed.
+    # The event takes the arbitrator's nearby choice for wrong references and judges the
+    # first slip at its reference (not the FISF defaults), so the terminal's shifted
+    # reference acceptance runs here.
     out = run(
         "event_create",
         "Club evening",
@@ -30,6 +33,9 @@ def test_a_whole_event_runs_from_the_terminal(tmp_path, arbitrator) -> None:
         "7",
         "--solo-min-players",
         "2",
+        "--reference-rule",
+        "nearby",
+        "--no-first-slip-best-placement",
         "--user",
         "arbitre",
     ).out
@@ -41,6 +47,7 @@ def test_a_whole_event_runs_from_the_terminal(tmp_path, arbitrator) -> None:
         2,
         7,
     )
+    assert (event.reference_rule, event.first_slip_best_placement) == ("nearby", False)
     assert event.created_by == arbitrator
 
     path = tmp_path / "players.csv"
@@ -77,8 +84,11 @@ def test_a_whole_event_runs_from_the_terminal(tmp_path, arbitrator) -> None:
     ]
     assert {(s.source, s.entered_by) for s in stored} == {(Slip.Source.PAPER, arbitrator)}
 
-    # A slip typed again replaces the first (a typing mistake corrected).
-    out = run("slips_enter", "--event", event.code, stdin="2 h8,a,nastier\n").out
+    # A table typed again must say what the new slip is; "fix" replaces the first (a
+    # typing mistake corrected).
+    refused = run("slips_enter", "--event", event.code, stdin="2 h8,a,nastier\n", fails="1 line refused")
+    assert "table 2 already has a slip for this round" in refused.err and "corrects a typing" in refused.err
+    out = run("slips_enter", "--event", event.code, stdin="2 fix h8,a,nastier\n").out
     assert "no score announced: warning, 66 credited  (replaces H8 NASTIER 60)" in out
     assert Slip.objects.get(round=round1, player__table=2, current=True).coordinates == "h8,a"
 

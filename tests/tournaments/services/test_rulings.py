@@ -172,6 +172,8 @@ def test_an_accepted_shift_counts_as_a_top_and_takes_the_solo_away(hall, arbitra
     services.slip_submit(
         round=round, player=players[1], coordinates=coords, word=word, announced_score=round.top_score
     )
+    for player in players[2:]:  # all 16 take part: a blank slip is handed in
+        services.slip_submit(round=round, player=player, coordinates="", word="", announced_score=None)
     services.round_close(round=round)
     first, second = (Ruling.objects.get(round=round, player=p) for p in players[:2])
     assert first.solo and first.credited == round.top_score + event.solo_bonus
