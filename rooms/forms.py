@@ -48,6 +48,14 @@ EVENT_HELP = {
         "Default on (FISF): a blank circled on the wrong letter is a warning, not 0."
     ),
     "blank_reading": _("Default (FISF): an unmarked blank is read as the announced score says."),
+    "single_warning": _("Default on (FISF): one warning at most for a slip, none beside a 5-point penalty."),
+    "omitted_last_letter": _(
+        "Default on (FISF 2016): the word's last letter, on the board, left out costs 5 points;"
+        " off: 0 (FISF 2023)."
+    ),
+    "solo_below_top": _(
+        "Default on (FISF): the solo goes to the one best score of the round, even below the top."
+    ),
     "several_slips_void": _("Default on (FISF): a player who hands in two slips for a round scores 0."),
     "phone_replace": _("Default on: a phone may send a new slip until the deadline; the last one counts."),
     "solo_players": _("Default: the players who handed in at least one slip in the game."),

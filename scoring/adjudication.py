@@ -75,7 +75,9 @@ __all__ = [
 
 SCORE_POLICIES = ("fisf", "english")
 REFERENCE_RULES = ("fisf2016", "nearby")
-BLANK_READINGS = ("announced", "best")
+#: How an unmarked blank is read: the announced score's reading, else the lowest (FISF)
+#: or the last occurrences (the Scramble help); or always the highest-scoring reading.
+BLANK_READINGS = ("announced", "last", "best")
 
 
 class Reason:
@@ -148,9 +150,20 @@ NOTES: dict[str, str] = {
     "reference_no_match": gettext_noop(
         "the reference is wrong and no placement of %(word)s scores the announced %(announced)s"
     ),
-    "letters_omitted": gettext_noop(
-        "%(letters)s, already on the board, left out of the word: %(move)s scores the announced"
+    "last_letter_omitted": gettext_noop(
+        "the last letter %(letter)s, already on the board, left out of the word: %(move)s scores the"
+        " announced %(score)s, %(penalty)s-point penalty"
+    ),
+    "last_letter_miswritten": gettext_noop(
+        "the last letter %(letter)s, already on the board, miswritten: %(move)s scores the announced"
         " %(score)s, %(penalty)s-point penalty"
+    ),
+    "penalty_too_high": gettext_noop(
+        "%(move)s scores only %(score)s: with the %(penalty)s-point penalty nothing is left,"
+        " the slip scores 0"
+    ),
+    "reference_inverted": gettext_noop(
+        "reference %(written)s written the other way round, %(move)s: warning"
     ),
     "shift_offered": gettext_noop(
         "the word fits at %(move)s only: the arbitrator may accept it with a %(penalty)s-point penalty"
@@ -194,10 +207,18 @@ class AdjudicationSettings:
     reference_rule: str = "fisf2016"
     #: A blank circled on a letter it cannot stand for: a warning (FISF), else 0.
     misplaced_blank_warning: bool = True
-    #: An unmarked blank is read as the announced score says (FISF), or where it scores most.
+    #: An unmarked blank (BLANK_READINGS): as the announced score says, else the lowest (FISF).
     blank_reading: str = "announced"
     #: Several slips handed in for one round score 0 (FISF), else the last one counts.
     several_slips_void: bool = True
+    #: At most one warning for a slip, none beside a penalty or a 0 (FISF 5.8).
+    single_warning: bool = True
+    #: The last letter of the word, already on the board, left out or miswritten: the
+    #: score less the penalty when the score is the whole word's (FISF 2016), else 0.
+    omitted_last_letter: bool = True
+    #: The solo goes to the one best score of the round even below the top (FISF 3.5);
+    #: off, only to the one player on the top.
+    solo_below_top: bool = True
 
     def __post_init__(self) -> None:
         choices = (
@@ -334,9 +355,12 @@ def _rough_reference(coords: str, notation: str) -> Reference | None:
     return row, col, across
 
 
-def _reading(settings: AdjudicationSettings, announced: int | None) -> int | None:
-    """The score an unmarked blank is read by (None: where it scores most)."""
-    return announced if settings.blank_reading == "announced" else None
+def _reading(settings: AdjudicationSettings, announced: int | None) -> dict[str, Any]:
+    """How :func:`solver.rules.validate` reads an unmarked blank under the settings."""
+    if settings.blank_reading == "best":
+        return {"announced": None, "otherwise": "best"}
+    fallback = "least" if settings.blank_reading == "announced" else "last"
+    return {"announced": announced, "otherwise": fallback}
 
 
 def _judged(
@@ -355,13 +379,13 @@ def _judged(
     gives a warning, not 0 (``misplaced_blank_warning``). Raises IllegalMoveError."""
     reading = _reading(settings, announced)
     try:
-        return validate(board, move, rack, lexicon, rules, enforce_words=False, announced=reading), False
+        return validate(board, move, rack, lexicon, rules, enforce_words=False, **reading), False
     except IllegalMoveError:
         if not settings.misplaced_blank_warning or move.word == move.word.upper():
             raise
         plain = Move(move.row, move.col, move.across, move.word.upper())
         try:
-            scored = validate(board, plain, rack, lexicon, rules, enforce_words=False, announced=reading)
+            scored = validate(board, plain, rack, lexicon, rules, enforce_words=False, **reading)
         except IllegalMoveError:
             pass
         else:
@@ -430,21 +454,29 @@ def _scored_verdict(
     *,
     first: tuple[Note, ...] = (),
     penalty: int = 0,
+    blank_fault: str | None = None,
 ) -> Verdict:
-    """A valid move judged against the announced score and the blank marking."""
+    """A valid move judged against the announced score and the blank marking
+    (``blank_fault``: the caller's finding, else read from ``judged``)."""
     scored, misplaced = judged
     score, warnings, notes = _announced(settings, slip.announced, scored.score)
+    if blank_fault is None:
+        if misplaced:
+            blank_fault = "blank_misplaced"
+        elif scored.implied_blanks and settings.unmarked_blank_warning:
+            blank_fault = "blank_not_marked"
+    if blank_fault:  # "": the caller found none
+        warnings += 1
+        notes = (*notes, Note(blank_fault))
+    if settings.single_warning:
+        # FISF 5.8: one warning at most for a round, and none beside a penalty.
+        warnings = 0 if penalty else min(warnings, 1)
+        if penalty:
+            notes = ()
     shown = format_move(scored.move, settings.notation)
-    blank_notes: tuple[Note, ...] = ()
-    if misplaced:
-        warnings += 1
-        blank_notes = (Note("blank_misplaced"),)
-    elif scored.implied_blanks and settings.unmarked_blank_warning:
-        warnings += 1
-        blank_notes = (Note("blank_not_marked"),)
     return Verdict(
         reason=reason,
-        notes=(*first, Note("scores", {"move": shown, "score": scored.score}), *notes, *blank_notes),
+        notes=(*first, Note("scores", {"move": shown, "score": scored.score}), *notes),
         move=format_move(scored.move, "gcg"),
         move_score=scored.score,
         score=score,
@@ -547,7 +579,7 @@ def adjudicate_slip(
         judged = ctx.judged(move, slip.announced)
     except IllegalMoveError as err:
         written = Verdict(Reason.ILLEGAL, (Note.of(err),), move=ctx.gcg(move))
-        omitted = _omitted_letters(ctx, slip, move)
+        omitted = _omitted_letters(ctx, slip, move, written)
         if omitted is not None:
             return omitted
         return _wrong_reference(ctx, slip, written, move.word, (move.row, move.col, move.across), coords)
@@ -578,30 +610,38 @@ def _reads(coords: str, notation: str, size: int) -> bool:
     return True
 
 
+def _marks(board: Board, move: Move) -> tuple[int, ...]:
+    """Positions of the new tiles a move plays as blanks."""
+    squares = move.squares(board.size)
+    return tuple(i for i, ch in enumerate(move.word) if ch.islower() and not board.squares[squares[i]])
+
+
 def _first_round(ctx: _Round, slip: SlipInput, word: str, coords: str) -> Verdict | None:
     """The first slip of a game: the word at its best placement, whatever the reference
-    (docs/rules.md#first-round). None when the word cannot be read or placed at all: the
-    slip is then ruled as written, with the message of its own reference."""
+    and whatever letter is circled (docs/rules.md#first-round; FISF 5.4.2.a): one warning
+    when the score is not that maximum or the circling not the maximum's. None when the
+    word cannot be read or placed at all: the slip is then ruled as written, with the
+    message of its own reference."""
     letters = _word(word)
     if letters is None:
         return None
     rules = ctx.rules or Rules()
     centre = ctx.board.layout.centre
     across = True if rules.first_move_horizontal else None
-    legal: list[tuple[Scored, bool]] = []
-    for move in _placements(ctx.board, letters, across):
+    legal: list[Scored] = []
+    for move in _placements(ctx.board, letters.upper(), across):
         if centre not in move.squares(ctx.board.size):
             continue
         try:
-            legal.append(ctx.judged(move, slip.announced))
+            legal.append(validate(ctx.board, move, ctx.rack, ctx.lexicon, ctx.rules, enforce_words=False))
         except IllegalMoveError:
             continue
     if not legal:
         return None
     written = _rough_reference(coords, ctx.settings.notation) if coords else None
-    valid = [judged for judged in legal if not judged[0].invalid_words]
+    valid = [(scored, False) for scored in legal if not scored.invalid_words]
     if not valid:
-        scored = _nearest(legal, written)[0]
+        scored = _nearest([(scored, False) for scored in legal], written)[0]
         return Verdict(
             Reason.NOT_IN_LEXICON,
             (_not_in_lexicon(scored.invalid_words),),
@@ -609,54 +649,98 @@ def _first_round(ctx: _Round, slip: SlipInput, word: str, coords: str) -> Verdic
             invalid_words=scored.invalid_words,
         )
     top = max(judged[0].score for judged in valid)
-    best = [judged for judged in valid if judged[0].score == top]
-    chosen = _nearest(best, written)
+    chosen = _nearest([judged for judged in valid if judged[0].score == top], written)
     move = chosen[0].move
-    if written == (move.row, move.col, move.across):
-        return _scored_verdict(Reason.OK, ctx.board, chosen, slip, ctx.settings)
-    note = Note("first_round", {"move": ctx.shown(move)})
-    return _scored_verdict(Reason.OK, ctx.board, chosen, slip, ctx.settings, first=(note,))
-
-
-def _omitted_letters(ctx: _Round, slip: SlipInput, move: Move) -> Verdict | None:
-    """FISF 2016: the word written without letters already on the board that end it
-    (docs/rules.md#letters-left-out). Credited less the penalty when the announced score
-    is the whole word's; None when the rule does not apply."""
-    if ctx.settings.reference_rule != "fisf2016" or slip.announced is None:
-        return None
-    board, size = ctx.board, ctx.board.size
-    step = 1 if move.across else size
-    last = move.squares(size)[-1]
-    along = move.col if move.across else move.row
-    suffix = []
-    square, index = last + step, along + len(move.word)
-    while index < size and board.squares[square]:
-        suffix.append(code_char(board.squares[square]))
-        square, index = square + step, index + 1
-    if not suffix:
-        return None
-    whole = Move(move.row, move.col, move.across, move.word + "".join(suffix))
-    found = ctx.valid(whole, slip.announced)
-    if found is None or found[0].score != slip.announced:
-        return None
-    note = Note(
-        "letters_omitted",
-        {
-            "letters": "".join(suffix).upper(),
-            "move": ctx.shown(found[0].move),
-            "score": found[0].score,
-            "penalty": ctx.settings.shift_penalty,
-        },
+    fault = None
+    if _marks(ctx.board, move) != _marks(ctx.board, Move(move.row, move.col, move.across, letters)):
+        unmarked = not any(ch.islower() for ch in letters)
+        if not unmarked or ctx.settings.unmarked_blank_warning:
+            fault = "blank_not_marked" if unmarked else "blank_misplaced"
+    first = (
+        ()
+        if written == (move.row, move.col, move.across)
+        else (Note("first_round", {"move": ctx.shown(move)}),)
     )
     return _scored_verdict(
-        Reason.OMITTED_LETTERS,
-        board,
-        found,
-        slip,
-        ctx.settings,
-        first=(note,),
-        penalty=ctx.settings.shift_penalty,
+        Reason.OK, ctx.board, chosen, slip, ctx.settings, first=first, blank_fault=fault or ""
     )
+
+
+def _penalised(
+    ctx: _Round, reason: str, judged: tuple[Scored, bool], slip: SlipInput, note: Note, written: Verdict
+) -> Verdict:
+    """A move credited its score less the penalty, or 0 when that would leave nothing:
+    FISF 5.3.3, a solution worth at most 4 points under the 5-point penalty scores 0
+    ("pas de score négatif")."""
+    penalty = ctx.settings.shift_penalty
+    if judged[0].score < penalty:
+        return written.noted(
+            Note(
+                "penalty_too_high",
+                {"move": ctx.shown(judged[0].move), "score": judged[0].score, "penalty": penalty},
+            )
+        )
+    return _scored_verdict(reason, ctx.board, judged, slip, ctx.settings, first=(note,), penalty=penalty)
+
+
+def _omitted_letters(ctx: _Round, slip: SlipInput, move: Move, written: Verdict) -> Verdict | None:
+    """FISF 2016 (5.3.1): the word's last letter, already on the board, left out of the
+    slip or miswritten on it (docs/rules.md#last-letter-left-out). Credited less the
+    penalty when the announced score is the whole word's; None when the rule does not
+    apply (the slip stays as ruled)."""
+    settings = ctx.settings
+    if not settings.omitted_last_letter or settings.reference_rule != "fisf2016" or slip.announced is None:
+        return None
+    board, size = ctx.board, ctx.board.size
+    squares = move.squares(size)
+    step = 1 if move.across else size
+    along = (move.col if move.across else move.row) + len(move.word) - 1
+    after = squares[-1] + step
+    if along + 1 < size and board.squares[after]:
+        # Left out: one letter on the board just after the written word, and nothing after it.
+        if along + 2 < size and board.squares[after + step]:
+            return None
+        letter, whole = code_char(board.squares[after]), move.word + code_char(board.squares[after])
+        code = "last_letter_omitted"
+    elif (
+        board.squares[squares[-1]] and code_char(board.squares[squares[-1]]).upper() != move.word[-1].upper()
+    ):
+        # Miswritten: the last square holds a board letter the slip names differently.
+        letter = code_char(board.squares[squares[-1]])
+        whole, code = move.word[:-1] + letter, "last_letter_miswritten"
+    else:
+        return None
+    found = ctx.valid(Move(move.row, move.col, move.across, whole), slip.announced)
+    if found is None or found[0].score != slip.announced:
+        return None
+    params = {"letter": letter.upper(), "move": ctx.shown(found[0].move), "score": found[0].score}
+    note = Note(code, {**params, "penalty": settings.shift_penalty})
+    return _penalised(ctx, Reason.OMITTED_LETTERS, found, slip, note, written)
+
+
+def _inverted(
+    ctx: _Round, slip: SlipInput, word: str, reference: Reference | None, coords: str
+) -> Verdict | None:
+    """FISF 5.3: a reference written the other way round (``8H`` for ``H8``) is a correct
+    location with a warning, when the word is legal and valid that way."""
+    if reference is None or reference[2] is None or not coords:
+        return None
+    row, col, across = reference
+    if not (0 <= row < ctx.board.size and 0 <= col < ctx.board.size):
+        return None
+    judged = ctx.valid(Move(row, col, not across, word), slip.announced)
+    if judged is None:
+        return None
+    verdict = _scored_verdict(
+        Reason.OK,
+        ctx.board,
+        judged,
+        slip,
+        replace(ctx.settings, single_warning=False),
+        first=(Note("reference_inverted", {"written": coords, "move": ctx.shown(judged[0].move)}),),
+    )
+    warnings = min(verdict.warnings + 1, 1) if ctx.settings.single_warning else verdict.warnings + 1
+    return replace(verdict, warnings=warnings)
 
 
 def _wrong_reference(
@@ -667,8 +751,10 @@ def _wrong_reference(
     settings = ctx.settings
     if settings.reference_rule == "nearby":
         return _with_shift(written, _shift_candidate(ctx, word, reference), settings, ctx.board.size)
+    inverted = _inverted(ctx, slip, word, reference, coords)
+    if inverted is not None:
+        return inverted
     across = reference[2] if reference is not None else None
-    # Read as the announced score says; without one, where the blank scores most.
     found: dict[tuple[tuple[int, int], ...], tuple[Scored, bool]] = {}
     for move in _placements(ctx.board, word, across):
         judged = ctx.valid(move, slip.announced)
@@ -688,15 +774,7 @@ def _wrong_reference(
         if coords
         else Note("reference_missing", params)
     )
-    return _scored_verdict(
-        Reason.WRONG_REFERENCE,
-        ctx.board,
-        chosen,
-        slip,
-        settings,
-        first=(note,),
-        penalty=settings.shift_penalty,
-    )
+    return _penalised(ctx, Reason.WRONG_REFERENCE, chosen, slip, note, written)
 
 
 def _neighbour_starts(row: int, col: int, across: bool | None) -> Iterator[tuple[int, int, bool]]:
@@ -793,21 +871,26 @@ def credit_round(
     ``prior_warnings`` holds each player's warnings in the game before this round (a
     player absent from it has none). A player is on the top when their credited move
     scores the top score (an arbitrator's correction included: an override decides what
-    the move scores). The solo goes to the only player on the top when the game has at
-    least ``solo_min_players`` players (``players_in_game``, counted by the caller).
+    the move scores). The solo (``solo_below_top``) goes to the one best move of the round,
+    or to the only player on the top, when the game has at least ``solo_min_players``
+    players (``players_in_game``, counted by the caller).
     """
-    tops = {
-        key
-        for key, verdict in verdicts.items()
-        if top_score > 0 and verdict.move_score == top_score and verdict.reason in _SCORED_REASONS
-    }
-    has_solo = len(tops) == 1 and players_in_game >= settings.solo_min_players
+    credited = {key: v for key, v in verdicts.items() if v.reason in _SCORED_REASONS and v.move_score > 0}
+    tops = {key for key, verdict in credited.items() if verdict.move_score == top_score}
+    # The solo (FISF 3.5): the one player whose move scores more than everyone else's,
+    # compared before any penalty, even below the top; or only the one player on the top.
+    if settings.solo_below_top:
+        best = max((verdict.move_score for verdict in credited.values()), default=0)
+        leaders = {key for key, verdict in credited.items() if verdict.move_score == best}
+    else:
+        leaders = tops
+    has_solo = len(leaders) == 1 and players_in_game >= settings.solo_min_players
     credits: dict[K, Credit] = {}
     for key, verdict in verdicts.items():
         penalty = verdict.penalty
         if verdict.reason not in _SET_BY_ARBITRATOR:
             penalty += warning_penalty(prior_warnings.get(key, 0), verdict.warnings, settings)
-        is_solo = has_solo and key in tops
+        is_solo = has_solo and key in leaders
         credits[key] = Credit(
             credited=verdict.score - penalty + (settings.solo_bonus if is_solo else 0),
             penalty=penalty,

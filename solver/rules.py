@@ -147,19 +147,33 @@ def _rack_shortage(short: dict[int, int], have: Counter[int], need: Counter[int]
     return f"the rack is short of {lacking}, with {spare} to stand in"
 
 
+#: How an unmarked blank is read when several letters of the word could be it and no
+#: reading scores the announced score (or none was given): where the move scores most,
+#: least (FISF), or on the last occurrences (the Scramble help).
+BLANK_FALLBACKS = ("best", "least", "last")
+
+
 def resolve_blanks(
-    board: Board, move: Move, rack: list[int], rules: Rules | None = None, *, announced: int | None = None
+    board: Board,
+    move: Move,
+    rack: list[int],
+    rules: Rules | None = None,
+    *,
+    announced: int | None = None,
+    otherwise: str = "best",
 ) -> tuple[Move, int]:
     """Check the new tiles against the rack and give unmarked letters the rack lacks to
     blanks. Returns the move with blanks in lowercase and how many were implied.
 
     When an unmarked letter occurs more often than the rack holds it, several readings
-    are possible (docs/rules.md#unmarked-blank). With ``announced`` (the FISF reading) the
-    blank goes where the move scores the announced score, and when no reading does, to
-    the last occurrences of the letter (the Scramble help: ``banana`` with two A's, the
-    blank is the third A). Without it, the blank goes where it scores most (a blank is
-    worth 0, so on the cheapest square), on equal scores to the last occurrences.
+    are possible (docs/rules.md#unmarked-blank): the one scoring ``announced`` when there
+    is one, else by ``otherwise`` (:data:`BLANK_FALLBACKS`): ``best`` where it scores most
+    (a blank is worth 0, so on the cheapest square), ``least`` where it scores least,
+    ``last`` on the last occurrences of the letter (the Scramble help: ``banana`` with two
+    A's, the blank is the third A). Equal scores go to the later occurrences.
     """
+    if otherwise not in BLANK_FALLBACKS:
+        raise ValueError(f"unknown blank reading {otherwise!r}: choose {', '.join(BLANK_FALLBACKS)}")
     rules = rules or Rules()
     squares = move.squares(board.size)
     have = Counter(rack)
@@ -194,11 +208,15 @@ def resolve_blanks(
             chars[i] = chars[i].lower()
         candidate = Move(move.row, move.col, move.across, "".join(chars))
         readings.append((_score_parts(board, candidate, rules)[0], positions, candidate))
-    if announced is None:
+    matching = [r for r in readings if r[0] == announced]
+    if matching:
+        chosen = max(matching, key=lambda r: r[1])[2]
+    elif otherwise == "best":
         chosen = max(readings, key=lambda r: r[:2])[2]
+    elif otherwise == "least":
+        chosen = max(readings, key=lambda r: (-r[0], r[1]))[2]
     else:
-        matching = [r for r in readings if r[0] == announced]
-        chosen = max(matching, key=lambda r: r[1])[2] if matching else readings[-1][2]
+        chosen = readings[-1][2]
     return chosen, missing
 
 
@@ -291,20 +309,21 @@ def validate(
     *,
     enforce_words: bool = True,
     announced: int | None = None,
+    otherwise: str = "best",
 ) -> Scored:
     """Check a move against the board, the rack and the lexicon, and score it.
 
     Raises :class:`IllegalMoveError` with a message for the player. With
     ``enforce_words=False`` (the *nostrict* mode) words missing from the lexicon are
-    reported in ``Scored.invalid_words`` instead of refused. ``announced``: read an
-    unmarked blank as that score says (:func:`resolve_blanks`).
+    reported in ``Scored.invalid_words`` instead of refused. ``announced`` and
+    ``otherwise``: how an unmarked blank is read (:func:`resolve_blanks`).
     """
     rules = rules or Rules()
     squares = _geometry(board, move, rules.notation)
     _check_board_letters(board, move, squares, rules.notation)
     _check_connection(board, move, squares, rules)
     written = _with_board_case(board, move, squares)
-    resolved, implied = resolve_blanks(board, written, rack, rules, announced=announced)
+    resolved, implied = resolve_blanks(board, written, rack, rules, announced=announced, otherwise=otherwise)
     total, words, placed = _score_parts(board, resolved, rules)
     invalid: list[str] = []
     if lexicon is not None:

@@ -83,7 +83,8 @@ class Event(models.Model):
         NEARBY = "nearby", _("the arbitrator may accept the only placement near the written one")
 
     class BlankReading(models.TextChoices):
-        ANNOUNCED = "announced", _("the reading that matches the announced score, else the last letters")
+        ANNOUNCED = "announced", _("the reading of the announced score, else the lowest (FISF)")
+        LAST = "last", _("the reading of the announced score, else the last occurrences (Scramble)")
         BEST = "best", _("the highest-scoring reading")
 
     class SoloPlayers(models.TextChoices):
@@ -153,6 +154,13 @@ class Event(models.Model):
         _("unmarked blank"), max_length=10, choices=BlankReading.choices, default=BlankReading.ANNOUNCED
     )
     several_slips_void = models.BooleanField(_("several slips for one round are void"), default=True)
+    single_warning = models.BooleanField(
+        _("at most one warning for a slip, none beside a penalty"), default=True
+    )
+    omitted_last_letter = models.BooleanField(
+        _("last letter of the board left out: the score less the penalty"), default=True
+    )
+    solo_below_top = models.BooleanField(_("solo for the one best score, even below the top"), default=True)
     phone_replace = models.BooleanField(_("phones may replace their slip until the deadline"), default=True)
     solo_players = models.CharField(
         _("players counted for the solo"),

@@ -141,13 +141,15 @@ def test_first_move_with_premium_and_letterpoints() -> None:
 def test_fisf_and_gcg_read_the_same_coordinates_differently() -> None:
     # FISF H8: row H, column 8, across. GCG H8: column H, row 8, down, which needs A and T.
     assert _judge("H8", "CATS", 6).move == "8H CATS"
-    gcg = AdjudicationSettings(notation="gcg")
+    gcg = replace(NEARBY, notation="gcg")
     down = _judge("H8", "CATS", 6, settings=gcg)
     assert down.reason == Reason.ILLEGAL
     assert down.move == "H8 CATS"
     # The GCG way to write the FISF H8 is 8H; in FISF, 8H is column 8, row H, down.
     assert _judge("8H", "CATS", 6, settings=gcg).move == "8H CATS"
-    assert _judge("8H", "CATS", 6).move == "H8 CATS"
+    assert _judge("8H", "CATS", 6, settings=NEARBY).move == "H8 CATS"
+    # The FISF takes a reference written the other way round as H8, with a warning.
+    assert (_judge("8H", "CATS", 6).move, _judge("8H", "CATS", 6).warnings) == ("8H CATS", 1)
 
 
 @pytest.mark.parametrize("notation", ["fisf", "gcg", "scramble"])
@@ -249,9 +251,10 @@ def test_marked_blank_earns_no_warning(setting: bool) -> None:
         assert (verdict.move, verdict.score, verdict.warnings) == ("8H CATs", 5, 0)
 
 
-def test_unmarked_blank_and_wrong_score_are_two_warnings() -> None:
-    verdict = _judge("H8", "CATS", 6, rack="?EINORD")
+def test_unmarked_blank_and_wrong_score_are_two_warnings_without_the_single_warning_rule() -> None:
+    verdict = _judge("H8", "CATS", 6, rack="?EINORD", settings=replace(FISF, single_warning=False))
     assert verdict.warnings == 2
+    assert _judge("H8", "CATS", 6, rack="?EINORD").warnings == 1  # FISF 5.8: one at most
 
 
 # --- shifted reference, the arbitrator's choice (reference_rule="nearby") -----------------
@@ -344,10 +347,14 @@ def test_accept_shift(setting: int, penalty: int) -> None:
 
 
 def test_accept_shift_judges_the_announced_score() -> None:
-    verdict = _judge("I8", "AT", 5, rack="ATEINOR", settings=NEARBY)
-    accepted = _accept("I8", "AT", 5, verdict, rack="ATEINOR", settings=NEARBY)
+    several = replace(NEARBY, single_warning=False)
+    verdict = _judge("I8", "AT", 5, rack="ATEINOR", settings=several)
+    accepted = _accept("I8", "AT", 5, verdict, rack="ATEINOR", settings=several)
     assert (accepted.move, accepted.move_score, accepted.score) == ("I8 AT", 3, 3)
     assert (accepted.warnings, accepted.penalty) == (1, 5)
+    # FISF 5.8: no warning beside the penalty.
+    fisf = _accept("I8", "AT", 5, verdict, rack="ATEINOR", settings=NEARBY)
+    assert (fisf.warnings, fisf.penalty) == (0, 5)
     english = replace(NEARBY, score_policy="english")
     verdict = _judge("I8", "AT", 2, rack="ATEINOR", settings=english)
     accepted = _accept("I8", "AT", 2, verdict, rack="ATEINOR", settings=english)

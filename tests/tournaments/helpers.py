@@ -129,7 +129,12 @@ def blank_rack_round(game: Game) -> Round:
 def warned_twice(game: Game, player: Player) -> Round:
     """Round 1 on :data:`BLANK_RACK`, where ``player`` hands in a top with the blank not
     marked and no score announced (two warnings), ruled and placed; then round 2, drawn
-    on :data:`BLANK_RACK` again (the bingo emptied the rack) and open: returned."""
+    on :data:`BLANK_RACK` again (the bingo emptied the rack) and open: returned.
+
+    The event counts every warning of a slip (``single_warning`` off, set before the
+    first slip): the FISF's one warning a round would give one here."""
+    Event.objects.filter(pk=game.event_id).update(single_warning=False)
+    game.event.refresh_from_db()
     first = blank_rack_round(game)
     coordinates, word = blank_top(first, marked=False)
     services.slip_submit(round=first, player=player, coordinates=coordinates, word=word, announced_score=None)

@@ -35,7 +35,8 @@ def test_slips_are_judged_with_the_events_notation(event: Event, game: Game) -> 
 
 @pytest.fixture
 def strict(enable_lexicon: Lexicon) -> Event:
-    """One free warning a game, 7 points for each further one."""
+    """One free warning a game, 7 points for each further one; every warning of a slip
+    counts (not the FISF's one a round), to see several beyond the free ones at once."""
     return services.event_create(
         name="Strict",
         starts_on=dt.date(2026, 11, 21),
@@ -45,6 +46,7 @@ def strict(enable_lexicon: Lexicon) -> Event:
         random_seed=7,
         free_warnings=1,
         warning_penalty=7,
+        single_warning=False,
     )
 
 

@@ -152,8 +152,11 @@ def test_a_slip_typed_after_the_deadline_counts_while_the_round_is_open(
 
 
 def test_slips_enter_echoes_the_warnings_of_the_game_beyond_the_free_ones(arbitrator) -> None:
-    # One free warning a game, 7 points each beyond; Bruno hands in nothing in round 1.
-    event = _create("--free-warnings", "1", "--warning-penalty", "7", "--notation", "gcg")
+    # One free warning a game, 7 points each beyond, every warning of a slip counted (not
+    # the FISF's one a round); Bruno hands in nothing in round 1.
+    event = _create(
+        "--free-warnings", "1", "--warning-penalty", "7", "--notation", "gcg", "--no-single-warning"
+    )
     for name in ("Anne", "Bruno"):
         services.player_add(event=event, name=name)
     run("round_draw", "--event", event.code, "--new-game", "--rack", BLANK_RACK)
