@@ -5,9 +5,13 @@ n-1 plus tiles drawn up to the rack size. Rounds 1-15 need at least 2 vowels and
 consonants, later rounds 1 and 1 (:class:`DrawRules`, event settings). A tile that counts
 as both (the blank always, Y by default) fills either minimum but counts once. A rack
 that fails is rejected: *all* its tiles, reliquat included, go back to the bag and a
-fresh full rack is drawn; every rejected rack is kept in :class:`RackDraw`. The game is
-over by the draw rule when the bag and reliquat are empty or can no longer make a rack
-that meets the minimums in force (:func:`game_over_by_draw`).
+fresh full rack is drawn; every rejected rack is kept in :class:`RackDraw`.
+
+The minimums in force (:func:`minimums_in_force`) depend on the bag and the reliquat too:
+in rounds 1-15, when they can no longer give 2 vowels and 2 consonants but can give 1 and
+1, the round needs 1 and 1 (the FISF practice, setting ``early_fallback``, on by
+default). The game is over by the draw rule when the bag and reliquat are empty or can no
+longer make a rack that meets the minimums in force (:func:`game_over_by_draw`).
 
 Reproducibility: a game is replayed from its seed, so every draw must depend only on the
 seed and on the history of the bag. :class:`Bag` keeps its tiles sorted by code and
@@ -19,10 +23,11 @@ Manual racks (:func:`check_manual_rack`): the arbitrator types the *full* rack d
 the table, reliquat included (reliquat ``AE`` + drawn ``TRSNI`` is typed ``AETRSNI``, in
 any order, case ignored, ``?`` for a blank, spaces ignored). The typed rack must hold the
 reliquat tiles, take the rest from the bag, have exactly ``min(rack size, reliquat +
-bag)`` tiles and meet the minimums; otherwise it is refused with one message per reason
-and nothing changes. A rack that fails the minimums on the table is put back whole: the
-arbitrator then types the new rack with ``after_rejection=True`` and names the rejected
-rack(s) in ``rejected``, so that the game sheet shows every rejection.
+bag)`` tiles and meet the minimums in force; otherwise it is refused with one message per
+reason (naming the minimums in force and, in an early round, why) and nothing changes.
+A rack that fails the minimums on the table is put back whole: the arbitrator then types
+the new rack with ``after_rejection=True`` and names the rejected rack(s) in
+``rejected``, so that the game sheet shows every rejection.
 """
 
 from __future__ import annotations
@@ -49,6 +54,9 @@ class DrawRules:
     early_consonants: int = 2
     late_vowels: int = 1
     late_consonants: int = 1
+    #: In the early rounds, when the bag and reliquat cannot give a rack with the early
+    #: minimums, the late ones apply to that round (FISF) rather than the game ending.
+    early_fallback: bool = True
     #: Racks drawn in one round before giving up; only a contrived bag gets near it.
     max_attempts: int = 10_000
 
@@ -69,12 +77,13 @@ class DrawRules:
             raise ValueError("max_attempts must be at least 1")
 
     @classmethod
-    def for_board(cls, board_size: int, **settings: int) -> DrawRules:
+    def for_board(cls, board_size: int, **settings: Any) -> DrawRules:
         """Rules with the board's rack size (7 on 15x15, 8 on the bigger boards)."""
         return cls(rack_size=board_rack_size(board_size), **settings)
 
     def minimums(self, round_number: int) -> tuple[int, int]:
-        """(vowels, consonants) a rack of this round must hold at least."""
+        """(vowels, consonants) a rack of this round must hold at least, as long as the bag
+        and reliquat can give them (see :func:`minimums_in_force`)."""
         if round_number < 1:
             raise ValueError(f"rounds are numbered from 1, not {round_number}")
         if round_number <= self.early_rounds:
@@ -111,6 +120,45 @@ def rack_meets(tileset: TileSet, rack_codes: Iterable[int], vowels: int, consona
     return _meets(_kinds(tileset, rack_codes), vowels, consonants)
 
 
+@dataclass(frozen=True)
+class Minimums:
+    """The minimums a round's rack must meet, given what the bag and reliquat hold."""
+
+    vowels: int
+    consonants: int
+    #: An early round whose pool cannot give the early minimums: the late ones apply.
+    fallback: bool = False
+
+
+def minimums_in_force(
+    tileset: TileSet, pool_codes: Iterable[int], round_number: int, rules: DrawRules
+) -> Minimums | None:
+    """The minimums the rack of ``round_number`` must meet, or None when the game is over
+    by the draw rule (docs/rules.md#game-end).
+
+    ``pool_codes`` is the bag plus the reliquat: a rejected rack goes back whole, so every
+    rack of the round is drawn from that pool. The round's own minimums apply while some
+    rack drawn from the pool can meet them. In an early round that no rack can, with
+    ``rules.early_fallback`` the late minimums apply instead (the FISF practice: the game
+    goes on with 1 vowel and 1 consonant); the game is over when no rack can meet the
+    minimums that apply.
+    """
+    pool = list(pool_codes)
+    if not pool:
+        return None
+    kinds = _kinds(tileset, pool)
+    # Some rack meets the minimums iff the pool holds them: they fit in a rack (checked by
+    # DrawRules), so a rack can take the tiles needed and any others; and a pool no bigger
+    # than a rack is the rack itself.
+    vowels, consonants = rules.minimums(round_number)
+    if _meets(kinds, vowels, consonants):
+        return Minimums(vowels, consonants)
+    late = rules.late_vowels, rules.late_consonants
+    if rules.early_fallback and round_number <= rules.early_rounds and _meets(kinds, *late):
+        return Minimums(*late, fallback=True)
+    return None
+
+
 def game_over_by_draw(
     tileset: TileSet, pool_codes: Iterable[int], round_number: int, rules: DrawRules
 ) -> bool:
@@ -118,19 +166,10 @@ def game_over_by_draw(
 
     ``pool_codes`` is the bag plus the reliquat. The game is over when the pool is empty,
     or when no rack that can be drawn from it meets the minimums in force
-    (docs/rules.md#game-end, after the Mattel rules: "no vowels or consonants left").
+    (:func:`minimums_in_force`; docs/rules.md#game-end, after the Mattel rules: "no vowels
+    or consonants left").
     """
-    pool = list(pool_codes)
-    if not pool:
-        return True
-    vowels, consonants = rules.minimums(round_number)
-    kinds = _kinds(tileset, pool)
-    if len(pool) <= rules.rack_size:
-        # The rack is the whole pool: no choice left in what it holds.
-        return not _meets(kinds, vowels, consonants)
-    # With more tiles than a rack, a rack can be made of the needed tiles plus any others,
-    # so it exists iff the needed tiles fit in a rack and the pool has them.
-    return vowels + consonants > rules.rack_size or not _meets(kinds, vowels, consonants)
+    return minimums_in_force(tileset, pool_codes, round_number, rules) is None
 
 
 def _tile_name(code: int) -> str:
@@ -318,21 +357,22 @@ def draw_rack(
 ) -> RackDraw | None:
     """Draw the rack of ``round_number``: the reliquat plus tiles from the bag.
 
-    A rack that fails the minimums goes back to the bag whole and a fresh full rack is
-    drawn, until one meets them. Returns None, with the bag untouched, when the game is
-    over by the draw rule. Raises :class:`IllegalRackError` after ``rules.max_attempts``
-    racks without a valid one; the bag then holds the same tiles as before.
+    A rack that fails the minimums in force (:func:`minimums_in_force`) goes back to the
+    bag whole and a fresh full rack is drawn, until one meets them. Returns None, with the
+    bag untouched, when the game is over by the draw rule. Raises
+    :class:`IllegalRackError` after ``rules.max_attempts`` racks without a valid one; the
+    bag then holds the same tiles as before.
     """
     kept = _check_reliquat(reliquat, rules)
-    if game_over_by_draw(tileset, bag.tiles + kept, round_number, rules):
+    minimums = minimums_in_force(tileset, bag.tiles + kept, round_number, rules)
+    if minimums is None:
         return None
-    vowels, consonants = rules.minimums(round_number)
     rejected: list[tuple[int, ...]] = []
     current = kept
     for _ in range(rules.max_attempts):
         new = tuple(bag.draw(min(rules.rack_size - len(current), len(bag))))
         rack = current + new
-        if rack_meets(tileset, rack, vowels, consonants):
+        if rack_meets(tileset, rack, minimums.vowels, minimums.consonants):
             return RackDraw(round_number, current, new, tuple(rejected))
         rejected.append(rack)
         bag.put_back(rack)
@@ -340,34 +380,53 @@ def draw_rack(
     # Give the caller its reliquat back so that no tile is lost by the failure.
     bag.remove(kept)
     raise IllegalRackError(
-        f"no rack with {_plural(vowels, 'vowel')} and {_plural(consonants, 'consonant')}"
+        f"no rack with {_pair(minimums.vowels, minimums.consonants)}"
         f" was drawn in {rules.max_attempts} attempts in round {round_number}"
         f" (bag: {bag.remaining_string()}, reliquat: {rack_string(kept) or 'none'})"
     )
 
 
+def _pair(vowels: int, consonants: int) -> str:
+    return f"{_plural(vowels, 'vowel')} and {_plural(consonants, 'consonant')}"
+
+
+def _why(minimums: Minimums, kinds: tuple[int, int, int], round_number: int, rules: DrawRules) -> str:
+    """Why the minimums in force are these, when the early fallback makes it a question:
+    they are the late ones, or a rack with the late ones would have passed."""
+    early = _pair(*rules.minimums(round_number))
+    if minimums.fallback:
+        return (
+            f": the later minimums apply ({_pair(minimums.vowels, minimums.consonants)}),"
+            f" as the bag and reliquat can no longer give {early}"
+        )
+    late = (rules.late_vowels, rules.late_consonants)
+    if rules.early_fallback and round_number <= rules.early_rounds and _meets(kinds, *late):
+        return f": the bag and reliquat can still give {early}, so {_pair(*late)} are not enough"
+    return ""
+
+
 def _minimums_problem(
-    tileset: TileSet, rack: Sequence[int], round_number: int, rules: DrawRules
+    tileset: TileSet, rack: Sequence[int], round_number: int, minimums: Minimums, rules: DrawRules
 ) -> str | None:
-    vowels, consonants = rules.minimums(round_number)
+    vowels, consonants = minimums.vowels, minimums.consonants
     kinds = _kinds(tileset, rack)
     if _meets(kinds, vowels, consonants):
         return None
+    why = _why(minimums, kinds, round_number, rules)
     only_v, only_c, both = kinds
     if only_v + both < vowels:
         return (
             f"the rack needs at least {_plural(vowels, 'vowel')} in round {round_number}"
-            f" (it has {only_v + both})"
+            f" (it has {only_v + both}){why}"
         )
     if only_c + both < consonants:
         return (
             f"the rack needs at least {_plural(consonants, 'consonant')} in round {round_number}"
-            f" (it has {only_c + both})"
+            f" (it has {only_c + both}){why}"
         )
     return (
-        f"the rack needs at least {_plural(vowels, 'vowel')} and"
-        f" {_plural(consonants, 'consonant')} in round {round_number}"
-        " (a blank or a tile that is both counts as one or the other, not both)"
+        f"the rack needs at least {_pair(vowels, consonants)} in round {round_number}"
+        f" (a blank or a tile that is both counts as one or the other, not both){why}"
     )
 
 
@@ -423,13 +482,17 @@ def check_manual_rack(
         )
 
     pool_size = len(kept) + len(bag)
-    if game_over_by_draw(tileset, bag.tiles + kept, round_number, rules):
+    minimums = minimums_in_force(tileset, bag.tiles + kept, round_number, rules)
+    if minimums is None:
         if pool_size == 0:
             raise IllegalRackError("the game is over: no tiles are left")
-        vowels, consonants = rules.minimums(round_number)
+        early = rules.minimums(round_number)
+        late = (rules.late_vowels, rules.late_consonants)
+        tried = _pair(*early)
+        if rules.early_fallback and round_number <= rules.early_rounds and late != early:
+            tried += f", nor with {_pair(*late)}"
         raise IllegalRackError(
-            f"the game is over: the {_plural(pool_size, 'tile')} left cannot make a rack with"
-            f" {_plural(vowels, 'vowel')} and {_plural(consonants, 'consonant')}"
+            f"the game is over: the {_plural(pool_size, 'tile')} left cannot make a rack with {tried}"
         )
     size = min(rules.rack_size, pool_size)
     # The reliquat's tiles are this rack's to keep, or back in the bag after a rejection:
@@ -440,14 +503,20 @@ def check_manual_rack(
         label = f"the rejected rack {rack_string(rejected_rack)}"
         # Only the first rejected rack sits on the reliquat; later ones are fresh racks.
         problem = _rack_problem(rejected_rack, kept if i == 0 else (), pool, size, label)
-        if problem is None and _minimums_problem(tileset, rejected_rack, round_number, rules) is None:
-            problem = f"{label} meets the minimums of round {round_number}: it cannot be rejected"
+        if (
+            problem is None
+            and _minimums_problem(tileset, rejected_rack, round_number, minimums, rules) is None
+        ):
+            problem = (
+                f"{label} meets the minimums of round {round_number}"
+                f" ({_pair(minimums.vowels, minimums.consonants)}): it cannot be rejected"
+            )
         if problem is not None:
             raise IllegalRackError(problem)
 
     problem = _rack_problem(rack, () if after_rejection else kept, pool, size, "the rack")
     if problem is None:
-        problem = _minimums_problem(tileset, rack, round_number, rules)
+        problem = _minimums_problem(tileset, rack, round_number, minimums, rules)
     if problem is not None:
         raise IllegalRackError(problem)
 

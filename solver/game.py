@@ -47,6 +47,7 @@ def config_rules(config: GameConfig) -> tuple[TileSet, Rules, DrawRules]:
         early_consonants=config.early_consonants,
         late_vowels=config.late_vowels,
         late_consonants=config.late_consonants,
+        early_fallback=config.early_fallback,
     )
     return tiles, rules, draw_rules
 

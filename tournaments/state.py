@@ -76,6 +76,7 @@ def game_config(game: models.Game) -> GameConfig:
         early_consonants=event.early_consonants,
         late_vowels=event.late_vowels,
         late_consonants=event.late_consonants,
+        early_fallback=event.early_fallback,
     )
 
 

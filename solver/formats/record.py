@@ -7,7 +7,7 @@ One object per game::
                 "lexicon_checksum": "<sha256 of the word list>", "seed": 7, "smooth": true,
                 "bingo_bonus": 50, "first_move_horizontal": true, "y_counts_as": "both",
                 "early_rounds": 15, "early_vowels": 2, "early_consonants": 2,
-                "late_vowels": 1, "late_consonants": 1},
+                "late_vowels": 1, "late_consonants": 1, "early_fallback": true},
      "rounds": [{"round": 1, "reliquat": "", "new": "ADEGORZ", "rejected": ["..."],
                  "manual": false, "moves": 336, "top_score": 38,
                  "tops": ["8D GRAZED", "8G GRAZED"], "played": "8D GRAZED", "score": 38,
@@ -69,6 +69,9 @@ class GameConfig:
     early_consonants: int = 2
     late_vowels: int = 1
     late_consonants: int = 1
+    #: The FISF end of the early rounds (solver.draw.DrawRules.early_fallback); a record
+    #: written before the setting existed reads as the default.
+    early_fallback: bool = True
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)

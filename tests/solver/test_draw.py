@@ -12,10 +12,12 @@ from hypothesis import strategies as st
 from solver.draw import (
     Bag,
     DrawRules,
+    Minimums,
     RackDraw,
     check_manual_rack,
     draw_rack,
     game_over_by_draw,
+    minimums_in_force,
     parse_tiles,
     rack_meets,
 )
@@ -25,6 +27,8 @@ from solver.tiles import TileSet, rack_codes, rack_string, tile_set
 EN = tile_set("english")
 FR = tile_set("french")
 RULES = DrawRules()
+#: The end of the game before the FISF practice: the early minimums or nothing.
+NO_FALLBACK = DrawRules(early_fallback=False)
 
 
 def codes(letters: str) -> tuple[int, ...]:
@@ -293,13 +297,13 @@ def test_the_game_is_over_when_the_last_tiles_hold_no_consonant():
     assert game_over_by_draw(EN.with_y("vowel"), codes("AEIOY"), 20, RULES)
 
 
-def test_in_early_rounds_the_game_ends_when_two_of_each_cannot_be_drawn():
-    assert game_over_by_draw(EN, codes("AEB"), 3, RULES)
-    assert not game_over_by_draw(EN, codes("AEB"), 16, RULES)
+def test_without_the_fallback_the_early_rounds_end_when_two_of_each_cannot_be_drawn():
+    assert game_over_by_draw(EN, codes("AEB"), 3, NO_FALLBACK)
+    assert not game_over_by_draw(EN, codes("AEB"), 16, NO_FALLBACK)
     many_consonants = codes("A" + "BCDFGHJKLMNP")
-    assert game_over_by_draw(EN, many_consonants, 5, RULES)
-    assert not game_over_by_draw(EN, many_consonants, 16, RULES)
-    assert not game_over_by_draw(EN, codes("A?" + "BCDFGHJKLMNP"), 5, RULES)
+    assert game_over_by_draw(EN, many_consonants, 5, NO_FALLBACK)
+    assert not game_over_by_draw(EN, many_consonants, 16, NO_FALLBACK)
+    assert not game_over_by_draw(EN, codes("A?" + "BCDFGHJKLMNP"), 5, NO_FALLBACK)
 
 
 def test_a_game_ends_by_the_draw_and_every_rack_met_its_minimums():
@@ -309,6 +313,149 @@ def test_a_game_ends_by_the_draw_and_every_rack_met_its_minimums():
     assert [d.round for d in draws] == list(range(1, len(draws) + 1))
     assert game_over_by_draw(EN, bag.tiles + reliquat, len(draws) + 1, RULES)
     assert len(bag) + len(reliquat) + played == EN.total
+
+
+# --- the early rounds when the bag runs low (FISF) ------------------------------------
+
+#: Round 10: one vowel left among ten tiles, so no rack can hold 2 vowels, but a rack
+#: with 1 vowel and 1 consonant can be drawn.
+ONE_VOWEL = "ABCDFGHKLM"
+
+
+def test_the_early_minimums_apply_while_the_pool_can_give_them():
+    assert minimums_in_force(EN, codes("AEBCDFGH"), 10, RULES) == Minimums(2, 2)
+    assert minimums_in_force(EN, codes("AEBCDFGH"), 16, RULES) == Minimums(1, 1)
+
+
+def test_an_early_round_falls_back_to_one_and_one_when_two_and_two_cannot_be_drawn():
+    assert minimums_in_force(EN, codes(ONE_VOWEL), 10, RULES) == Minimums(1, 1, fallback=True)
+    assert minimums_in_force(EN, codes(ONE_VOWEL), 10, NO_FALLBACK) is None
+    assert not game_over_by_draw(EN, codes(ONE_VOWEL), 10, RULES)
+    assert game_over_by_draw(EN, codes(ONE_VOWEL), 10, NO_FALLBACK)
+
+
+def test_the_fallback_ends_the_game_only_when_not_even_one_and_one_can_be_drawn():
+    assert game_over_by_draw(EN, codes("BCDFGHKLM"), 10, RULES)
+    assert game_over_by_draw(EN, codes("AEIOUAEIO"), 10, RULES)
+    assert game_over_by_draw(EN, (), 10, RULES)
+
+
+def test_the_fallback_is_for_the_early_rounds_only():
+    # Round 15 is the last early round; from round 16 the late minimums are the round's own.
+    assert minimums_in_force(EN, codes(ONE_VOWEL), 15, RULES) == Minimums(1, 1, fallback=True)
+    assert minimums_in_force(EN, codes(ONE_VOWEL), 16, RULES) == Minimums(1, 1)
+    assert minimums_in_force(EN, codes(ONE_VOWEL), 16, NO_FALLBACK) == Minimums(1, 1)
+    rules = DrawRules(early_rounds=9)
+    assert minimums_in_force(EN, codes(ONE_VOWEL), 10, rules) == Minimums(1, 1)
+    assert game_over_by_draw(EN, codes(ONE_VOWEL), 9, DrawRules(early_rounds=9, early_fallback=False))
+
+
+def test_the_fallback_takes_the_late_minimums_of_the_settings():
+    rules = DrawRules(early_vowels=3, early_consonants=3, late_vowels=2, late_consonants=0)
+    assert minimums_in_force(EN, codes("AEBCDFGHK"), 4, rules) == Minimums(2, 0, fallback=True)
+    assert game_over_by_draw(EN, codes("ABCDFGHKL"), 4, rules)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_with_the_fallback_an_early_round_draws_a_rack_with_one_vowel(seed):
+    bag = Bag.from_string(ONE_VOWEL, seed=seed)
+    draw = draw_rack(bag, (), 10, EN, RULES)
+    assert draw is not None
+    assert len(draw.rack) == 7
+    assert codes("A")[0] in draw.rack
+    # Every rack drawn without the A was put back whole.
+    assert all(codes("A")[0] not in rejected and len(rejected) == 7 for rejected in draw.rejected)
+    assert sorted(bag.tiles + draw.rack) == sorted(codes(ONE_VOWEL))
+
+
+def test_without_the_fallback_the_same_early_round_ends_the_game():
+    bag = Bag.from_string(ONE_VOWEL, seed=1)
+    assert draw_rack(bag, (), 10, EN, NO_FALLBACK) is None
+    assert bag.tiles == tuple(sorted(codes(ONE_VOWEL)))
+
+
+def test_the_fallback_counts_the_reliquat_in_the_pool():
+    # The reliquat holds the second vowel: 2 and 2 can still be drawn, the rack needs them.
+    bag = Bag.from_string("ABCDFGHKLM", seed=3)
+    draw = draw_rack(bag, codes("E"), 10, EN, RULES)
+    assert draw is not None
+    assert rack_meets(EN, draw.rack, 2, 2)
+    assert all(not rack_meets(EN, rejected, 2, 2) for rejected in draw.rejected)
+
+
+def test_a_typed_one_vowel_rack_is_accepted_when_two_vowels_cannot_be_drawn():
+    bag = Bag.from_string(ONE_VOWEL, seed=1)
+    draw = check_manual_rack(bag, (), "ABCDFGH", 10, EN, RULES)
+    assert draw.rack == codes("ABCDFGH")
+    assert bag.tiles == codes("KLM")
+
+
+def test_a_typed_rack_without_the_fallback_is_refused_as_the_game_is_over():
+    bag = Bag.from_string(ONE_VOWEL, seed=1)
+    with pytest.raises(IllegalRackError) as refused:
+        check_manual_rack(bag, (), "ABCDFGH", 10, EN, NO_FALLBACK)
+    assert str(refused.value) == (
+        "the game is over: the 10 tiles left cannot make a rack with 2 vowels and 2 consonants"
+    )
+    assert len(bag) == 10
+
+
+def test_a_typed_one_vowel_rack_is_refused_while_two_vowels_can_be_drawn():
+    bag = Bag.from_string("AE" + ONE_VOWEL[1:], seed=1)
+    with pytest.raises(IllegalRackError) as refused:
+        check_manual_rack(bag, (), "ABCDFGH", 10, EN, RULES)
+    assert str(refused.value) == (
+        "the rack needs at least 2 vowels in round 10 (it has 1): the bag and reliquat can still"
+        " give 2 vowels and 2 consonants, so 1 vowel and 1 consonant are not enough"
+    )
+    with pytest.raises(IllegalRackError) as refused:
+        check_manual_rack(bag, (), "ABCDFGH", 10, EN, NO_FALLBACK)
+    assert str(refused.value) == "the rack needs at least 2 vowels in round 10 (it has 1)"
+    assert len(bag) == 11
+
+
+def test_a_typed_rack_under_the_fallback_says_the_later_minimums_apply_and_why():
+    bag = Bag.from_string(ONE_VOWEL, seed=1)
+    with pytest.raises(IllegalRackError) as refused:
+        check_manual_rack(bag, (), "BCDFGHK", 10, EN, RULES)
+    assert str(refused.value) == (
+        "the rack needs at least 1 vowel in round 10 (it has 0): the later minimums apply"
+        " (1 vowel and 1 consonant), as the bag and reliquat can no longer give 2 vowels and 2 consonants"
+    )
+    assert len(bag) == 10
+
+
+def test_a_typed_rack_rejected_under_the_fallback_must_miss_one_and_one():
+    bag = Bag.from_string(ONE_VOWEL, seed=1)
+    with pytest.raises(IllegalRackError) as refused:
+        check_manual_rack(bag, (), "ABCDFGK", 10, EN, RULES, rejected=["ABCDFGH"])
+    assert str(refused.value) == (
+        "the rejected rack ABCDFGH meets the minimums of round 10 (1 vowel and 1 consonant):"
+        " it cannot be rejected"
+    )
+    draw = check_manual_rack(bag, (), "ABCDFGK", 10, EN, RULES, rejected=["BCDFGHK"])
+    assert draw.rejected == (codes("BCDFGHK"),)
+    assert bag.tiles == codes("HLM")
+
+
+def test_a_typed_rack_when_not_even_one_and_one_can_be_drawn_says_both():
+    bag = Bag.from_string("BCDFGHKLM", seed=1)
+    with pytest.raises(IllegalRackError) as refused:
+        check_manual_rack(bag, (), "BCDFGHK", 10, EN, RULES)
+    assert str(refused.value) == (
+        "the game is over: the 9 tiles left cannot make a rack with 2 vowels and 2 consonants,"
+        " nor with 1 vowel and 1 consonant"
+    )
+
+
+def test_the_round_after_the_early_rounds_is_unchanged_by_the_setting():
+    for rules in (RULES, NO_FALLBACK):
+        bag = Bag.from_string(ONE_VOWEL, seed=1)
+        with pytest.raises(IllegalRackError) as refused:
+            check_manual_rack(bag, (), "BCDFGHK", 16, EN, rules)
+        assert str(refused.value) == "the rack needs at least 1 vowel in round 16 (it has 0)"
+        assert check_manual_rack(bag, (), "ABCDFGH", 16, EN, rules).rack == codes("ABCDFGH")
+        assert draw_rack(Bag.from_string("BCDFGHKLM", seed=1), (), 16, EN, rules) is None
 
 
 # --- records --------------------------------------------------------------------------
@@ -379,17 +526,26 @@ def test_a_manual_rack_that_misses_the_minimums_is_refused_with_the_count():
     bag = Bag(EN, seed=1)
     before = bag.tiles
     with pytest.raises(IllegalRackError) as refused:
-        check_manual_rack(bag, (), "ABCDFGH", 3, EN, RULES)
+        check_manual_rack(bag, (), "ABCDFGH", 3, EN, NO_FALLBACK)
     assert str(refused.value) == "the rack needs at least 2 vowels in round 3 (it has 1)"
     with pytest.raises(IllegalRackError) as refused:
+        check_manual_rack(bag, (), "BCDFGHJ", 3, EN, RULES)
+    assert str(refused.value) == "the rack needs at least 2 vowels in round 3 (it has 0)"
+    with pytest.raises(IllegalRackError) as refused:
         check_manual_rack(bag, (), "AEIOUEB", 3, EN, RULES)
-    assert str(refused.value) == "the rack needs at least 2 consonants in round 3 (it has 1)"
+    assert str(refused.value) == (
+        "the rack needs at least 2 consonants in round 3 (it has 1): the bag and reliquat can still"
+        " give 2 vowels and 2 consonants, so 1 vowel and 1 consonant are not enough"
+    )
     with pytest.raises(IllegalRackError) as refused:
         check_manual_rack(bag, (), "AEIOUEA", 16, EN, RULES)
     assert str(refused.value) == "the rack needs at least 1 consonant in round 16 (it has 0)"
     with pytest.raises(IllegalRackError) as refused:
         check_manual_rack(bag, (), "A?BCDFG", 3, EN, DrawRules(early_vowels=3))
-    assert str(refused.value) == "the rack needs at least 3 vowels in round 3 (it has 2)"
+    assert str(refused.value) == (
+        "the rack needs at least 3 vowels in round 3 (it has 2): the bag and reliquat can still"
+        " give 3 vowels and 2 consonants, so 1 vowel and 1 consonant are not enough"
+    )
     assert bag.tiles == before
 
 
@@ -405,7 +561,9 @@ def test_a_manual_rack_where_the_blank_cannot_fill_both_minimums_is_refused():
         check_manual_rack(bag, (), "?ABY", 1, neither_y, rules)
     assert str(refused.value) == (
         "the rack needs at least 2 vowels and 2 consonants in round 1"
-        " (a blank or a tile that is both counts as one or the other, not both)"
+        " (a blank or a tile that is both counts as one or the other, not both):"
+        " the bag and reliquat can still give 2 vowels and 2 consonants,"
+        " so 1 vowel and 1 consonant are not enough"
     )
     assert len(bag) == 100
 
@@ -442,7 +600,11 @@ def test_several_rejections_in_a_row_are_all_recorded():
 @pytest.mark.parametrize(
     ("rejected", "message"),
     [
-        (["BCDFGAE"], "the rejected rack BCDFGAE meets the minimums of round 2: it cannot be rejected"),
+        (
+            ["BCDFGAE"],
+            "the rejected rack BCDFGAE meets the minimums of round 2 (2 vowels and 2 consonants):"
+            " it cannot be rejected",
+        ),
         (["DFGHJAL"], "the rejected rack DFGHJAL must keep the reliquat BC"),
         (["BCDFGA"], "the rejected rack BCDFGA must hold 7 tiles, not 6"),
         (["BCDFGHA", "BCDZZZA"], "there is no second Z in the bag"),
@@ -499,13 +661,19 @@ def test_tiles_are_conserved_and_every_rack_meets_its_minimums(seed, play_seed, 
     reliquat: tuple[int, ...] = ()
     played: list[int] = []
     for round_number in range(1, 500):
+        in_force = minimums_in_force(tileset, bag.tiles + reliquat, round_number, rules)
         draw = draw_rack(bag, reliquat, round_number, tileset, rules)
         if draw is None:
+            assert in_force is None
             break
+        assert in_force is not None
+        assert in_force.fallback == (
+            not rack_meets(tileset, draw.rack + bag.tiles, *rules.minimums(round_number))
+        )
         assert len(draw.rack) == min(rules.rack_size, len(bag) + len(draw.rack))
-        assert rack_meets(tileset, draw.rack, *rules.minimums(round_number))
+        assert rack_meets(tileset, draw.rack, in_force.vowels, in_force.consonants)
         for rejected in draw.rejected:
-            assert not rack_meets(tileset, rejected, *rules.minimums(round_number))
+            assert not rack_meets(tileset, rejected, in_force.vowels, in_force.consonants)
         rack = list(draw.rack)
         player.shuffle(rack)
         n = player.randint(1, len(rack))

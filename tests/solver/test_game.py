@@ -270,3 +270,39 @@ def test_a_bad_setting_in_a_record_is_a_record_error(enable: Lexicon, game7: Gam
 
     with pytest.raises(RecordError, match="unknown board"):
         replay(_tampered(game7, change), lexicon=enable)
+
+
+def test_a_record_without_the_early_fallback_setting_reads_as_the_fisf_default(game7: GameRecord) -> None:
+    data = copy.deepcopy(game7.to_dict())
+    assert data["config"]["early_fallback"] is True
+    del data["config"]["early_fallback"]
+    assert GameRecord.from_dict(data).config.early_fallback is True
+    data["config"]["early_fallback"] = 0
+    with pytest.raises(RecordError, match="early_fallback must be bool"):
+        GameRecord.from_dict(data)
+
+
+def test_the_early_fallback_reaches_the_draw_rules() -> None:
+    assert config_rules(GameConfig())[2].early_fallback is True
+    assert config_rules(GameConfig(early_fallback=False))[2].early_fallback is False
+
+
+def test_with_the_fallback_a_game_goes_on_where_the_early_minimums_end_it(enable: Lexicon) -> None:
+    """Every round early (early_rounds 99): the end of the bag is where the setting shows."""
+    fisf = simulate(GameConfig(seed=1, lexicon="ENABLE", early_rounds=99), lexicon=enable)
+    strict = simulate(
+        GameConfig(seed=1, lexicon="ENABLE", early_rounds=99, early_fallback=False), lexicon=enable
+    )
+    assert fisf.end == strict.end == EndReason.DRAW_RULE
+    ended = len(strict.rounds)
+    assert len(fisf.rounds) > ended
+    assert [r.to_dict() for r in fisf.rounds[:ended]] == [r.to_dict() for r in strict.rounds]
+    tiles, _, _ = config_rules(fisf.config)
+    # The first round past the strict end holds fewer than 2 vowels or 2 consonants.
+    assert not rack_meets(tiles, rack_codes(fisf.rounds[ended].rack), 2, 2)
+    assert rack_meets(tiles, rack_codes(fisf.rounds[ended].rack), 1, 1)
+    assert replay(strict, lexicon=enable).to_dict() == strict.to_dict()
+    data = strict.to_dict()
+    data["config"]["early_fallback"] = True
+    with pytest.raises(RecordError, match="the record ends by the draw rule, but a rack can still be drawn"):
+        replay(GameRecord.from_dict(data), lexicon=enable)

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
 
+from solver.draw import rack_meets
 from tests.tournaments.helpers import draw_round as _drawn
 from tests.tournaments.helpers import play_out as _play_out
 from tournaments import services
 from tournaments.models import Event, Game, Lexicon, Player, Round
 from tournaments.services import ApplicationError
+from tournaments.state import rebuild
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -79,3 +83,68 @@ def test_the_next_rack_waits_for_the_placement(game: Game) -> None:
     services.round_draw(game=game)
     with pytest.raises(ApplicationError, match="round 1 is not placed yet"):
         services.round_draw(game=game)
+
+
+# ------------------------------------------------------------------ the end by the draw rule
+
+
+def _long_early_game(lexicon: Lexicon, **settings) -> Game:
+    """A game whose every round is an early one (early_rounds 99), so that the end of the
+    bag falls in the early rounds; seed 7, as the event fixture's."""
+    event = services.event_create(
+        name=f"Early rounds {settings}",
+        starts_on=dt.date(2026, 11, 21),
+        lexicon=lexicon,
+        language="english",
+        random_seed=7,
+        early_rounds=99,
+        **settings,
+    )
+    services.player_add(event=event, name="Solo")
+    return services.game_start(event=event)
+
+
+def test_an_event_without_the_early_fallback_ends_where_the_default_one_goes_on(
+    enable_lexicon: Lexicon,
+) -> None:
+    fisf = _long_early_game(enable_lexicon)
+    strict = _long_early_game(enable_lexicon, early_fallback=False)
+    while True:
+        # The default event's next rack, as its draw would give it (the same bag and
+        # reliquat as the other event's: same seed, same tops placed).
+        position = rebuild(fisf)
+        tiles, drawn = position.game.tiles, position.game.draw()
+        assert drawn is not None
+        if not rack_meets(tiles, drawn.rack, 2, 2):
+            break
+        round = services.round_draw(game=strict)
+        twin = services.round_draw(game=fisf)
+        assert round is not None and twin is not None and twin.rack == round.rack
+        _play_out(round)
+        _play_out(twin)
+    rack = "".join(drawn.texts()[:2])
+    assert rack_meets(tiles, drawn.rack, 1, 1)
+
+    # Where 2 vowels and 2 consonants can no longer be drawn, the event without the
+    # fallback refuses the typed rack and its draw ends the game...
+    with pytest.raises(
+        ApplicationError,
+        match=r"^the game is over: the \d+ tiles left cannot make a rack with 2 vowels and 2 consonants$",
+    ):
+        services.round_draw(game=strict, typed=rack)
+    assert services.round_draw(game=strict) is None
+    strict.refresh_from_db()
+    assert (strict.state, strict.end_reason) == (Game.State.ENDED, "draw_rule")
+
+    # ... the default event refuses the draw rule's end, takes the same rack typed, and
+    # draws it at random.
+    with pytest.raises(ApplicationError, match="the draw rule does not end the game"):
+        services.game_end(game=fisf, reason="draw_rule")
+    typed = services.round_draw(game=fisf, typed=rack)
+    assert typed is not None and typed.manual and typed.rack == rack
+    fisf.refresh_from_db()
+    assert fisf.state == Game.State.PLAYING
+    # No service takes a draw back; the test does, to draw the same round at random.
+    Round.objects.filter(pk=typed.pk).delete()
+    random = services.round_draw(game=fisf)
+    assert random is not None and not random.manual and random.rack == rack
