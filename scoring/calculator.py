@@ -60,9 +60,11 @@ table they correct (given on several entries of one table, they must agree):
   to the ruling's before the correction. The overridden move scores ``credited +
   penalty``: given the top score it is on the top (and alone there, gets the solo); a
   top-finder overridden lower is not, and the solo moves to whoever is then alone;
-* ``"average": N``: the average credited instead of a second 0 for the same fault, as
-  ``ruling_average`` (no move, never on the top; the ruling's warnings, no penalty). The
-  services compute N from the other rulings; here it is given.
+* ``"average": N``: the average credited instead of a second 0 for the same word not in
+  the list (FISF 5.9), as ``ruling_average``: only on a ruling ``not_in_lexicon`` (an
+  error otherwise), no move (never on the top), no warning, no penalty. The services
+  compute N from the other rulings (their points without the solo, averages left out,
+  rounded down, at most what the player's move would have scored); here it is given.
 
 The output lists one ruling a table, in the order the tables first appear in ``slips``:
 ``points`` is what the round adds to the player's total (``score - penalty + solo``),
@@ -211,6 +213,12 @@ def rule_case(case: Mapping[str, Any]) -> dict[str, Any]:
         )
 
     corrected = [table for table in tables if "override" in table.actions or "average" in table.actions]
+    for table in corrected:
+        if "average" in table.actions and verdicts[table.number].reason != adj.Reason.NOT_IN_LEXICON:
+            raise CaseError(
+                f"table {table.number}: the average replaces only a 0 for a word not in the list (FISF 5.9),"
+                f" and this slip is ruled {verdicts[table.number].reason}"
+            )
     credits = credited(verdicts)
     if corrected:
         # As the services do: the round is ruled, then corrected (an override's missing
@@ -251,7 +259,7 @@ def _corrected(verdict: adj.Verdict, credit: adj.Credit, actions: Mapping[str, A
     builds them: score = credited + penalty, the penalty fixed; an override's move scores
     that score, an average is no move."""
     if "average" in actions:
-        values = {"credited": actions["average"], "warnings": credit.warnings, "penalty": 0}
+        values = {"credited": actions["average"], "warnings": 0, "penalty": 0}
         reason = adj.Reason.AVERAGE
     else:
         values = {"warnings": credit.warnings, "penalty": credit.penalty, **actions["override"]}

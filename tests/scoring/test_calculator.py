@@ -331,6 +331,11 @@ def test_the_override_keeps_the_figures_it_does_not_give() -> None:
         (_slips({"table": 1, "override": {"credited": 5, "warnings": -1}}), 'override "warnings" must be'),
         (_slips({"table": 1, "average": 30, "override": {"credited": 5}}), "overridden or given the average"),
         (_slips({"table": 1, "average": 2.5}), '"average" must be an integer 0 or more, not the number 2.5'),
+        (
+            _slips({"table": 1, "coordinates": "11B", "word": "STRUMES", "announced": 85, "average": 40}),
+            "table 1: the average replaces only a 0 for a word not in the list (FISF 5.9), and this slip is"
+            " ruled illegal",
+        ),
     ],
 )
 def test_a_case_that_cannot_be_ruled_says_why(case: Any, message: str) -> None:
