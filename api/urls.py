@@ -31,6 +31,7 @@ event_patterns = [
     path("rounds/current/top/", views.TopView.as_view(), name="round-top"),
     path("rounds/current/place/", views.PlaceView.as_view(), name="round-place"),
     path("rulings/<int:ruling_id>/override/", views.OverrideView.as_view(), name="ruling-override"),
+    path("rulings/<int:ruling_id>/average/", views.AverageView.as_view(), name="ruling-average"),
     path(
         "rulings/<int:ruling_id>/accept-shift/", views.AcceptShiftView.as_view(), name="ruling-accept-shift"
     ),

@@ -666,6 +666,25 @@ class AcceptShiftView(RulingMixin, APIView):
         return Response(RoundRulingSerializer(ruling, context={"event": self.get_event()}).data)
 
 
+@extend_schema(
+    tags=["rulings"],
+    summary="Credit the average of the other players instead of a repeated 0 for the same word not "
+    "in the list (FISF 5.9, docs/rules.md#average)",
+    request=AcceptShiftInputSerializer,
+    responses={200: RoundRulingSerializer, **ERRORS},
+)
+class AverageView(RulingMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int, ruling_id: int) -> Response:
+        data = AcceptShiftInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        ruling = services.ruling_average(
+            ruling=self.get_ruling(), by=request.user, reason=data.validated_data.get("reason")
+        )
+        return Response(RoundRulingSerializer(ruling, context={"event": self.get_event()}).data)
+
+
 # ------------------------------------------------------------------ standings
 
 

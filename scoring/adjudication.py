@@ -420,11 +420,17 @@ def _placements(board: Board, word: str, across: bool | None) -> Iterator[Move]:
 
 
 def _nearest(found: Sequence[tuple[Scored, bool]], reference: Reference | None) -> tuple[Scored, bool]:
-    """The placement nearest the written square (board order among equals)."""
+    """The placement nearest the written square, in the written direction among equals,
+    then in board order."""
     if reference is None:
         return found[0]
-    row, col, _ = reference
-    return min(found, key=lambda f: abs(f[0].move.row - row) + abs(f[0].move.col - col))
+    row, col, across = reference
+
+    def distance(judged: tuple[Scored, bool]) -> tuple[int, bool]:
+        move = judged[0].move
+        return abs(move.row - row) + abs(move.col - col), across is not None and move.across != across
+
+    return min(found, key=distance)
 
 
 def _announced(
@@ -486,9 +492,12 @@ def _scored_verdict(
     )
 
 
-def _not_in_lexicon(invalid: tuple[str, ...]) -> Note:
+def _not_in_lexicon(scored: Scored) -> Note:
+    """Which words are not in the list; ``score`` (not said) is what the move would have
+    scored, the cap of an average given instead of a second 0 (FISF 5.9)."""
+    invalid = scored.invalid_words
     code = "not_in_lexicon_one" if len(invalid) == 1 else "not_in_lexicon_many"
-    return Note(code, {"words": ", ".join(invalid)})
+    return Note(code, {"words": ", ".join(invalid), "score": scored.score})
 
 
 @dataclass(frozen=True)
@@ -587,7 +596,7 @@ def adjudicate_slip(
     if scored.invalid_words:
         written = Verdict(
             Reason.NOT_IN_LEXICON,
-            (_not_in_lexicon(scored.invalid_words),),
+            (_not_in_lexicon(scored),),
             move=ctx.gcg(scored.move),
             invalid_words=scored.invalid_words,
         )
@@ -644,7 +653,7 @@ def _first_round(ctx: _Round, slip: SlipInput, word: str, coords: str) -> Verdic
         scored = _nearest([(scored, False) for scored in legal], written)[0]
         return Verdict(
             Reason.NOT_IN_LEXICON,
-            (_not_in_lexicon(scored.invalid_words),),
+            (_not_in_lexicon(scored),),
             move=ctx.gcg(scored.move),
             invalid_words=scored.invalid_words,
         )

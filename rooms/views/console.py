@@ -32,6 +32,7 @@ from rooms.forms import (
     TopForm,
 )
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, refusals
+from scoring.adjudication import Reason
 from tournaments import selectors, services
 from tournaments.display import end_reason_text, rack_text, shown_move
 from tournaments.judging import move_preview
@@ -536,7 +537,14 @@ def ruling_edit(request: HttpRequest, event_id: int, ruling_id: int) -> HttpResp
         initial={"credited": ruling.credited, "warnings": ruling.warnings, "penalty": ruling.penalty}
     )
     shift_form = ReasonForm(prefix="shift")
-    if request.method == "POST" and "shift-reason" in request.POST:
+    if request.method == "POST" and "average" in request.POST:
+        with refusals(request):
+            services.ruling_average(ruling=ruling, by=request.user)
+            messages.success(
+                request, _("Average credited to table %(table)s.") % {"table": ruling.player.table}
+            )
+            return _back(event)
+    elif request.method == "POST" and "shift-reason" in request.POST:
         shift_form = ReasonForm(request.POST, prefix="shift")
         if shift_form.is_valid():
             with refusals(request):
@@ -567,10 +575,21 @@ def ruling_edit(request: HttpRequest, event_id: int, ruling_id: int) -> HttpResp
             "form": form,
             "shift_form": shift_form,
             "shift": shown_move(ruling.shift_candidate, event.board, event.notation),
+            "average": _average_offer(ruling),
             "move": shown_move(ruling.move, event.board, event.notation),
             "history": history,
         },
     )
+
+
+def _average_offer(ruling: Ruling) -> int | None:
+    """The average the arbitrator may give instead of this 0 (a word not in the list)."""
+    if ruling.reason not in (Reason.NOT_IN_LEXICON, Reason.AVERAGE):
+        return None
+    try:
+        return services.round_average(ruling)
+    except services.ApplicationError:
+        return None
 
 
 # --------------------------------------------------------------------------- results

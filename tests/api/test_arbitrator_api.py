@@ -614,3 +614,27 @@ def test_the_exports_are_the_consoles_files(
     assert_error(arbitrator_client.get(event_url(event, "exports/secrets/")), 404, "not_found")
     assert_error(arbitrator_client.get(event_url(event, "exports/record/"), {"game": 5}), 404, "not_found")
     assert_error(arbitrator_client.get(event_url(event, "exports/record/"), {"game": "x"}), 400, "invalid")
+
+
+def test_the_arbitrator_credits_the_average_instead_of_a_repeated_zero(
+    event: Event, game: Game, players, arbitrator, arbitrator_client
+) -> None:
+    round = services.round_open(round=services.round_draw(game=game))
+    coordinates, word = round.tops[0].split()
+    services.slip_submit(
+        round=round, player=players[0], coordinates=coordinates, word=word[::-1], announced_score=1
+    )
+    services.slip_submit(
+        round=round, player=players[1], coordinates=coordinates, word=word, announced_score=round.top_score
+    )
+    ruling = Ruling.objects.get(round=_close(round), player=players[0])
+    average = services.round_average(ruling)
+    response = arbitrator_client.post(event_url(event, f"rulings/{ruling.pk}/average/"), {}, format="json")
+    assert response.status_code == 200, response.content
+    assert (response.json()["reason"], response.json()["credited"]) == (adj.Reason.AVERAGE, average)
+    entry = HistoryEntry.objects.get(entity="ruling", object_id=ruling.pk, action="average")
+    assert entry.actor == arbitrator
+    other = Ruling.objects.get(round=round, player=players[2])  # no slip: no average
+    response = arbitrator_client.post(event_url(event, f"rulings/{other.pk}/average/"), {}, format="json")
+    assert response.status_code == 400, response.content
+    assert Ruling.objects.get(pk=other.pk).reason == adj.Reason.MISSING

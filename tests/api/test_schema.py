@@ -33,6 +33,7 @@ EVENT_PATHS = {
     "rounds/current/place/",
     "rulings/{ruling_id}/override/",
     "rulings/{ruling_id}/accept-shift/",
+    "rulings/{ruling_id}/average/",
     "standings/",
     "exports/{kind}/",
 }

@@ -607,3 +607,29 @@ def test_the_console_exports_a_game_and_imports_it_as_a_master_game() -> None:
     stranger.force_login(get_user_model().objects.create_user("someone", password="x"))
     assert stranger.get(f"/console/{event.pk}/export/record.json").status_code == 403
     assert Slip.objects.filter(round__game__event=copy).count() == 0
+
+
+def test_the_average_is_one_click_on_a_ruling_of_a_word_not_in_the_list(
+    console: Client, event: Event, opened: Round
+) -> None:
+    coordinates, word = _best(opened)
+    anne, bruno = _phone(event, 1), _phone(event, 2)
+    anne.post(
+        f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word[::-1], "announced_score": "9"}
+    )
+    bruno.post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word, "announced_score": "1"})
+    console.post(_url(event, "close/"))
+    ruling = Ruling.objects.get(round=opened, player__table=1)
+    assert ruling.reason == "not_in_lexicon"
+    average = services.round_average(ruling)
+    page = console.get(_url(event, f"rulings/{ruling.pk}/")).content.decode()
+    assert f"Credit the average ({average})" in page
+    french = console.get(_url(event, f"rulings/{ruling.pk}/"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "n’est pas dans la liste" in french and "is not in the lexicon" not in french
+    response = console.post(_url(event, f"rulings/{ruling.pk}/"), {"average": "1"})
+    assert response.status_code == 302
+    ruling.refresh_from_db()
+    assert (ruling.reason, ruling.credited) == ("average", average)
+    # No offer on a ruling of another kind.
+    other = Ruling.objects.get(round=opened, player__table=2)
+    assert "Credit the average" not in console.get(_url(event, f"rulings/{other.pk}/")).content.decode()

@@ -155,6 +155,25 @@ def test_the_phone_shows_the_ruling_in_words(console: Client, event: Event, open
     assert ruling_text(ruling.reason) in page
 
 
+def test_the_phone_names_the_word_not_in_the_list_and_the_warning_in_its_language(
+    console: Client, event: Event, opened: Round
+) -> None:
+    coordinates, word = _best(opened)
+    anne, bruno = _phone(event, 1), _phone(event, 2)
+    anne.post(
+        f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word[::-1], "announced_score": "9"}
+    )
+    bruno.post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word})  # no score: a warning
+    console.post(_url(event, "close/"))
+    unlisted = word[::-1].upper()
+    assert f"{unlisted} is not in the lexicon" in anne.get(f"/p/{event.pk}/").content.decode()
+    french = anne.get(f"/p/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert f"{unlisted} n’est pas dans la liste" in french
+    assert "no score announced: warning" in bruno.get(f"/p/{event.pk}/").content.decode()
+    french = bruno.get(f"/p/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "score non indiqué\u00a0: avertissement" in french
+
+
 def test_a_phone_slip_for_a_round_that_is_over_is_refused(
     console: Client, event: Event, opened: Round
 ) -> None:

@@ -17,7 +17,7 @@ from scoring import adjudication as adj
 from solver.tiles import rack_codes
 from tournaments.core import ApplicationError, User
 from tournaments.judging import adjudication_settings, judging_rules, prior_warnings, solo_players
-from tournaments.models import HistoryEntry, Round, Ruling, Slip
+from tournaments.models import Event, HistoryEntry, Round, Ruling, Slip
 from tournaments.services.history import actor, history_record
 from tournaments.services.rounds import round_solve
 from tournaments.state import (
@@ -351,31 +351,41 @@ def ruling_override(
 
 
 def ruling_average(*, ruling: Ruling, by: User, reason: str | None = None) -> Ruling:
-    """Instead of a second 0 for the same fault, because the first ruling could not reach
-    the player in time, the average of the other players' scores in the round
-    (docs/rules.md#average): a correction like any other, kept in the history."""
-    reason = (reason or "").strip() or "average instead of a second 0 for the same fault"
+    """Instead of a new 0 for the same word not in the list, replayed before the player
+    was told of the first one, the average of the other players (FISF 5.9,
+    docs/rules.md#average): a correction like any other, kept in the history."""
+    reason = (reason or "").strip() or "average instead of a second 0 for the same word not in the list"
     average = round_average(ruling)
-    values = {"credited": average, "warnings": ruling.warnings, "penalty": 0}
+    values = {"credited": average, "warnings": 0, "penalty": 0}
     return _correct(ruling, by=by, reason=reason, action="average", kind=adj.Reason.AVERAGE, values=values)
 
 
 def round_average(ruling: Ruling) -> int:
-    """The average the arbitrator may credit instead of a second 0: the other players'
-    points for the round (what their slips earned, without the solo), rounded to the
-    nearest point, halves up."""
+    """The average the arbitrator may credit instead of a repeated 0 (FISF 5.9): the mean
+    of the points of every other player in the round (zeros included, the solo bonus and
+    the other averages left out), rounded down, and never more than the player's own
+    move would have scored. Only for a word not in the list."""
+    # An average given already may be given again (the other rulings changed since).
+    if ruling.reason not in (adj.Reason.NOT_IN_LEXICON, adj.Reason.AVERAGE):
+        raise ApplicationError(
+            _(
+                "the average replaces only a 0 for a word not in the list, replayed before the player was"
+                " told (FISF 5.9): not a placement or rack error"
+            )
+        )
+    bonus = Event.objects.values_list("solo_bonus", flat=True).get(games__rounds__rulings=ruling)
     others = (
         Ruling.objects.filter(round_id=ruling.round_id)
         .exclude(pk=ruling.pk)
-        .exclude(reason__in=(adj.Reason.MISSING,))
+        .exclude(reason=adj.Reason.AVERAGE)
+        .values_list("credited", "solo")
     )
-    points = [
-        r.credited - (r.round.game.event.solo_bonus if r.solo else 0)
-        for r in others.select_related("round__game__event")
-    ]
+    points = [credited - (bonus if solo else 0) for credited, solo in others]
     if not points:
         raise ApplicationError(_("no other player has a ruling in this round: there is no average to give"))
-    return (2 * sum(points) + len(points)) // (2 * len(points))
+    average = sum(points) // len(points)
+    own = next((n["params"]["score"] for n in ruling.notes if "score" in n.get("params", {})), None)
+    return average if own is None else min(average, own)
 
 
 def ruling_accept_shift(*, ruling: Ruling, by: User, reason: str | None = None) -> Ruling:

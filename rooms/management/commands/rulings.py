@@ -2,6 +2,7 @@
 ``python manage.py rulings --event X --override TABLE [--credited N] [--warnings N] [--penalty N]
 --reason "..."``
 ``python manage.py rulings --event X --accept-shift TABLE --reason "..."``
+``python manage.py rulings --event X --average TABLE --reason "..."``
 
 The review of a round's rulings (default: the last round ruled), grouped by move: the
 move in the event's notation, its score, how many players and which tables played it,
@@ -9,8 +10,11 @@ their warnings, and who found the top; then the invalid slips (with the shifted
 references the arbitrator may accept), blank, missing and late slips, the overridden
 rulings and the penalties. ``--players`` adds one line a player.
 
-``--override`` and ``--accept-shift`` correct one table's ruling; the reason is required
-and kept in the history with the old and new values.
+``--override``, ``--accept-shift`` and ``--average`` (the average of the other players
+instead of a repeated 0 for the same word not in the list, docs/rules.md#average) correct
+one table's ruling; the reason is required and kept in the history with the old and new
+values. An override's ``--credited`` is the points before any solo: the round is credited
+again, so the tops and the solo follow it.
 """
 
 from __future__ import annotations
@@ -63,6 +67,12 @@ class Command(ArbiterCommand):
             metavar="TABLE",
             help="accept this table's shifted reference (the nearby placement, minus the shift penalty)",
         )
+        action.add_argument(
+            "--average",
+            type=int,
+            metavar="TABLE",
+            help="credit this table the average of the other players instead of a repeated 0",
+        )
         parser.add_argument("--credited", type=int, metavar="N", help="with --override: points credited")
         parser.add_argument("--warnings", type=int, metavar="N", help="with --override: warnings")
         parser.add_argument("--penalty", type=int, metavar="N", help="with --override: penalty points")
@@ -70,11 +80,11 @@ class Command(ArbiterCommand):
 
     def run(self, *args: Any, **opts: Any) -> None:
         changes = {k: opts[k] for k in ("credited", "warnings", "penalty") if opts[k] is not None}
-        acting = opts["override"] is not None or opts["accept_shift"] is not None
+        acting = any(opts[k] is not None for k in ("override", "accept_shift", "average"))
         if changes and opts["override"] is None:
             raise CommandError("--credited, --warnings and --penalty go with --override TABLE")
         if opts["reason"] is not None and not acting:
-            raise CommandError("--reason goes with --override or --accept-shift")
+            raise CommandError("--reason goes with --override, --accept-shift or --average")
         if acting and not (opts["reason"] or "").strip():
             raise CommandError("say why the ruling changes with --reason: it is kept in the history")
         if opts["override"] is not None and not changes:
@@ -88,6 +98,8 @@ class Command(ArbiterCommand):
             self._override(event, round, opts["override"], opts["reason"], changes)
         elif opts["accept_shift"] is not None:
             self._accept_shift(event, round, opts["accept_shift"], opts["reason"])
+        elif opts["average"] is not None:
+            self._average(event, round, opts["average"], opts["reason"])
         self._review(event, round, opts["players"])
 
     def _round(self, game: Game, number: int | None) -> Round:
@@ -132,6 +144,16 @@ class Command(ArbiterCommand):
             f" {shown_move(ruling.move, event)} scores {ruling.move_score};"
             f" credited {before} -> {ruling.credited}"
             f" (penalty {ruling.penalty})"
+        )
+        self.say("")
+
+    def _average(self, event: Event, round: Round, table: int, reason: str) -> None:
+        ruling = self._ruling(event, round, table)
+        before = ruling.credited
+        ruling = services.ruling_average(ruling=ruling, by=self.user, reason=reason)
+        self.say(
+            f"Table {table} ({ruling.player.name}), round {round.number}: the average of the other"
+            f" players, credited {before} -> {ruling.credited}; reason kept: {ruling.override_reason}"
         )
         self.say("")
 

@@ -219,3 +219,29 @@ def test_rulings_groups_the_moves_best_first_then_the_slips_scored_zero(
     ]
     assert moves < sections[0] and sections == sorted(sections)
     assert lines[sections[0] + 1].startswith("  5 Eve: H8 SNIRTEA 60: SNIRTEA is not in the lexicon")
+
+
+def test_rulings_average_credits_the_other_players_mean(arbitrator) -> None:
+    event = _create("--notation", "gcg")
+    for name in ("Anne", "Bruno"):
+        services.player_add(event=event, name=name)
+    run("round_draw", "--event", event.code, "--new-game")
+    run("round_open", "--event", event.code)
+    round = _round(event)
+    coordinates, word = round.tops[0].split()
+    run(
+        "slips_enter",
+        "--event",
+        event.code,
+        stdin=f"1 {coordinates} {word[::-1]} 9\n2 {coordinates} {word} {round.top_score}\n",
+    )
+    run("round_close", "--event", event.code)
+    run("rulings", "--event", event.code, "--average", "1", fails="--reason")
+    out = run(
+        "rulings", "--event", event.code, "--average", "1", "--reason", "same word again", "--user", "arbitre"
+    ).out
+    ruling = Ruling.objects.get(round=round, player__table=1)
+    assert (
+        ruling.reason == "average"
+        and f"the average of the other players, credited 0 -> {ruling.credited}" in out
+    )

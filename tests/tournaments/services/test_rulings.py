@@ -192,3 +192,143 @@ def test_an_accepted_shift_counts_as_a_top_and_takes_the_solo_away(hall, arbitra
 
     services.round_adjudicate(round_id=round.pk)  # a re-run keeps the accepted shift
     assert Ruling.objects.get(pk=accepted.pk).credited == accepted.credited
+
+
+# ------------------------------------------------------------------ corrections move the tops and the solo
+
+
+@pytest.fixture
+def duo(enable_lexicon: Lexicon) -> tuple[Event, list[Player], Game]:
+    """Two players, a solo from two players on: Anne and Bruno both find the top."""
+    event = services.event_create(
+        name="Duo",
+        starts_on=dt.date(2026, 11, 21),
+        lexicon=enable_lexicon,
+        language="english",
+        notation="gcg",
+        random_seed=7,
+        solo_min_players=2,
+    )
+    players = [services.player_add(event=event, name=name) for name in ("Anne", "Bruno")]
+    return event, players, services.game_start(event=event)
+
+
+def _both_on_the_top(game: Game, players: list[Player]) -> Round:
+    round = _open_round(game)
+    coords, word = round.tops[0].split()
+    for player in players:
+        services.slip_submit(
+            round=round, player=player, coordinates=coords, word=word, announced_score=round.top_score
+        )
+    services.round_close(round=round)
+    round.refresh_from_db()
+    return round
+
+
+def test_an_override_to_zero_gives_the_other_top_finder_the_solo(duo, arbitrator) -> None:
+    event, (anne, bruno), game = duo
+    round = _both_on_the_top(game, [anne, bruno])
+    rulings = {r.player_id: r for r in Ruling.objects.filter(round=round)}
+    assert all(r.is_top and not r.solo for r in rulings.values())
+
+    services.ruling_override(ruling=rulings[anne.pk], by=arbitrator, reason="copied the top", credited=0)
+
+    a, b = Ruling.objects.get(pk=rulings[anne.pk].pk), Ruling.objects.get(pk=rulings[bruno.pk].pk)
+    assert (a.credited, a.is_top, a.solo, a.reason) == (0, False, False, adj.Reason.OVERRIDDEN)
+    assert (b.credited, b.is_top, b.solo) == (round.top_score + event.solo_bonus, True, True)
+    entry = HistoryEntry.objects.get(entity="ruling", object_id=b.pk, action="recredit")
+    assert (entry.old["solo"], entry.new["solo"], entry.reason) == (False, True, "copied the top")
+    # A new adjudication keeps the correction and its consequences.
+    services.round_adjudicate(round_id=round.pk)
+    assert Ruling.objects.get(pk=b.pk).solo and Ruling.objects.get(pk=a.pk).credited == 0
+
+
+def test_an_override_to_the_top_score_makes_a_top(duo, arbitrator) -> None:
+    _event, (anne, bruno), game = duo
+    round = _open_round(game)
+    coords, word = round.tops[0].split()
+    services.slip_submit(
+        round=round, player=anne, coordinates=coords, word=word, announced_score=round.top_score
+    )
+    services.slip_submit(round=round, player=bruno, coordinates="", word="", announced_score=None)
+    services.round_close(round=round)
+    anne_ruling = Ruling.objects.get(round=round, player=anne)
+    assert anne_ruling.solo
+    bruno_ruling = Ruling.objects.get(round=round, player=bruno)
+    services.ruling_override(
+        ruling=bruno_ruling, by=arbitrator, reason="slip misread", credited=round.top_score or 0
+    )
+    bruno_ruling.refresh_from_db()
+    anne_ruling.refresh_from_db()
+    assert bruno_ruling.is_top and not bruno_ruling.solo and bruno_ruling.credited == round.top_score
+    assert not anne_ruling.solo and anne_ruling.credited == round.top_score
+
+
+def test_a_correction_after_the_placement_moves_the_solo_too(duo, arbitrator) -> None:
+    _event, (anne, bruno), game = duo
+    round = _both_on_the_top(game, [anne, bruno])
+    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    anne_ruling = Ruling.objects.get(round=round, player=anne)
+    services.ruling_override(ruling=anne_ruling, by=arbitrator, reason="contested", credited=0)
+    assert Ruling.objects.get(round=round, player=bruno).solo
+
+
+def test_the_solo_counts_the_players_taking_part(hall, arbitrator) -> None:
+    # 16 registered, 2 hand in slips: no solo by default (FISF: the players of the game);
+    # with every registered player counted, Anne's top alone is a solo.
+    event, players, game = hall
+    round = _open_round(game)
+    coords, word = round.tops[0].split()
+    services.slip_submit(
+        round=round, player=players[0], coordinates=coords, word=word, announced_score=round.top_score
+    )
+    services.slip_submit(round=round, player=players[1], coordinates="", word="", announced_score=None)
+    services.round_close(round=round)
+    assert not Ruling.objects.get(round=round, player=players[0]).solo
+    Event.objects.filter(pk=event.pk).update(solo_players=Event.SoloPlayers.REGISTERED)
+    services.round_adjudicate(round_id=round.pk)
+    assert Ruling.objects.get(round=round, player=players[0]).solo
+
+
+# ------------------------------------------------------------------ the average instead of a repeated 0
+
+
+def test_the_average_of_the_others_replaces_a_repeated_zero(duo, arbitrator) -> None:
+    event, (anne, bruno), game = duo
+    cy = services.player_add(event=event, name="Cy")
+    round = _open_round(game)
+    coords, word = round.tops[0].split()
+    unlisted = word[::-1]
+    services.slip_submit(round=round, player=anne, coordinates=coords, word=unlisted, announced_score=1)
+    services.slip_submit(
+        round=round, player=bruno, coordinates=coords, word=word, announced_score=round.top_score
+    )
+    services.round_close(round=round)
+    anne_ruling = Ruling.objects.get(round=round, player=anne)
+    assert anne_ruling.reason == adj.Reason.NOT_IN_LEXICON
+    own = anne_ruling.notes[0]["params"]["score"]
+    # Bruno's top (his solo left out) and Cy's missing slip: (top + 0) // 2, at most Anne's own.
+    expected = min((round.top_score or 0) // 2, own)
+    assert services.round_average(anne_ruling) == expected
+
+    averaged = services.ruling_average(ruling=anne_ruling, by=arbitrator)
+    assert (averaged.reason, averaged.credited, averaged.is_top, averaged.solo) == (
+        adj.Reason.AVERAGE,
+        expected,
+        False,
+        False,
+    )
+    assert HistoryEntry.objects.filter(entity="ruling", object_id=averaged.pk, action="average").exists()
+    assert Ruling.objects.get(round=round, player=bruno).solo  # still the one best move
+    services.round_adjudicate(round_id=round.pk)  # kept by a new adjudication
+    assert Ruling.objects.get(pk=averaged.pk).credited == expected
+    assert Ruling.objects.get(round=round, player=cy).credited == 0
+
+
+def test_no_average_for_a_placement_or_rack_error(duo, arbitrator) -> None:
+    _event, (anne, _bruno), game = duo
+    round = _open_round(game)
+    services.slip_submit(round=round, player=anne, coordinates="1A", word="QQQQ", announced_score=1)
+    services.round_close(round=round)
+    with pytest.raises(ApplicationError, match="only a 0 for a word not in the list"):
+        services.ruling_average(ruling=Ruling.objects.get(round=round, player=anne), by=arbitrator)

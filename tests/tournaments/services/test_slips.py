@@ -140,3 +140,101 @@ def test_a_replaced_slip_has_its_history_entry(event: Event) -> None:
     services.slip_submit(round=round, player=player, coordinates="8E", word="AB", announced_score=2)
     entry = HistoryEntry.objects.get(entity="slip", object_id=first.pk, action="replaced")
     assert entry.old == {"current": True} and entry.new == {"current": False}
+
+
+# ------------------------------------------------------------------ several slips (docs/rules.md#slips)
+
+
+def _paper(round, player, arbitrator, coords: str, word: str, **kwargs):
+    return services.paper_slip_submit(
+        round=round,
+        player=player,
+        coordinates=coords,
+        word=word,
+        announced_score=None,
+        by=arbitrator,
+        **kwargs,
+    )
+
+
+def test_a_second_paper_slip_must_say_what_it_is(game: Game, players: list[Player], arbitrator) -> None:
+    round = _open_round(game)
+    top_coords, top_word = round.tops[0].split()
+    _paper(round, players[0], arbitrator, top_coords, top_word)
+    with pytest.raises(ApplicationError, match="table 1 already has a slip for this round") as refused:
+        _paper(round, players[0], arbitrator, "8D", "AAA")
+    assert refused.value.extra == {"reason": "second_slip"}
+    assert Slip.objects.filter(round=round).count() == 1  # nothing stored for the refused one
+
+
+def test_a_corrected_typing_mistake_replaces_the_first(game: Game, players: list[Player], arbitrator) -> None:
+    round = _open_round(game)
+    top_coords, top_word = round.tops[0].split()
+    first = _paper(round, players[0], arbitrator, "8D", "AAA").slip
+    _paper(round, players[0], arbitrator, top_coords, top_word, second=services.SECOND_CORRECTION)
+    first.refresh_from_db()
+    assert not first.current
+    entry = HistoryEntry.objects.get(entity="slip", object_id=first.pk, action="replaced")
+    assert entry.reason == "the arbitrator corrected a typing mistake"
+    services.round_close(round=round)
+    assert Ruling.objects.get(round=round, player=players[0]).is_top
+
+
+def test_a_second_slip_handed_in_voids_the_round(game: Game, players: list[Player], arbitrator) -> None:
+    round = _open_round(game)
+    top_coords, top_word = round.tops[0].split()
+    first = _paper(round, players[0], arbitrator, top_coords, top_word).slip
+    second = _paper(round, players[0], arbitrator, top_coords, top_word, second=services.SECOND_SLIP).slip
+    first.refresh_from_db()
+    assert first.current and second.current  # both kept: two slips handed in
+    assert HistoryEntry.objects.filter(entity="slip", object_id=second.pk, action="second_slip").exists()
+    services.round_close(round=round)
+    ruling = Ruling.objects.get(round=round, player=players[0])
+    assert (ruling.reason, ruling.credited, ruling.is_top) == ("several_slips", 0, False)
+    assert ruling.slip_id == second.pk
+    assert ruling.notes == [{"code": "several_slips", "params": {"count": 2}}]
+
+
+def test_the_last_paper_slip_counts_when_several_are_not_void(
+    event: Event, players: list[Player], arbitrator
+) -> None:
+    Event.objects.filter(pk=event.pk).update(several_slips_void=False)
+    round = _open_round(services.game_start(event=event))
+    top_coords, top_word = round.tops[0].split()
+    _paper(round, players[0], arbitrator, "8D", "AAA")
+    _paper(round, players[0], arbitrator, top_coords, top_word)  # no question asked
+    services.round_close(round=round)
+    assert Ruling.objects.get(round=round, player=players[0]).is_top
+
+
+def test_a_phone_may_not_replace_its_slip_when_the_event_says_so(event: Event, players: list[Player]) -> None:
+    Event.objects.filter(pk=event.pk).update(phone_replace=False)
+    round = _open_round(services.game_start(event=event))
+    services.slip_submit(round=round, player=players[0], coordinates="8D", word="AAA", announced_score=1)
+    with pytest.raises(ApplicationError, match="already handed in") as refused:
+        services.slip_submit(round=round, player=players[0], coordinates="8D", word="BBB", announced_score=1)
+    assert refused.value.extra == {"reason": "slip_handed_in"}
+    assert [s.word for s in Slip.objects.filter(round=round)] == ["AAA"]
+
+
+def test_nostrict_refuses_an_illegal_move_and_flags_a_word_not_in_the_list(
+    event: Event, players: list[Player]
+) -> None:
+    Event.objects.filter(pk=event.pk).update(mode=Event.Mode.NOSTRICT)
+    round = _open_round(services.game_start(event=event))
+    top_coords, top_word = round.tops[0].split()
+    # Letters the rack does not hold: an illegal move is refused at submission.
+    assert "?" not in round.rack
+    absent = next(ch for ch in "QZXJKWVY" if ch not in round.rack)
+    with pytest.raises(ApplicationError) as refused:
+        services.slip_submit(
+            round=round, player=players[0], coordinates=top_coords, word=absent * 3, announced_score=1
+        )
+    assert refused.value.extra["reason"] == "illegal"
+    assert not Slip.objects.filter(round=round).exists()
+    # A word not in the list is accepted and flagged.
+    unlisted = top_word[::-1] if top_word[::-1] != top_word else top_word[1:] + top_word[0]
+    result = services.slip_submit(
+        round=round, player=players[0], coordinates=top_coords, word=unlisted, announced_score=1
+    )
+    assert result.invalid_words == [unlisted.upper()]
