@@ -49,6 +49,7 @@ CASES = [
     "warnings-beyond-the-free-ones",
     "big-board-column-18",
     "event-rules-bingo-and-first-move",
+    "event-rules-first-round-down",
 ]
 #: Where the calculator's "score" is no field of the stored ruling, the rest is compared.
 COMPARED = ("points", "warnings", "penalty", "solo", "top", "reason", "move", "message")
