@@ -162,6 +162,12 @@ NOTES: dict[str, str] = {
         "%(move)s scores only %(score)s: with the %(penalty)s-point penalty nothing is left,"
         " the slip scores 0"
     ),
+    "raccord": gettext_noop("located by the raccord %(letters)s: %(move)s"),
+    "raccord_two_letters": gettext_noop("a raccord of two letters only: warning"),
+    "prolongation": gettext_noop("%(move)s prolongs %(word)s: no reference needed"),
+    "prolongation_two_letters": gettext_noop(
+        "a two-letter word prolonged without a third raccord letter or a correct reference: warning"
+    ),
     "reference_inverted": gettext_noop(
         "reference %(written)s written the other way round, %(move)s: warning"
     ),
@@ -211,6 +217,9 @@ class AdjudicationSettings:
     blank_reading: str = "announced"
     #: Several slips handed in for one round score 0 (FISF), else the last one counts.
     several_slips_void: bool = True
+    #: A word located by raccord letters, or prolonging a word of the board, needs no
+    #: coordinates (FISF regulation 4.3.2, 5.3).
+    raccord: bool = True
     #: At most one warning for a slip, none beside a penalty or a 0 (FISF 5.8).
     single_warning: bool = True
     #: The last letter of the word, already on the board, left out or miswritten: the
@@ -740,16 +749,8 @@ def _inverted(
     judged = ctx.valid(Move(row, col, not across, word), slip.announced)
     if judged is None:
         return None
-    verdict = _scored_verdict(
-        Reason.OK,
-        ctx.board,
-        judged,
-        slip,
-        replace(ctx.settings, single_warning=False),
-        first=(Note("reference_inverted", {"written": coords, "move": ctx.shown(judged[0].move)}),),
-    )
-    warnings = min(verdict.warnings + 1, 1) if ctx.settings.single_warning else verdict.warnings + 1
-    return replace(verdict, warnings=warnings)
+    note = Note("reference_inverted", {"written": coords, "move": ctx.shown(judged[0].move)})
+    return _located(ctx, slip, judged, note, warning=True)
 
 
 def _wrong_reference(
@@ -758,6 +759,10 @@ def _wrong_reference(
     """A slip whose word cannot be played where it says: the FISF 2016 rule or the
     arbitrator's nearby choice (``reference_rule``, module docstring)."""
     settings = ctx.settings
+    if settings.raccord and not ctx.board.is_empty():
+        located = _raccord(ctx, slip, word, coords) or _prolongation(ctx, slip, word)
+        if located is not None:
+            return located
     if settings.reference_rule == "nearby":
         return _with_shift(written, _shift_candidate(ctx, word, reference), settings, ctx.board.size)
     inverted = _inverted(ctx, slip, word, reference, coords)
@@ -784,6 +789,120 @@ def _wrong_reference(
         else Note("reference_missing", params)
     )
     return _penalised(ctx, Reason.WRONG_REFERENCE, chosen, slip, note, written)
+
+
+#: Raccord letters typed where the coordinates go: letters only (coordinates hold digits).
+_RACCORD = re.compile(r"[A-Za-z]{2,}", re.ASCII)
+
+
+def _valid_placements(ctx: _Round, word: str, announced: int | None) -> list[tuple[Scored, bool]]:
+    """Every placement of ``word`` legal with every word in the list, once each."""
+    found: dict[tuple[tuple[int, int], ...], tuple[Scored, bool]] = {}
+    for move in _placements(ctx.board, word, None):
+        judged = ctx.valid(move, announced)
+        if judged is not None:
+            found.setdefault(judged[0].move.key(ctx.board), judged)
+    return list(found.values())
+
+
+def _pick(found: list[tuple[Scored, bool]], announced: int | None) -> tuple[Scored, bool]:
+    """Of several places a slip's location allows, the one its announced score names,
+    else the lowest (FISF regulation 5.4.2.b)."""
+    named = [judged for judged in found if judged[0].score == announced]
+    return named[0] if named else min(found, key=lambda judged: judged[0].score)
+
+
+def _spelled(board: Board, move: Move, letters: str) -> bool:
+    """Whether ``letters`` are board letters the move joins: a run of them, in a row or
+    a column, one of which lies in the word or beside one of its new tiles (FISF
+    regulation 4.3.2: each raccord letter touches a new letter or another raccord letter)."""
+    size = board.size
+    placed = {square for square, _ in move.placements(board)}
+    touched = set(move.squares(size)) | {
+        near
+        for square in placed
+        for near in (square - size, square + size, square - 1, square + 1)
+        if 0 <= near < size * size and (near // size == square // size or near % size == square % size)
+    }
+    touched = {square for square in touched if board.squares[square]}
+    n = len(letters)
+    for across in (True, False):
+        step = 1 if across else size
+        for start in range(size * size):
+            row, col = divmod(start, size)
+            if (col if across else row) + n > size:
+                continue
+            run = [start + i * step for i in range(n)]
+            if all(
+                board.squares[sq] and code_char(board.squares[sq]).upper() == ch
+                for sq, ch in zip(run, letters, strict=True)
+            ) and touched.intersection(run):
+                return True
+    return False
+
+
+def _raccord(ctx: _Round, slip: SlipInput, word: str, coords: str) -> Verdict | None:
+    """A word located by its raccord letters instead of coordinates (FISF regulation
+    4.3.2, docs/rules.md#raccord): three board letters it joins; two are a warning (5.5),
+    unless the first move had two letters and this is the second. None when the
+    coordinates are not raccord letters or name no placement."""
+    if not _RACCORD.fullmatch(coords):
+        return None
+    letters = coords.upper()
+    found = [
+        judged
+        for judged in _valid_placements(ctx, word, slip.announced)
+        if _spelled(ctx.board, judged[0].move, letters)
+    ]
+    if not found:
+        return None
+    chosen = _pick(found, slip.announced)
+    note = Note("raccord", {"letters": letters, "move": ctx.shown(chosen[0].move)})
+    short = len(letters) < 3 and sum(1 for square in ctx.board.squares if square) != 2
+    return _located(ctx, slip, chosen, note, fault="raccord_two_letters" if short else "")
+
+
+def _prolongation(ctx: _Round, slip: SlipInput, word: str) -> Verdict | None:
+    """A word that prolongs a word of the board needs no reference (FISF regulation 5.3:
+    "en cas de prolongement d'un mot d'au moins trois lettres déjà sur la grille, la
+    référence alphanumérique est ignorée"); prolonging a two-letter word without a correct
+    reference is a warning (5.5). None when the word prolongs nothing."""
+    found: list[tuple[tuple[Scored, bool], str]] = []
+    for judged in _valid_placements(ctx, word, slip.announced):
+        move = judged[0].move
+        board_part = [i for i, square in enumerate(move.squares(ctx.board.size)) if ctx.board.squares[square]]
+        # One run of board letters inside the word, with new letters before or after it.
+        if len(board_part) >= 2 and board_part == list(range(board_part[0], board_part[-1] + 1)):
+            found.append((judged, move.word[board_part[0] : board_part[-1] + 1].upper()))
+    if not found:
+        return None
+    chosen = _pick([judged for judged, _ in found], slip.announced)
+    prolonged = next(old for judged, old in found if judged is chosen)
+    note = Note("prolongation", {"word": prolonged, "move": ctx.shown(chosen[0].move)})
+    return _located(ctx, slip, chosen, note, fault="prolongation_two_letters" if len(prolonged) < 3 else "")
+
+
+def _located(
+    ctx: _Round,
+    slip: SlipInput,
+    judged: tuple[Scored, bool],
+    note: Note,
+    *,
+    fault: str = "",
+    warning: bool = False,
+) -> Verdict:
+    """A slip located otherwise than by its coordinates, paid as valid; a warning when
+    ``warning`` or for ``fault`` (a note code, said after the others)."""
+    verdict = _scored_verdict(
+        Reason.OK, ctx.board, judged, slip, replace(ctx.settings, single_warning=False), first=(note,)
+    )
+    if fault:
+        verdict = verdict.noted(Note(fault))
+    if fault or warning:
+        verdict = replace(verdict, warnings=verdict.warnings + 1)
+    if ctx.settings.single_warning:
+        verdict = replace(verdict, warnings=min(verdict.warnings, 1))
+    return verdict
 
 
 def _neighbour_starts(row: int, col: int, across: bool | None) -> Iterator[tuple[int, int, bool]]:

@@ -38,6 +38,7 @@ def adjudication_settings(event: Event) -> adj.AdjudicationSettings:
         misplaced_blank_warning=event.misplaced_blank_warning,
         blank_reading=event.blank_reading,
         several_slips_void=event.several_slips_void,
+        raccord=event.raccord,
         single_warning=event.single_warning,
         omitted_last_letter=event.omitted_last_letter,
         solo_below_top=event.solo_below_top,

@@ -37,9 +37,10 @@ from solver.tiles import rack_codes
 LEX = Lexicon.from_words(["CAT", "CATS", "AT", "TA"], name="adjudication")
 RULES = Rules(notation="fisf")
 FISF = AdjudicationSettings()
-#: The arbitrator's choice of a nearby placement instead of the FISF 2016 rule, and the slip
-#: judged at its written reference on the first round too: the rulings "as written".
-NEARBY = AdjudicationSettings(reference_rule="nearby", first_slip_best_placement=False)
+#: The arbitrator's choice of a nearby placement instead of the FISF 2016 rule, the slip
+#: judged at its written reference on the first round too, and no location by raccord or
+#: prolongation (CATS prolongs CAT): the rulings "as written".
+NEARBY = AdjudicationSettings(reference_rule="nearby", first_slip_best_placement=False, raccord=False)
 # Rack with an S and neither C nor T: around CAT, only ``H8 CATS`` can take the word CATS.
 RACK_S = "SEINORD"
 
@@ -148,8 +149,8 @@ def test_fisf_and_gcg_read_the_same_coordinates_differently() -> None:
     # The GCG way to write the FISF H8 is 8H; in FISF, 8H is column 8, row H, down.
     assert _judge("8H", "CATS", 6, settings=gcg).move == "8H CATS"
     assert _judge("8H", "CATS", 6, settings=NEARBY).move == "H8 CATS"
-    # The FISF takes a reference written the other way round as H8, with a warning.
-    assert (_judge("8H", "CATS", 6).move, _judge("8H", "CATS", 6).warnings) == ("8H CATS", 1)
+    # The FISF ignores the reference of a word prolonging a word of the board (CAT).
+    assert (_judge("8H", "CATS", 6).move, _judge("8H", "CATS", 6).warnings) == ("8H CATS", 0)
 
 
 @pytest.mark.parametrize("notation", ["fisf", "gcg", "scramble"])

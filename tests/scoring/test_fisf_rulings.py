@@ -31,7 +31,7 @@ from solver.tiles import rack_codes
 LEX = Lexicon.from_words(["CAT", "CATS", "ACT", "AT", "TA", "TACIT", "TATS"], name="fisf-rulings")
 RULES = Rules(notation="fisf")
 FISF = AdjudicationSettings()
-AS_WRITTEN = AdjudicationSettings(reference_rule="nearby", first_slip_best_placement=False)
+AS_WRITTEN = AdjudicationSettings(reference_rule="nearby", first_slip_best_placement=False, raccord=False)
 #: The FISF rulings, with the first slip judged at its reference (to test the rest alone).
 NO_FIRST = replace(FISF, first_slip_best_placement=False)
 
@@ -134,41 +134,48 @@ def test_first_slip_follows_the_events_first_move_direction() -> None:
 
 
 # --- 2. wrong, unreadable or missing reference: the FISF 2016 rule ------------------------
+# ACT down column 10 ending on the T of CAT (FISF 10F): A on (5, 9) triple letter, C on
+# (6, 9): 1 x 3 + 3 + 1 = 7. It prolongs no word (one board letter), so its reference
+# counts. Rack ACEINOR.
+
+
+def _act(coords: str, announced: int | None, settings: AdjudicationSettings = FISF) -> Verdict:
+    return _judge(coords, "ACT", announced, rack="ACEINOR", settings=settings)
 
 
 @pytest.mark.parametrize(
     ("coords", "note"),
     [
-        ("H9", "reference H9 wrong: H8 CATS scores the announced 6, 5-point penalty"),  # one off
-        ("L8", "reference L8 wrong: H8 CATS scores the announced 6, 5-point penalty"),  # four rows off
-        ("H 99", "reference H99 wrong: H8 CATS scores the announced 6, 5-point penalty"),  # off the board
-        ("", "no reference: H8 CATS scores the announced 6, 5-point penalty"),  # missing
-        ("XYZ", "reference XYZ wrong: H8 CATS scores the announced 6, 5-point penalty"),  # unreadable
+        ("10E", "reference 10E wrong: 10F ACT scores the announced 7, 5-point penalty"),  # one off
+        ("10J", "reference 10J wrong: 10F ACT scores the announced 7, 5-point penalty"),  # four rows off
+        ("99F", "reference 99F wrong: 10F ACT scores the announced 7, 5-point penalty"),  # off the board
+        ("", "no reference: 10F ACT scores the announced 7, 5-point penalty"),  # missing
+        ("XYZ", "reference XYZ wrong: 10F ACT scores the announced 7, 5-point penalty"),  # unreadable
     ],
 )
 def test_a_wrong_reference_with_the_right_score_costs_five_points(coords: str, note: str) -> None:
-    verdict = _judge(coords, "CATS", 6)
+    verdict = _act(coords, 7)
     assert (verdict.reason, verdict.move, verdict.move_score, verdict.score) == (
         Reason.WRONG_REFERENCE,
-        "8H CATS",
-        6,
-        6,
+        "J6 ACT",
+        7,
+        7,
     )
     assert (verdict.penalty, verdict.warnings, verdict.shift_candidate) == (5, 0, "")
     assert verdict.detail.startswith(note)
-    credit = credit_round({"p": verdict}, top_score=6, prior_warnings={}, players_in_game=2, settings=FISF)[
+    credit = credit_round({"p": verdict}, top_score=7, prior_warnings={}, players_in_game=2, settings=FISF)[
         "p"
     ]
-    assert (credit.credited, credit.penalty, credit.is_top) == (1, 5, True)
+    assert (credit.credited, credit.penalty, credit.is_top) == (2, 5, True)
 
 
 @pytest.mark.parametrize(
-    ("announced", "note"), [(7, "no placement of CATS scores the announced 7"), (None, "no score")]
+    ("announced", "note"), [(8, "no placement of ACT scores the announced 8"), (None, "no score")]
 )
 def test_a_wrong_reference_with_a_wrong_or_missing_score_scores_zero(
     announced: int | None, note: str
 ) -> None:
-    verdict = _judge("H9", "CATS", announced)
+    verdict = _act("10E", announced)
     assert (verdict.reason, verdict.score, verdict.penalty, verdict.shift_candidate) == (
         Reason.ILLEGAL,
         0,
@@ -178,21 +185,25 @@ def test_a_wrong_reference_with_a_wrong_or_missing_score_scores_zero(
     assert note in verdict.detail
 
 
-@pytest.mark.parametrize(("announced", "warnings"), [(6, 1), (7, 1), (None, 1)])
+@pytest.mark.parametrize(("announced", "warnings"), [(7, 1), (8, 1), (None, 1)])
 def test_a_reference_written_the_other_way_round_is_a_warning(announced: int | None, warnings: int) -> None:
-    # 8H is down in FISF: CATS is played across from that square (H8). FISF 5.3: a correct
+    # F10 is across in FISF: ACT is played down from that square (10F). FISF 5.3: a correct
     # location with a warning, the real score; one warning however many faults (5.8).
-    verdict = _judge("8H", "CATS", announced)
-    assert (verdict.reason, verdict.move, verdict.score, verdict.penalty) == (Reason.OK, "8H CATS", 6, 0)
+    verdict = _act("F10", announced)
+    assert (verdict.reason, verdict.move, verdict.score, verdict.penalty) == (Reason.OK, "J6 ACT", 7, 0)
     assert verdict.warnings == warnings
-    assert verdict.detail.startswith("reference 8H written the other way round, H8 CATS: warning")
+    assert verdict.detail.startswith("reference F10 written the other way round, 10F ACT: warning")
 
 
 def test_the_written_direction_is_kept() -> None:
-    # 9A is column 9 from row A, down: across from A9 CATS is not connected, and down no
-    # placement of CATS exists with this rack: 0, though H8 across scores the 6 announced.
-    assert _judge("9A", "CATS", 6).reason == Reason.ILLEGAL
-    assert _judge("9A", "CATS", 6, settings=AS_WRITTEN).shift_candidate == ""
+    # J1 is across: no placement of ACT across exists here, so nothing is credited, though
+    # 10F down scores the 7 announced.
+    assert _act("J1", 7).reason == Reason.ILLEGAL
+
+
+def test_the_shift_penalty_setting_is_the_penalty() -> None:
+    verdict = _act("10E", 7, settings=replace(FISF, shift_penalty=3))
+    assert verdict.penalty == 3 and "3-point penalty" in verdict.detail
 
 
 def test_a_wrong_reference_worth_four_points_or_less_scores_zero() -> None:
@@ -203,11 +214,6 @@ def test_a_wrong_reference_worth_four_points_or_less_scores_zero() -> None:
     assert "with the 5-point penalty nothing is left" in verdict.detail
 
 
-def test_the_shift_penalty_setting_is_the_penalty() -> None:
-    verdict = _judge("H9", "CATS", 6, settings=replace(FISF, shift_penalty=3))
-    assert verdict.penalty == 3 and "3-point penalty" in verdict.detail
-
-
 def test_a_word_legal_where_written_is_scored_there_even_if_the_score_fits_elsewhere() -> None:
     # Rack with C, T and S: CATS fits at H8 across (6) and 9G down through the A (7).
     verdict = _judge("H8", "CATS", 7, rack="SCTINOR")
@@ -215,8 +221,56 @@ def test_a_word_legal_where_written_is_scored_there_even_if_the_score_fits_elsew
 
 
 def test_the_nearby_choice_is_one_setting_away() -> None:
-    verdict = _judge("H9", "CATS", 6, settings=AS_WRITTEN)
-    assert (verdict.reason, verdict.score, verdict.shift_candidate) == (Reason.ILLEGAL, 0, "8H CATS")
+    verdict = _act("10E", 7, settings=AS_WRITTEN)
+    assert (verdict.reason, verdict.score, verdict.shift_candidate) == (Reason.ILLEGAL, 0, "J6 ACT")
+
+
+# --- 11. raccord and prolongation: located without coordinates ----------------------------
+
+
+@pytest.mark.parametrize("coords", ["H9", "", "Z99", "8Z"])
+def test_a_word_prolonging_a_word_of_three_letters_needs_no_reference(coords: str) -> None:
+    # CATS prolongs CAT: the reference is ignored, neither penalised nor counted (FISF 5.3).
+    verdict = _judge(coords, "CATS", 6)
+    assert (verdict.reason, verdict.move, verdict.score, verdict.warnings, verdict.penalty) == (
+        Reason.OK,
+        "8H CATS",
+        6,
+        0,
+        0,
+    )
+    assert verdict.detail.startswith("H8 CATS prolongs CAT: no reference needed")
+    assert _judge(coords, "CATS", 7).warnings == 1  # a wrong score is still a warning
+
+
+def test_a_two_letter_word_prolonged_without_a_correct_reference_is_a_warning() -> None:
+    board = Board.empty()
+    board.play(Move(7, 7, True, "AT"))  # AT on H8-H9; CAT from H7 prolongs it
+    verdict = _judge("H6", "CAT", 5, rack="CEINORS", board=board)
+    assert (verdict.reason, verdict.move, verdict.score, verdict.warnings) == (Reason.OK, "8G CAT", 5, 1)
+    assert "a two-letter word prolonged without a third raccord letter" in verdict.detail
+    assert _judge("H7", "CAT", 5, rack="CEINORS", board=board).warnings == 0  # its own reference
+
+
+@pytest.mark.parametrize(("letters", "warnings"), [("CAT", 0), ("cat", 0), ("AT", 1)])
+def test_a_word_located_by_its_raccord_letters(letters: str, warnings: int) -> None:
+    # ACT down column 10 joins the T of CAT: C, A, T are board letters in a row, the T in
+    # the word. Three letters locate it; two are a warning (FISF 5.5).
+    verdict = _act(letters, 7)
+    assert (verdict.reason, verdict.move, verdict.score, verdict.penalty) == (Reason.OK, "J6 ACT", 7, 0)
+    assert verdict.warnings == warnings
+    assert verdict.detail.startswith(f"located by the raccord {letters.upper()}: 10F ACT")
+
+
+def test_raccord_letters_that_the_word_does_not_join_are_a_wrong_reference() -> None:
+    verdict = _act("TAC", 7)
+    assert verdict.reason == Reason.WRONG_REFERENCE and verdict.score == 7 and verdict.penalty == 5
+
+
+def test_without_the_raccord_setting_letters_are_no_location() -> None:
+    off = replace(FISF, raccord=False)
+    assert _act("CAT", 7, settings=off).reason == Reason.WRONG_REFERENCE
+    assert _judge("H9", "CATS", 6, settings=off).reason == Reason.WRONG_REFERENCE
 
 
 # --- 3. letters already on the board left out ------------------------------------------------

@@ -4,6 +4,8 @@ Typing the paper slips of the open round, one a line::
 
     12 H4 WORD 34        table, coordinates, word, announced score (optional)
     12 h8,a,word 34      the scramble form, whatever the event's notation
+    12 WORD 34           the word alone (first round, a word prolonging one of the board)
+    12 CAT WORD 34       raccord letters instead of coordinates
     12 -                 the player handed in a blank slip
 
 Each line is echoed at once with the player's name, the move as understood in the event's
@@ -132,6 +134,10 @@ def parse_slip_line(text: str) -> SlipLine:
         if coordinates.count(",") != 1 or not word:
             raise SlipLineError(f"table {table}: cannot read {move!r}: the scramble form is h8,a,word")
         return SlipLine(table, coordinates, word, announced, second)
+    if len(rest) == 1 and re.fullmatch(r"[A-Za-z-]+", rest[0], re.ASCII):
+        # The word alone: no reference is needed on the first round or for a word that
+        # prolongs a word of the board (docs/rules.md#raccord).
+        return SlipLine(table, "", rest[0], announced, second)
     if len(rest) == 1:
         raise SlipLineError(
             f"table {table}: {move!r} is not coordinates and a word (e.g. {table} H4 WORD 34)"

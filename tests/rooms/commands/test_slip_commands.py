@@ -34,6 +34,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
         ("12 -", SlipLine(12, "", "", None)),
         ("12 H4 WORD 9999", SlipLine(12, "H4", "WORD", 9999)),
         ("12 H4 WORD 0034", SlipLine(12, "H4", "WORD", 34)),
+        ("12 FEDAYIN 110", SlipLine(12, "", "FEDAYIN", 110)),  # the word alone
+        ("12 CAT ACT 7", SlipLine(12, "CAT", "ACT", 7)),  # raccord letters
+        ("12 fix H4 WORD", SlipLine(12, "H4", "WORD", None, "correction")),
+        ("12 second H4 WORD", SlipLine(12, "H4", "WORD", None, "second")),
     ],
 )
 def test_slip_lines_are_read(text: str, expected: SlipLine) -> None:
