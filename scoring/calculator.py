@@ -45,7 +45,8 @@ The case, key by key (``rack`` and ``slips`` are required, the rest has a defaul
   table are two slips of that player (several on time are void under the default
   ``several_slips_void``). An entry holds ``table`` (a positive integer), and either
   ``missing: true`` (no slip) or ``coordinates`` and ``word`` (text, default "": both
-  empty is a blank slip), ``announced`` (an integer 0-9999 or null, default null),
+  empty is a blank slip; coordinates of letters only are raccord letters, read as the
+  ``raccord`` setting says), ``announced`` (an integer 0-9999 or null, default null),
   ``late`` (default false). ``warnings_before`` (default 0) is the table's warnings in
   the game's earlier rounds.
 

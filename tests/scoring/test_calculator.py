@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import dataclasses
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -65,8 +66,9 @@ def test_every_ruling_reason_has_a_golden_file() -> None:
 
 def test_the_golden_sources_are_sections_of_the_rules() -> None:
     rules = (ROOT / "docs" / "rules.md").read_text("utf-8")
+    # GitHub's anchors: lowercase, punctuation dropped, spaces to hyphens.
     anchors = {
-        "#" + line.lstrip("#").strip().lower().replace(" ", "-")
+        "#" + re.sub(r"[^\w\- ]", "", line.lstrip("#").strip().lower()).replace(" ", "-")
         for line in rules.splitlines()
         if line.startswith("#")
     }

@@ -50,6 +50,11 @@ CASES = [
     "big-board-column-18",
     "event-rules-bingo-and-first-move",
     "event-rules-first-round-down",
+    "wrong-reference-rules-examples",
+    "last-letter-rules-examples",
+    "raccord-rules-examples",
+    "prolongation-rules-examples",
+    "blank-circled-with-no-blank",
 ]
 #: Where the calculator's "score" is no field of the stored ruling, the rest is compared.
 COMPARED = ("points", "warnings", "penalty", "solo", "top", "reason", "move", "message")
