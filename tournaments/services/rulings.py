@@ -89,8 +89,11 @@ def _rule_round(locked: Round) -> None:
         used[player.pk] = counted[-1] if counted else None
         inputs = [adj.SlipInput(s.coordinates, s.word, s.announced_score, late=s.late) for s in slips]
         verdict = adj.adjudicate_slips(board, rack, lexicon, rules, settings, inputs)
-        if player.pk in shifted and inputs and verdict.shift_candidate:
-            verdict = adj.accept_shift(board, rack, lexicon, rules, settings, inputs[-1], verdict)
+        if player.pk in shifted and counted and verdict.shift_candidate:
+            # The slip ruled is the last one on time (a late one beside it is not).
+            ruled = counted[-1]
+            slip_input = adj.SlipInput(ruled.coordinates, ruled.word, ruled.announced_score, late=ruled.late)
+            verdict = adj.accept_shift(board, rack, lexicon, rules, settings, slip_input, verdict)
         previous = existing.get(player.pk)
         if previous is not None and previous.overridden:
             verdict = _overridden(previous, verdict)

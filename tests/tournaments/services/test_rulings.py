@@ -332,3 +332,20 @@ def test_no_average_for_a_placement_or_rack_error(duo, arbitrator) -> None:
     services.round_close(round=round)
     with pytest.raises(ApplicationError, match="only a 0 for a word not in the list"):
         services.ruling_average(ruling=Ruling.objects.get(round=round, player=anne), by=arbitrator)
+
+
+def test_an_accepted_shift_is_the_on_time_slips_even_with_a_late_one_beside_it(hall, arbitrator) -> None:
+    _event, players, game = hall
+    round, (coords, word, top) = open_round_with_a_shift(game)
+    services.slip_submit(
+        round=round, player=players[0], coordinates=coords, word=word, announced_score=round.top_score
+    )
+    late = (round.deadline or dt.datetime.now(dt.UTC)) + dt.timedelta(seconds=5)
+    services.slip_submit(
+        round=round, player=players[0], coordinates="A1", word="QQ", announced_score=1, now=late
+    )
+    services.round_close(round=round)
+    ruling = Ruling.objects.get(round=round, player=players[0])
+    assert ruling.shift_candidate == top
+    accepted = services.ruling_accept_shift(ruling=ruling, by=arbitrator)
+    assert accepted.reason == adj.Reason.SHIFT_ACCEPTED and accepted.move == top
