@@ -38,9 +38,107 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from solver.errors import IllegalRackError
+from solver.errors import IllegalRackError, SolverError
+from solver.messages import gettext_noop, phrase, register
 from solver.tiles import BLANK, BLANK_CHAR, NUM_LETTERS, TileSet, letter_code, rack_string
 from solver.tiles import rack_size as board_rack_size
+
+#: Why a rack or a draw is refused (docs/rules.md#messages), by code. Counts of vowels,
+#: consonants and tiles, and ordinals, are phrases of their own (singular and plural).
+DRAW_MESSAGES: dict[str, str] = {
+    "early_minimums_too_big": gettext_noop("the early minimums do not fit in the rack"),
+    "late_minimums_too_big": gettext_noop("the late minimums do not fit in the rack"),
+    "not_a_tile": gettext_noop("%(char)r is not a tile"),
+    "bag_too_small_one": gettext_noop("only 1 tile left in the bag, cannot draw %(count)s"),
+    "bag_too_small": gettext_noop("only %(left)s tiles left in the bag, cannot draw %(count)s"),
+    "no_letter_left": gettext_noop("there is no %(letter)s left in the bag"),
+    "no_blank_left": gettext_noop("there is no blank left in the bag"),
+    "too_few_letters_left": gettext_noop(
+        "only %(left)s %(letter)s left in the bag, the rack asks for %(wanted)s"
+    ),
+    "one_blank_left": gettext_noop("only 1 blank left in the bag, the rack asks for %(wanted)s"),
+    "too_few_blanks_left": gettext_noop("only %(left)s blanks left in the bag, the rack asks for %(wanted)s"),
+    "reliquat_too_big": gettext_noop("a reliquat of %(count)s tiles does not fit in a rack of %(size)s"),
+    "no_rack_drawn": gettext_noop(
+        "no rack with %(minimums)s was drawn in %(attempts)s attempts in round %(round)s"
+        " (bag: %(bag)s, reliquat: %(reliquat)s)"
+    ),
+    "no_rack_drawn_no_reliquat": gettext_noop(
+        "no rack with %(minimums)s was drawn in %(attempts)s attempts in round %(round)s"
+        " (bag: %(bag)s, reliquat: none)"
+    ),
+    "needs_vowels": gettext_noop("the rack needs at least %(vowels)s in round %(round)s (it has %(has)s)"),
+    "needs_vowels_because": gettext_noop(
+        "the rack needs at least %(vowels)s in round %(round)s (it has %(has)s): %(why)s"
+    ),
+    "needs_consonants": gettext_noop(
+        "the rack needs at least %(consonants)s in round %(round)s (it has %(has)s)"
+    ),
+    "needs_consonants_because": gettext_noop(
+        "the rack needs at least %(consonants)s in round %(round)s (it has %(has)s): %(why)s"
+    ),
+    "needs_both": gettext_noop(
+        "the rack needs at least %(minimums)s in round %(round)s"
+        " (a blank or a tile that is both counts as one or the other, not both)"
+    ),
+    "needs_both_because": gettext_noop(
+        "the rack needs at least %(minimums)s in round %(round)s"
+        " (a blank or a tile that is both counts as one or the other, not both): %(why)s"
+    ),
+    "rack_size_wrong": gettext_noop("the rack must hold %(tiles)s, not %(count)s"),
+    "rejected_rack_size_wrong": gettext_noop("the rejected rack %(rack)s must hold %(tiles)s, not %(count)s"),
+    "rack_without_reliquat": gettext_noop("the rack must keep the reliquat %(reliquat)s"),
+    "rejected_rack_without_reliquat": gettext_noop(
+        "the rejected rack %(rack)s must keep the reliquat %(reliquat)s"
+    ),
+    "no_nth_letter": gettext_noop("there is no %(nth)s %(letter)s in the bag"),
+    "no_nth_letter_with_reliquat": gettext_noop("there is no %(nth)s %(letter)s in the reliquat and the bag"),
+    "no_nth_blank": gettext_noop("there is no %(nth)s blank in the bag"),
+    "no_nth_blank_with_reliquat": gettext_noop("there is no %(nth)s blank in the reliquat and the bag"),
+    "rejected_rack_meets_minimums": gettext_noop(
+        "the rejected rack %(rack)s meets the minimums of round %(round)s (%(minimums)s):"
+        " it cannot be rejected"
+    ),
+    "rejected_rack_not_typed": gettext_noop(
+        "type the rejected rack as well: every rejection is recorded on the game sheet"
+    ),
+    "game_over_no_tiles": gettext_noop("the game is over: no tiles are left"),
+    "game_over_one_tile": gettext_noop(
+        "the game is over: the 1 tile left cannot make a rack with %(minimums)s"
+    ),
+    "game_over_tiles": gettext_noop(
+        "the game is over: the %(count)s tiles left cannot make a rack with %(minimums)s"
+    ),
+    # Phrases: why the minimums in force are these (after "the rack needs ... (it has 1): ").
+    "why_later_minimums": gettext_noop(
+        "the later minimums apply (%(minimums)s), as the bag and reliquat can no longer give %(early)s"
+    ),
+    "why_early_minimums": gettext_noop(
+        "the bag and reliquat can still give %(early)s, so %(late)s are not enough"
+    ),
+    # Phrases: counts, the minimums as a pair, ordinals (from the second: the first never
+    # lacks).
+    "vowels_one": gettext_noop("%(count)s vowel"),
+    "vowels_many": gettext_noop("%(count)s vowels"),
+    "consonants_one": gettext_noop("%(count)s consonant"),
+    "consonants_many": gettext_noop("%(count)s consonants"),
+    "tiles_one": gettext_noop("%(count)s tile"),
+    "tiles_many": gettext_noop("%(count)s tiles"),
+    "minimums_pair": gettext_noop("%(vowels)s and %(consonants)s"),
+    "minimums_nor": gettext_noop("%(early)s, nor with %(late)s"),
+    "ordinal_2": gettext_noop("second"),
+    "ordinal_3": gettext_noop("third"),
+    "ordinal_4": gettext_noop("fourth"),
+    "ordinal_5": gettext_noop("fifth"),
+    "ordinal_6": gettext_noop("sixth"),
+    "ordinal_7": gettext_noop("seventh"),
+    "ordinal_8": gettext_noop("eighth"),
+    "ordinal_st": gettext_noop("%(n)sst"),
+    "ordinal_nd": gettext_noop("%(n)snd"),
+    "ordinal_rd": gettext_noop("%(n)srd"),
+    "ordinal_th": gettext_noop("%(n)sth"),
+}
+register(DRAW_MESSAGES)
 
 
 @dataclass(frozen=True)
@@ -70,9 +168,9 @@ class DrawRules:
                 raise ValueError(f"{name.replace('_', ' ')} cannot be negative")
         # A minimum that no rack can hold would end every game before its first round.
         if self.early_vowels + self.early_consonants > self.rack_size:
-            raise ValueError("the early minimums do not fit in the rack")
+            raise SolverError("early_minimums_too_big")
         if self.late_vowels + self.late_consonants > self.rack_size:
-            raise ValueError("the late minimums do not fit in the rack")
+            raise SolverError("late_minimums_too_big")
         if self.max_attempts < 1:
             raise ValueError("max_attempts must be at least 1")
 
@@ -172,22 +270,17 @@ def game_over_by_draw(
     return minimums_in_force(tileset, pool_codes, round_number, rules) is None
 
 
-def _tile_name(code: int) -> str:
-    return "blank" if code == BLANK else rack_string([code])
+def _count(n: int, kind: str) -> dict[str, Any]:
+    """``n`` vowels, consonants or tiles, as a phrase (singular or plural)."""
+    return phrase(f"{kind}_one" if n == 1 else f"{kind}_many", count=n)
 
 
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
-_ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth")
-
-
-def _ordinal(n: int) -> str:
-    if n <= len(_ORDINALS):
-        return _ORDINALS[n - 1]
+def _ordinal(n: int) -> dict[str, Any]:
+    """second ... eighth, then 9th, 11th, 21st, ... as a phrase."""
+    if 2 <= n <= 8:
+        return phrase(f"ordinal_{n}")
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
+    return phrase(f"ordinal_{suffix}", n=n)
 
 
 def parse_tiles(typed: str) -> list[int]:
@@ -206,7 +299,7 @@ def parse_tiles(typed: str) -> list[int]:
         try:
             codes.append(letter_code(ch))
         except ValueError:
-            raise IllegalRackError(f"{ch!r} is not a tile") from None
+            raise IllegalRackError("not_a_tile", char=ch) from None
     return codes
 
 
@@ -266,9 +359,9 @@ class Bag:
         if k < 0:
             raise ValueError(f"cannot draw {k} tiles")
         if k > len(self._tiles):
-            raise IllegalRackError(
-                f"only {_plural(len(self._tiles), 'tile')} left in the bag, cannot draw {k}"
-            )
+            if len(self._tiles) == 1:
+                raise IllegalRackError("bag_too_small_one", count=k)
+            raise IllegalRackError("bag_too_small", left=len(self._tiles), count=k)
         drawn = []
         for _ in range(k):
             n = len(self._tiles)
@@ -276,16 +369,22 @@ class Bag:
             drawn.append(self._tiles.pop(min(int(self._rng.random() * n), n - 1)))
         return drawn
 
-    def missing(self, codes: Iterable[int]) -> str | None:
+    def missing(self, codes: Iterable[int]) -> IllegalRackError | None:
         """Why ``codes`` cannot be taken from the bag, or None when they can."""
         have = Counter(self._tiles)
         for code, wanted in sorted(Counter(codes).items()):
             left = have[code]
             if wanted > left:
-                name = _tile_name(code)
+                if code == BLANK:
+                    if left == 0:
+                        return IllegalRackError("no_blank_left")
+                    if left == 1:
+                        return IllegalRackError("one_blank_left", wanted=wanted)
+                    return IllegalRackError("too_few_blanks_left", left=left, wanted=wanted)
+                letter = rack_string([code])
                 if left == 0:
-                    return f"there is no {name} left in the bag"
-                return f"only {left} {name} left in the bag, the rack asks for {wanted}"
+                    return IllegalRackError("no_letter_left", letter=letter)
+                return IllegalRackError("too_few_letters_left", left=left, letter=letter, wanted=wanted)
         return None
 
     def remove(self, codes: Iterable[int]) -> None:
@@ -293,7 +392,7 @@ class Bag:
         wanted = _check_codes(codes)
         problem = self.missing(wanted)
         if problem is not None:
-            raise IllegalRackError(problem)
+            raise problem
         for code in wanted:
             self._tiles.remove(code)
 
@@ -348,7 +447,7 @@ class RackDraw:
 def _check_reliquat(reliquat: Sequence[int], rules: DrawRules) -> tuple[int, ...]:
     kept = tuple(_check_codes(reliquat))
     if len(kept) > rules.rack_size:
-        raise IllegalRackError(f"a reliquat of {len(kept)} tiles does not fit in a rack of {rules.rack_size}")
+        raise IllegalRackError("reliquat_too_big", count=len(kept), size=rules.rack_size)
     return kept
 
 
@@ -380,75 +479,95 @@ def draw_rack(
     # Give the caller its reliquat back so that no tile is lost by the failure.
     bag.remove(kept)
     raise IllegalRackError(
-        f"no rack with {_pair(minimums.vowels, minimums.consonants)}"
-        f" was drawn in {rules.max_attempts} attempts in round {round_number}"
-        f" (bag: {bag.remaining_string()}, reliquat: {rack_string(kept) or 'none'})"
+        "no_rack_drawn" if kept else "no_rack_drawn_no_reliquat",
+        minimums=_pair(minimums.vowels, minimums.consonants),
+        attempts=rules.max_attempts,
+        round=round_number,
+        bag=bag.remaining_string(),
+        **({"reliquat": rack_string(kept)} if kept else {}),
     )
 
 
-def _pair(vowels: int, consonants: int) -> str:
-    return f"{_plural(vowels, 'vowel')} and {_plural(consonants, 'consonant')}"
+def _pair(vowels: int, consonants: int) -> dict[str, Any]:
+    """ "2 vowels and 2 consonants", as a phrase."""
+    return phrase(
+        "minimums_pair", vowels=_count(vowels, "vowels"), consonants=_count(consonants, "consonants")
+    )
 
 
-def _why(minimums: Minimums, kinds: tuple[int, int, int], round_number: int, rules: DrawRules) -> str:
+def _why(
+    minimums: Minimums, kinds: tuple[int, int, int], round_number: int, rules: DrawRules
+) -> dict[str, Any] | None:
     """Why the minimums in force are these, when the early fallback makes it a question:
     they are the late ones, or a rack with the late ones would have passed."""
     early = _pair(*rules.minimums(round_number))
     if minimums.fallback:
-        return (
-            f": the later minimums apply ({_pair(minimums.vowels, minimums.consonants)}),"
-            f" as the bag and reliquat can no longer give {early}"
-        )
+        return phrase("why_later_minimums", minimums=_pair(minimums.vowels, minimums.consonants), early=early)
     late = (rules.late_vowels, rules.late_consonants)
     if rules.early_fallback and round_number <= rules.early_rounds and _meets(kinds, *late):
-        return f": the bag and reliquat can still give {early}, so {_pair(*late)} are not enough"
-    return ""
+        return phrase("why_early_minimums", early=early, late=_pair(*late))
+    return None
 
 
 def _minimums_problem(
     tileset: TileSet, rack: Sequence[int], round_number: int, minimums: Minimums, rules: DrawRules
-) -> str | None:
+) -> IllegalRackError | None:
     vowels, consonants = minimums.vowels, minimums.consonants
     kinds = _kinds(tileset, rack)
     if _meets(kinds, vowels, consonants):
         return None
     why = _why(minimums, kinds, round_number, rules)
+    because: dict[str, Any] = {} if why is None else {"why": why}
+    suffix = "" if why is None else "_because"
     only_v, only_c, both = kinds
     if only_v + both < vowels:
-        return (
-            f"the rack needs at least {_plural(vowels, 'vowel')} in round {round_number}"
-            f" (it has {only_v + both}){why}"
+        return IllegalRackError(
+            f"needs_vowels{suffix}",
+            vowels=_count(vowels, "vowels"),
+            round=round_number,
+            has=only_v + both,
+            **because,
         )
     if only_c + both < consonants:
-        return (
-            f"the rack needs at least {_plural(consonants, 'consonant')} in round {round_number}"
-            f" (it has {only_c + both}){why}"
+        return IllegalRackError(
+            f"needs_consonants{suffix}",
+            consonants=_count(consonants, "consonants"),
+            round=round_number,
+            has=only_c + both,
+            **because,
         )
-    return (
-        f"the rack needs at least {_pair(vowels, consonants)} in round {round_number}"
-        f" (a blank or a tile that is both counts as one or the other, not both){why}"
+    return IllegalRackError(
+        f"needs_both{suffix}", minimums=_pair(vowels, consonants), round=round_number, **because
     )
 
 
 def _rack_problem(
-    typed: Sequence[int], reliquat: Sequence[int], pool: Counter[int], size: int, label: str
-) -> str | None:
+    typed: Sequence[int], reliquat: Sequence[int], pool: Counter[int], size: int, rejected: str | None
+) -> IllegalRackError | None:
     """Why ``typed`` cannot be a full rack drawn on top of ``reliquat`` from ``pool`` (the
-    bag plus whatever tiles are out of it but still free to be on this rack), or None."""
+    bag plus whatever tiles are out of it but still free to be on this rack), or None.
+    ``rejected``: the rack as written when it is a rejected one, None for the rack itself."""
+    named = {} if rejected is None else {"rack": rejected}
+    prefix = "" if rejected is None else "rejected_"
     if len(typed) != size:
-        return f"{label} must hold {_plural(size, 'tile')}, not {len(typed)}"
+        return IllegalRackError(
+            f"{prefix}rack_size_wrong", tiles=_count(size, "tiles"), count=len(typed), **named
+        )
     if Counter(reliquat) - Counter(typed):
-        return f"{label} must keep the reliquat {rack_string(tuple(reliquat))}"
+        return IllegalRackError(
+            f"{prefix}rack_without_reliquat", reliquat=rack_string(tuple(reliquat)), **named
+        )
     for code, wanted in sorted(Counter(typed).items()):
         left = pool[code]
         if wanted > left:
-            name = _tile_name(code)
+            letter = {} if code == BLANK else {"letter": rack_string([code])}
+            kind = "blank" if code == BLANK else "letter"
             if left == 0:
-                return f"there is no {name} left in the bag"
+                return IllegalRackError(f"no_{kind}_left", **letter)
             # Ordinal over the whole rack: with a K in the reliquat and none in the bag,
             # a second typed K is the one that does not exist.
-            where = "in the reliquat and the bag" if code in reliquat else "in the bag"
-            return f"there is no {_ordinal(left + 1)} {name} {where}"
+            where = "_with_reliquat" if code in reliquat else ""
+            return IllegalRackError(f"no_nth_{kind}{where}", nth=_ordinal(left + 1), **letter)
     return None
 
 
@@ -477,48 +596,48 @@ def check_manual_rack(
     thrown = [parse_tiles(r) for r in rejected]
     after_rejection = after_rejection or bool(thrown)
     if after_rejection and not thrown:
-        raise IllegalRackError(
-            "type the rejected rack as well: every rejection is recorded on the game sheet"
-        )
+        raise IllegalRackError("rejected_rack_not_typed")
 
     pool_size = len(kept) + len(bag)
     minimums = minimums_in_force(tileset, bag.tiles + kept, round_number, rules)
     if minimums is None:
         if pool_size == 0:
-            raise IllegalRackError("the game is over: no tiles are left")
+            raise IllegalRackError("game_over_no_tiles")
         early = rules.minimums(round_number)
         late = (rules.late_vowels, rules.late_consonants)
         tried = _pair(*early)
         if rules.early_fallback and round_number <= rules.early_rounds and late != early:
-            tried += f", nor with {_pair(*late)}"
-        raise IllegalRackError(
-            f"the game is over: the {_plural(pool_size, 'tile')} left cannot make a rack with {tried}"
-        )
+            tried = phrase("minimums_nor", early=tried, late=_pair(*late))
+        if pool_size == 1:
+            raise IllegalRackError("game_over_one_tile", minimums=tried)
+        raise IllegalRackError("game_over_tiles", count=pool_size, minimums=tried)
     size = min(rules.rack_size, pool_size)
     # The reliquat's tiles are this rack's to keep, or back in the bag after a rejection:
     # either way they are available to the typed rack.
     pool = Counter(bag.tiles) + Counter(kept)
 
     for i, rejected_rack in enumerate(thrown):
-        label = f"the rejected rack {rack_string(rejected_rack)}"
+        written = rack_string(rejected_rack)
         # Only the first rejected rack sits on the reliquat; later ones are fresh racks.
-        problem = _rack_problem(rejected_rack, kept if i == 0 else (), pool, size, label)
+        problem = _rack_problem(rejected_rack, kept if i == 0 else (), pool, size, written)
         if (
             problem is None
             and _minimums_problem(tileset, rejected_rack, round_number, minimums, rules) is None
         ):
-            problem = (
-                f"{label} meets the minimums of round {round_number}"
-                f" ({_pair(minimums.vowels, minimums.consonants)}): it cannot be rejected"
+            problem = IllegalRackError(
+                "rejected_rack_meets_minimums",
+                rack=written,
+                round=round_number,
+                minimums=_pair(minimums.vowels, minimums.consonants),
             )
         if problem is not None:
-            raise IllegalRackError(problem)
+            raise problem
 
-    problem = _rack_problem(rack, () if after_rejection else kept, pool, size, "the rack")
+    problem = _rack_problem(rack, () if after_rejection else kept, pool, size, None)
     if problem is None:
         problem = _minimums_problem(tileset, rack, round_number, minimums, rules)
     if problem is not None:
-        raise IllegalRackError(problem)
+        raise problem
 
     if after_rejection:
         bag.put_back(kept)

@@ -26,7 +26,9 @@ from importlib import resources
 from pathlib import Path
 
 from solver import gaddag
+from solver.errors import SolverError
 from solver.gaddag import Gaddag
+from solver.messages import gettext_noop, register
 from solver.tiles import ALPHABET
 
 #: Longest word kept by default: the side of the biggest board.
@@ -43,13 +45,29 @@ BUNDLED = {
 }
 
 
-class LexiconError(ValueError):
-    """A word list that cannot be read or compiled (missing, empty, not text); ``report``
-    says what was read when the list was readable but had no usable word."""
+#: Why a word list cannot be read or compiled (docs/rules.md#messages), by code. The
+#: ``reason`` of a file that cannot be read is the system's own (English) words.
+LEXICON_MESSAGES: dict[str, str] = {
+    "word_list_unreadable": gettext_noop("cannot read word list %(path)s: %(reason)s"),
+    "word_list_damaged_gzip": gettext_noop("%(path)s: damaged gzip file (%(reason)s)"),
+    "word_list_binary": gettext_noop("%(path)s is not a text word list (binary content)"),
+    "word_list_no_usable_word": gettext_noop("%(path)s: no usable word in the list"),
+    "words_no_usable_word": gettext_noop("%(name)s: no usable word (see the report)"),
+    "unknown_bundled_lexicon": gettext_noop("unknown bundled lexicon %(name)r: choose %(choices)s"),
+}
+register(LEXICON_MESSAGES)
 
-    def __init__(self, message: str, report: LexiconReport | None = None):
-        super().__init__(message)
+
+class LexiconError(SolverError):
+    """A word list that cannot be read or compiled (missing, empty, not text); ``report``
+    says what was read when the list was readable but had no usable word, and the
+    terminal's message (``str``) then ends with its summary."""
+
+    def __init__(self, code: str, /, report: LexiconReport | None = None, **params: object):
+        super().__init__(code, **params)
         self.report = report
+        if report is not None:
+            self.args = (f"{self.args[0]}\n{report.summary()}",)
 
 
 def fold(entry: str) -> str:
@@ -133,7 +151,7 @@ def read_lines(path: Path) -> list[str]:
     try:
         raw = path.read_bytes()
     except OSError as exc:
-        raise LexiconError(f"cannot read word list {path}: {exc.strerror or exc}") from exc
+        raise LexiconError("word_list_unreadable", path=str(path), reason=exc.strerror or str(exc)) from exc
     return decode_lines(raw, path)
 
 
@@ -142,9 +160,9 @@ def decode_lines(raw: bytes, path: Path) -> list[str]:
         try:
             raw = gzip.decompress(raw)
         except (OSError, EOFError) as exc:
-            raise LexiconError(f"{path}: damaged gzip file ({exc})") from exc
+            raise LexiconError("word_list_damaged_gzip", path=str(path), reason=str(exc)) from exc
     if b"\x00" in raw[:4096]:
-        raise LexiconError(f"{path} is not a text word list (binary content)")
+        raise LexiconError("word_list_binary", path=str(path))
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError:
@@ -189,7 +207,7 @@ class Lexicon:
     ) -> Lexicon:
         kept, report = normalize(words, source=name, max_length=max_length)
         if not kept:
-            raise LexiconError(f"{name}: no usable word (see the report)\n{report.summary()}", report)
+            raise LexiconError("words_no_usable_word", report, name=name)
         digest = hashlib.sha256("\n".join(kept).encode()).hexdigest()
         return cls(name, gaddag.build(kept), len(kept), digest, report)
 
@@ -233,7 +251,7 @@ def load(
     try:
         raw = src.read_bytes()
     except OSError as exc:
-        raise LexiconError(f"cannot read word list {src}: {exc.strerror or exc}") from exc
+        raise LexiconError("word_list_unreadable", path=str(src), reason=exc.strerror or str(exc)) from exc
     checksum = hashlib.sha256(raw).hexdigest()
     label = name or src.name
     gdg_path, meta_path = _cache_paths(checksum, max_length)
@@ -254,7 +272,7 @@ def load(
     where = Path(name) if name else src
     words, report = normalize(decode_lines(raw, where), source=str(src), max_length=max_length)
     if not words:
-        raise LexiconError(f"{where}: no usable word in the list\n{report.summary()}", report)
+        raise LexiconError("word_list_no_usable_word", report, path=str(where))
     graph = gaddag.build(words)
     if use_cache:
         try:
@@ -275,7 +293,7 @@ def load(
 def bundled_path(name: str) -> Path:
     """Path of a word list shipped in the package (``enable`` or ``french``)."""
     if name not in BUNDLED:
-        raise LexiconError(f"unknown bundled lexicon {name!r}: choose {', '.join(BUNDLED)}")
+        raise LexiconError("unknown_bundled_lexicon", name=name, choices=", ".join(BUNDLED))
     return Path(str(resources.files("solver.data.lexicons").joinpath(BUNDLED[name][0])))
 
 

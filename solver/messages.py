@@ -7,7 +7,9 @@ Django's catalogue (``tournaments.messages``), which is why every template here 
 with :func:`gettext_noop` for ``makemessages`` and keeps its ``%(name)s`` parameters.
 
 Parameters are values a person reads the same in every language: letters, words,
-squares already written in the event's notation, numbers.
+squares already written in the event's notation, numbers. A part of the sentence that is
+itself words ("2 vowels and 2 consonants", an ordinal, why the minimums are these) is a
+:func:`phrase`: a code with its own parameters, said in the same language as the sentence.
 """
 
 from __future__ import annotations
@@ -35,11 +37,26 @@ def register(templates: Mapping[str, str]) -> None:
         MESSAGES[code] = template
 
 
+def phrase(code: str, **params: Any) -> dict[str, Any]:
+    """A parameter that is words too: rendered in the sentence's language. A plain dict,
+    so that a ruling's notes holding one are still stored as JSON."""
+    return {"code": code, "params": params}
+
+
+def _said(value: Any, translate: Callable[[str], str]) -> Any:
+    if isinstance(value, Mapping) and "code" in value:
+        return render(value["code"], value.get("params") or {}, translate)
+    return value
+
+
 def render(code: str, params: Mapping[str, Any], translate: Callable[[str], str] = str) -> str:
     """The sentence of ``code`` with its parameters; ``translate`` maps the English
-    template to the reader's language. A code absent from the catalogue is a sentence
-    written directly (the terminal-only messages of file formats), shown as it is."""
+    template to the reader's language, phrases included. A code absent from the catalogue
+    is a sentence written directly (the terminal-only messages of file formats), shown as
+    it is."""
     template = MESSAGES.get(code)
     if template is None:
         return code
-    return translate(template) % params if params else translate(template)
+    if not params:
+        return translate(template)
+    return translate(template) % {name: _said(value, translate) for name, value in params.items()}

@@ -28,6 +28,7 @@ import re
 import unicodedata
 
 from solver.errors import IllegalMoveError, InvalidMoveError
+from solver.messages import gettext_noop, register
 from solver.move import Move
 from solver.tiles import ALPHABET
 
@@ -42,6 +43,35 @@ __all__ = [
 ]
 
 STYLES = ("fisf", "gcg", "scramble")
+
+#: Why a move's text cannot be read (docs/rules.md#messages), by code; the text is quoted
+#: as the player typed it. ``a``/``d`` are the Scramble direction letters in every language.
+NOTATION_MESSAGES: dict[str, str] = {
+    "unknown_notation_style": gettext_noop("unknown notation style %(style)r: choose fisf, gcg or scramble"),
+    "unsupported_board_size": gettext_noop("unsupported board size %(size)s"),
+    "row_off_board": gettext_noop("row %(row)s is off a %(size)sx%(size)s board"),
+    "column_off_board": gettext_noop("column %(column)s is off a %(size)sx%(size)s board"),
+    "unreadable_coordinates": gettext_noop("cannot read the coordinates %(text)r"),
+    "missing_direction": gettext_noop("missing direction after %(location)s: use a (across) or d (down)"),
+    "unknown_direction": gettext_noop("unknown direction %(text)r: use a (across) or d (down)"),
+    "missing_coordinates_before_direction": gettext_noop("missing coordinates before the direction"),
+    "missing_coordinates": gettext_noop("missing coordinates"),
+    "text_after_direction": gettext_noop("unexpected text after the direction in %(text)r"),
+    "square_without_name": gettext_noop("no coordinates for row %(row)s, column %(column)s"),
+    "missing_word": gettext_noop("missing word"),
+    "word_not_letters": gettext_noop("the word '%(word)s' holds a character that is not a letter: %(char)r"),
+    "dash_without_letter": gettext_noop("'-' must be followed by a letter"),
+    "word_without_letter": gettext_noop("the word '%(word)s' holds no letter"),
+    "empty_word": gettext_noop("empty word"),
+    "missing_word_after": gettext_noop("missing word after %(coordinates)s"),
+    "text_after_word": gettext_noop("unexpected text after the word"),
+    "word_runs_off_board_from": gettext_noop(
+        "the word runs off the board: %(word)s needs %(length)s squares from %(coordinates)s,"
+        " only %(room)s left"
+    ),
+    "empty_move": gettext_noop("empty move"),
+}
+register(NOTATION_MESSAGES)
 
 # Coordinates name a column or a row by one letter, so no board can be wider than this.
 _MAX_SIZE = len(ALPHABET)
@@ -58,16 +88,12 @@ _MAX_DIGITS = 4
 
 def _check_style(style: str) -> None:
     if style not in STYLES:
-        raise InvalidMoveError(f"unknown notation style {style!r}: choose fisf, gcg or scramble")
+        raise InvalidMoveError("unknown_notation_style", style=style)
 
 
 def _check_size(size: int) -> None:
     if not 1 <= size <= _MAX_SIZE:
-        raise InvalidMoveError(f"unsupported board size {size}")
-
-
-def _board_name(size: int) -> str:
-    return f"a {size}x{size} board"
+        raise InvalidMoveError("unsupported_board_size", size=size)
 
 
 def _index(part: str, what: str, size: int) -> int:
@@ -77,7 +103,7 @@ def _index(part: str, what: str, size: int) -> int:
     else:
         index, shown = (int(part) if len(part) <= _MAX_DIGITS else size + 1) - 1, part
     if not 0 <= index < size:
-        raise InvalidMoveError(f"{what} {shown} is off {_board_name(size)}")
+        raise InvalidMoveError(f"{what}_off_board", size=size, **{what: shown})
     return index
 
 
@@ -85,7 +111,7 @@ def _read_square(text: str, letter_is_row: bool, size: int) -> tuple[int, int, b
     """(row, col, letter first?) of a square such as ``H4`` or ``4H``."""
     match = _LETTER_FIRST.fullmatch(text) or _NUMBER_FIRST.fullmatch(text)
     if not match:
-        raise InvalidMoveError(f"cannot read the coordinates {text!r}")
+        raise InvalidMoveError("unreadable_coordinates", text=text)
     found: dict[str, int] = {}
     # In written order, so that the player hears first about the first thing typed wrong.
     for part in match.groups():
@@ -96,16 +122,16 @@ def _read_square(text: str, letter_is_row: bool, size: int) -> tuple[int, int, b
 
 def _parse_direction(text: str, location: str) -> bool:
     if not text:
-        raise InvalidMoveError(f"missing direction after {location}: use a (across) or d (down)")
+        raise InvalidMoveError("missing_direction", location=location)
     across = _DIRECTIONS.get(text.lower())
     if across is None:
-        raise InvalidMoveError(f"unknown direction {text!r}: use a (across) or d (down)")
+        raise InvalidMoveError("unknown_direction", text=text)
     return across
 
 
 def _parse_scramble_coord(location: str, direction: str, size: int) -> tuple[int, int, bool]:
     if not location:
-        raise InvalidMoveError("missing coordinates before the direction")
+        raise InvalidMoveError("missing_coordinates_before_direction")
     # The Scramble help reads both H8 and 8H as column H, row 8: the order carries no
     # direction (docs/rules.md#notation).
     row, col, _ = _read_square(location, False, size)
@@ -135,17 +161,17 @@ def parse_coord(text: str, style: str, size: int = 15) -> tuple[int, int, bool]:
     _check_size(size)
     text = text.strip()
     if not text:
-        raise InvalidMoveError("missing coordinates")
+        raise InvalidMoveError("missing_coordinates")
     if "," in text:
         parts = [part.strip() for part in text.split(",")]
         if len(parts) > 2:
-            raise InvalidMoveError(f"unexpected text after the direction in {text!r}")
+            raise InvalidMoveError("text_after_direction", text=text)
         return _parse_scramble_coord(parts[0], parts[1], size)
     if style == "scramble":
         # Only the direction letter is missing; reading 'h8' as a square first gives the
         # player the more useful message when the square itself is wrong.
         _parse_scramble_coord(text, "a", size)
-        raise InvalidMoveError(f"missing direction after {text}: use a (across) or d (down)")
+        raise InvalidMoveError("missing_direction", location=text)
     return _parse_plain_coord(text, style, size)
 
 
@@ -156,7 +182,7 @@ def format_coord(row: int, col: int, across: bool, style: str) -> str:
     """
     _check_style(style)
     if not (0 <= row < _MAX_SIZE and 0 <= col < _MAX_SIZE):
-        raise InvalidMoveError(f"no coordinates for row {row}, column {col}")
+        raise InvalidMoveError("square_without_name", row=row, column=col)
     if style == "fisf":
         return f"{ALPHABET[row]}{col + 1}" if across else f"{col + 1}{ALPHABET[row]}"
     if style == "gcg":
@@ -182,27 +208,27 @@ def parse_word(text: str) -> str:
     """
     text = text.strip()
     if not text:
-        raise InvalidMoveError("missing word")
+        raise InvalidMoveError("missing_word")
     folded = _fold(text)
     for ch in folded:
         if ch != "-" and ch not in _LETTERS:
-            raise InvalidMoveError(f"the word '{text}' holds a character that is not a letter: {ch!r}")
+            raise InvalidMoveError("word_not_letters", word=text, char=ch)
     if "-" in folded:
         out: list[str] = []
         blank_next = False
         for ch in folded:
             if ch == "-":
                 if blank_next:
-                    raise InvalidMoveError("'-' must be followed by a letter")
+                    raise InvalidMoveError("dash_without_letter")
                 blank_next = True
             else:
                 out.append(ch.lower() if blank_next else ch.upper())
                 blank_next = False
         if blank_next:
-            raise InvalidMoveError("'-' must be followed by a letter")
+            raise InvalidMoveError("dash_without_letter")
         return "".join(out)
     if not folded:
-        raise InvalidMoveError(f"the word '{text}' holds no letter")
+        raise InvalidMoveError("word_without_letter", word=text)
     if folded.islower():
         return folded.upper()
     return folded
@@ -210,10 +236,10 @@ def parse_word(text: str) -> str:
 
 def _check_word(word: str) -> None:
     if not word:
-        raise InvalidMoveError("empty word")
+        raise InvalidMoveError("empty_word")
     for ch in word:
         if ch not in _LETTERS:
-            raise InvalidMoveError(f"the word '{word}' holds a character that is not a letter: {ch!r}")
+            raise InvalidMoveError("word_not_letters", word=word, char=ch)
 
 
 def _dashed(word: str) -> str:
@@ -247,31 +273,30 @@ def parse_move(text: str, style: str = "gcg", size: int = 15) -> Move:
     _check_size(size)
     text = text.strip()
     if not text:
-        raise InvalidMoveError("empty move")
+        raise InvalidMoveError("empty_move")
     if "," in text:
         parts = [part.strip() for part in text.split(",")]
         coord_text = ",".join(parts[:2])
         row, col, across = parse_coord(coord_text, style, size)
         if len(parts) < 3 or not parts[2]:
-            raise InvalidMoveError(f"missing word after {coord_text}")
+            raise InvalidMoveError("missing_word_after", coordinates=coord_text)
         if len(parts) > 3 or len(parts[2].split()) > 1:
-            raise InvalidMoveError("unexpected text after the word")
+            raise InvalidMoveError("text_after_word")
         word_text = parts[2]
     else:
         tokens = text.split()
         coord_text = tokens[0]
         row, col, across = parse_coord(coord_text, style, size)
         if len(tokens) < 2:
-            raise InvalidMoveError(f"missing word after {coord_text}")
+            raise InvalidMoveError("missing_word_after", coordinates=coord_text)
         if len(tokens) > 2:
-            raise InvalidMoveError("unexpected text after the word")
+            raise InvalidMoveError("text_after_word")
         word_text = tokens[1]
     word = parse_word(word_text)
     room = size - (col if across else row)
     if len(word) > room:
         raise IllegalMoveError(
-            f"the word runs off the board: {word} needs {len(word)} squares from {coord_text},"
-            f" only {room} left"
+            "word_runs_off_board_from", word=word, length=len(word), coordinates=coord_text, room=room
         )
     return Move(row, col, across, word)
 

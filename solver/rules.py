@@ -18,9 +18,55 @@ from itertools import chain, combinations, product
 from solver.boards import Board
 from solver.errors import IllegalMoveError
 from solver.lexicon import Lexicon
+from solver.messages import gettext_noop, register
 from solver.move import Move
 from solver.movegen import GenSettings
 from solver.tiles import BLANK, BLANK_BIT, LETTER_MASK, code_char, letter_code
+
+#: Why a move is illegal (docs/rules.md#messages), by code. Squares are named in the
+#: rules' notation, letters in uppercase, words as written.
+RULE_MESSAGES: dict[str, str] = {
+    "word_too_short": gettext_noop("a word has at least 2 letters"),
+    "word_starts_off_board": gettext_noop("the word starts off the board"),
+    "word_runs_off_board": gettext_noop("the word runs off the board"),
+    "letter_just_before": gettext_noop(
+        "the word must be written in full: %(letter)s on %(square)s comes just before it"
+    ),
+    "letter_just_after": gettext_noop(
+        "the word must be written in full: %(letter)s on %(square)s comes just after it"
+    ),
+    "letter_conflict": gettext_noop(
+        "letter %(position)s of %(word)s is %(letter)s, but %(square)s already holds %(there)s"
+    ),
+    "no_new_tile": gettext_noop("the move places no new tile"),
+    "first_word_off_centre": gettext_noop("the first word must cover the centre square %(square)s"),
+    "first_word_vertical": gettext_noop("the first word must be horizontal"),
+    "word_not_connected": gettext_noop("the word must touch a tile already on the board"),
+    "no_letter_in_rack": gettext_noop("there is no %(letter)s in the rack"),
+    "too_few_in_rack": gettext_noop("the rack holds %(have)s %(letter)s, the word needs %(need)s"),
+    # The letters the rack lacks: "2 A", or "1 M, 1 N" and "1 O".
+    "short_of_letter_one_blank": gettext_noop(
+        "the rack is short of %(lacking)s, with only 1 blank to stand in"
+    ),
+    "short_of_letter_blanks": gettext_noop(
+        "the rack is short of %(lacking)s, with only %(blanks)s blanks to stand in"
+    ),
+    "short_of_letters_no_blank": gettext_noop(
+        "the rack is short of %(lacking)s and %(last)s, with no blank to stand in"
+    ),
+    "short_of_letters_one_blank": gettext_noop(
+        "the rack is short of %(lacking)s and %(last)s, with only 1 blank to stand in"
+    ),
+    "short_of_letters_blanks": gettext_noop(
+        "the rack is short of %(lacking)s and %(last)s, with only %(blanks)s blanks to stand in"
+    ),
+    "no_blank_in_rack": gettext_noop("there is no blank in the rack"),
+    "one_blank_in_rack": gettext_noop("the rack holds 1 blank, the word marks %(marked)s"),
+    "blanks_in_rack": gettext_noop("the rack holds %(blanks)s blanks, the word marks %(marked)s"),
+    "word_not_in_lexicon": gettext_noop("%(words)s is not in the lexicon"),
+    "words_not_in_lexicon": gettext_noop("%(words)s are not in the lexicon"),
+}
+register(RULE_MESSAGES)
 
 
 @dataclass(frozen=True)
@@ -79,12 +125,12 @@ def square_name(board: Board, square: int, notation: str = "gcg") -> str:
 def _geometry(board: Board, move: Move, notation: str) -> list[int]:
     n = board.size
     if len(move.word) < 2:
-        raise IllegalMoveError("a word has at least 2 letters")
+        raise IllegalMoveError("word_too_short")
     if not (0 <= move.row < n and 0 <= move.col < n):
-        raise IllegalMoveError("the word starts off the board")
+        raise IllegalMoveError("word_starts_off_board")
     end = (move.col if move.across else move.row) + len(move.word) - 1
     if end >= n:
-        raise IllegalMoveError("the word runs off the board")
+        raise IllegalMoveError("word_runs_off_board")
     squares = move.squares(n)
     step = 1 if move.across else n
     before, after = squares[0] - step, squares[-1] + step
@@ -92,13 +138,15 @@ def _geometry(board: Board, move: Move, notation: str) -> list[int]:
     at_edge_after = end == n - 1
     if not at_edge_before and board.squares[before]:
         raise IllegalMoveError(
-            f"the word must be written in full: {code_char(board.squares[before]).upper()}"
-            f" on {square_name(board, before, notation)} comes just before it"
+            "letter_just_before",
+            letter=code_char(board.squares[before]).upper(),
+            square=square_name(board, before, notation),
         )
     if not at_edge_after and board.squares[after]:
         raise IllegalMoveError(
-            f"the word must be written in full: {code_char(board.squares[after]).upper()}"
-            f" on {square_name(board, after, notation)} comes just after it"
+            "letter_just_after",
+            letter=code_char(board.squares[after]).upper(),
+            square=square_name(board, after, notation),
         )
     return squares
 
@@ -108,8 +156,12 @@ def _check_board_letters(board: Board, move: Move, squares: list[int], notation:
         there = board.squares[sq]
         if there and (there & LETTER_MASK) != letter_code(ch):
             raise IllegalMoveError(
-                f"letter {i + 1} of {move.word.upper()} is {ch.upper()}, but"
-                f" {square_name(board, sq, notation)} already holds {code_char(there).upper()}"
+                "letter_conflict",
+                position=i + 1,
+                word=move.word.upper(),
+                letter=ch.upper(),
+                square=square_name(board, sq, notation),
+                there=code_char(there).upper(),
             )
 
 
@@ -117,13 +169,13 @@ def _check_connection(board: Board, move: Move, squares: list[int], rules: Rules
     n = board.size
     new = [sq for sq in squares if not board.squares[sq]]
     if not new:
-        raise IllegalMoveError("the move places no new tile")
+        raise IllegalMoveError("no_new_tile")
     if board.is_empty():
         if board.layout.centre not in squares:
             centre = square_name(board, board.layout.centre, rules.notation)
-            raise IllegalMoveError(f"the first word must cover the centre square {centre}")
+            raise IllegalMoveError("first_word_off_centre", square=centre)
         if rules.first_move_horizontal and not move.across:
-            raise IllegalMoveError("the first word must be horizontal")
+            raise IllegalMoveError("first_word_vertical")
         return
     if len(new) < len(squares):
         return  # uses a tile already on the board
@@ -132,19 +184,24 @@ def _check_connection(board: Board, move: Move, squares: list[int], rules: Rules
         for rr, cc in ((r - 1, c), (r + 1, c), (r, c - 1), (r, c + 1)):
             if 0 <= rr < n and 0 <= cc < n and board.squares[rr * n + cc]:
                 return
-    raise IllegalMoveError("the word must touch a tile already on the board")
+    raise IllegalMoveError("word_not_connected")
 
 
-def _rack_shortage(short: dict[int, int], have: Counter[int], need: Counter[int], blanks: int) -> str:
+def _rack_shortage(
+    short: dict[int, int], have: Counter[int], need: Counter[int], blanks: int
+) -> IllegalMoveError:
     """Why the rack cannot make the word, counting the blanks that could stand in."""
     if blanks == 0 and len(short) == 1:
         code = next(iter(short))
         if have[code] == 0:
-            return f"there is no {code_char(code)} in the rack"
-        return f"the rack holds {have[code]} {code_char(code)}, the word needs {need[code]}"
-    lacking = " and ".join(f"{n} {code_char(code)}" for code, n in sorted(short.items()))
-    spare = "no blank" if blanks == 0 else f"only {blanks} blank" + ("s" if blanks > 1 else "")
-    return f"the rack is short of {lacking}, with {spare} to stand in"
+            return IllegalMoveError("no_letter_in_rack", letter=code_char(code))
+        return IllegalMoveError("too_few_in_rack", have=have[code], letter=code_char(code), need=need[code])
+    *first, last = [f"{n} {code_char(code)}" for code, n in sorted(short.items())]
+    spare = "no_blank" if blanks == 0 else "one_blank" if blanks == 1 else "blanks"
+    counted = {"blanks": blanks} if blanks > 1 else {}
+    if not first:  # one letter short, and too few blanks (none was handled above)
+        return IllegalMoveError(f"short_of_letter_{spare}", lacking=last, **counted)
+    return IllegalMoveError(f"short_of_letters_{spare}", lacking=", ".join(first), last=last, **counted)
 
 
 #: How an unmarked blank is read when several letters of the word could be it and no
@@ -183,14 +240,16 @@ def resolve_blanks(
     marked = sum(1 for _, ch in new if ch.islower())
     if marked > have[BLANK]:
         if have[BLANK] == 0:
-            raise IllegalMoveError("there is no blank in the rack")
-        raise IllegalMoveError(f"the rack holds {have[BLANK]} blank(s), the word marks {marked}")
+            raise IllegalMoveError("no_blank_in_rack")
+        if have[BLANK] == 1:
+            raise IllegalMoveError("one_blank_in_rack", marked=marked)
+        raise IllegalMoveError("blanks_in_rack", blanks=have[BLANK], marked=marked)
     need = Counter(letter_code(ch) for _, ch in new if ch.isupper())
     short: dict[int, int] = {code: n - have[code] for code, n in need.items() if n > have[code]}
     blanks_left = have[BLANK] - marked
     missing = sum(short.values())
     if missing > blanks_left:
-        raise IllegalMoveError(_rack_shortage(short, have, need, blanks_left))
+        raise _rack_shortage(short, have, need, blanks_left)
     if not short:
         return move, 0
     # Each way to give the short letters to blanks; few letters, few combinations. Listed
@@ -329,9 +388,8 @@ def validate(
     if lexicon is not None:
         invalid = [w.word.upper() for w in words if w.word not in lexicon]
         if invalid and enforce_words:
-            listed = ", ".join(invalid)
-            verb = "is" if len(invalid) == 1 else "are"
-            raise IllegalMoveError(f"{listed} {verb} not in the lexicon")
+            code = "word_not_in_lexicon" if len(invalid) == 1 else "words_not_in_lexicon"
+            raise IllegalMoveError(code, words=", ".join(invalid))
     return Scored(
         move=resolved.with_score(total),
         score=total,

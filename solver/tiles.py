@@ -21,6 +21,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from solver.errors import SolverError
+from solver.messages import gettext_noop, register
+
 ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 NUM_LETTERS = len(ALPHABET)
 BLANK = 0
@@ -31,11 +34,19 @@ BLANK_CHAR = "?"
 ALL_LETTERS = ((1 << (NUM_LETTERS + 1)) - 1) & ~1
 
 
+#: Why a written tile cannot be read (docs/rules.md#messages), by code.
+TILE_MESSAGES: dict[str, str] = {
+    "not_a_letter": gettext_noop("%(char)r is not a letter A-Z"),
+}
+register(TILE_MESSAGES)
+
+
 def letter_code(ch: str) -> int:
-    """Code 1..26 of an ASCII letter, any case. Raises ``ValueError`` otherwise."""
+    """Code 1..26 of an ASCII letter, any case. Raises :class:`SolverError` (a
+    ``ValueError``) otherwise."""
     up = ch.upper()
     if len(up) != 1 or up not in ALPHABET:
-        raise ValueError(f"{ch!r} is not a letter A-Z")
+        raise SolverError("not_a_letter", char=ch)
     return ord(up) - 64
 
 

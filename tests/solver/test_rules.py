@@ -373,8 +373,10 @@ def test_blank_marked_without_a_blank_in_the_rack_is_refused():
 
 
 def test_more_blanks_marked_than_the_rack_holds_is_refused():
-    with pytest.raises(IllegalMoveError, match=r"the rack holds 1 blank\(s\), the word marks 2"):
+    with pytest.raises(IllegalMoveError, match=r"^the rack holds 1 blank, the word marks 2$"):
         rules.validate(Board.empty(), Move(7, 7, True, "zoO"), rack_codes("ZOO?ABC"), LEX)
+    with pytest.raises(IllegalMoveError, match=r"^the rack holds 2 blanks, the word marks 3$"):
+        rules.validate(Board.empty(), Move(7, 7, True, "zoo"), rack_codes("??OABCD"), LEX)
 
 
 def test_word_not_in_the_lexicon_is_refused():
