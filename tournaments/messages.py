@@ -12,8 +12,12 @@ from typing import Any
 
 from django.utils.translation import gettext
 
-import scoring.adjudication  # noqa: F401  - registers the ruling notes in the catalogue
+# Imported for their catalogues: every code the rules note and the solver raises (moves,
+# coordinates and words, typed racks and the bag, tiles, word lists) is registered once
+# they are, whichever module raised it in this process.
+import scoring.adjudication  # noqa: F401
 from scoring.adjudication import Note
+from solver import draw, lexicon, notation, rules, tiles  # noqa: F401
 from solver.errors import SolverError
 from solver.messages import render
 
@@ -24,6 +28,7 @@ def say(code: str, params: Mapping[str, Any] | None = None) -> str:
 
 
 def say_error(error: SolverError) -> str:
+    """A solver's refusal in the active language (its ``str`` is the English sentence)."""
     return say(error.code, error.params)
 
 

@@ -19,6 +19,7 @@ from scoring import adjudication as adj
 from solver.notation import parse_move
 from solver.tiles import ALPHABET, BLANK_CHAR, rack_codes
 from tournaments.display import Cell, axis_labels, board_cells, rack_text, shown_move, tile_values
+from tournaments.messages import say_error
 from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
 from tournaments.state import rebuild
 
@@ -343,7 +344,7 @@ def typed_rack_problem(game: Game, typed: str, rejected: tuple[str, ...] = ()) -
     try:
         position.game.draw_manual(typed.strip().upper(), rejected)
     except IllegalRackError as exc:
-        return str(exc)
+        return say_error(exc)
     return ""
 
 

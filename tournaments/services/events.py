@@ -10,8 +10,10 @@ from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from solver.errors import SolverError
 from solver.game import config_rules
 from tournaments.core import EVENT_SETTINGS, LIVE_SETTINGS, ApplicationError, User
+from tournaments.messages import say_error
 from tournaments.models import Event, Game, Lexicon
 from tournaments.services.history import actor, history_record
 from tournaments.state import (
@@ -32,7 +34,7 @@ def event_create(
         # The solver's own checks of the settings (minimums that fit the rack, ...).
         config_rules(game_config(Game(event=event, number=1)))
     except (ValidationError, ValueError) as exc:
-        raise ApplicationError(_("the event cannot be created: %(error)s") % {"error": exc}) from exc
+        raise ApplicationError(_("the event cannot be created: %(error)s") % {"error": _said(exc)}) from exc
     event.save()
     return event
 
@@ -62,7 +64,9 @@ def event_update(*, event: Event, by: User = None, **changes: Any) -> Event:
             event.full_clean()
             config_rules(game_config(Game(event=event, number=1)))
         except (ValidationError, ValueError) as exc:
-            raise ApplicationError(_("the event cannot be changed: %(error)s") % {"error": exc}) from exc
+            raise ApplicationError(
+                _("the event cannot be changed: %(error)s") % {"error": _said(exc)}
+            ) from exc
         event.save()
         history_record(
             event=event,
@@ -83,3 +87,9 @@ def _plain(value: Any) -> Any:
     if isinstance(value, Lexicon):
         return value.name
     return value
+
+
+def _said(error: Exception) -> object:
+    """A refused setting as the solver says it (minimums that do not fit the rack), in
+    the active language; Django's validation errors are translated already."""
+    return say_error(error) if isinstance(error, SolverError) else error

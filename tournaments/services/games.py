@@ -19,6 +19,7 @@ from solver.formats.record import FinalDraw, GameRecord, RoundRecord
 from solver.game import Game as SolverGame
 from tournaments import tasks
 from tournaments.core import RECORD_SETTINGS, ApplicationError, User
+from tournaments.messages import say_error
 from tournaments.models import Event, Game, Round
 from tournaments.services.history import history_record
 from tournaments.state import (
@@ -104,7 +105,7 @@ def round_draw(
             try:
                 drawn = solver_game.draw_manual(typed, rejected)
             except IllegalRackError as exc:
-                raise ApplicationError(str(exc)) from exc
+                raise ApplicationError(say_error(exc)) from exc
         reliquat, new, rejected = drawn.texts()
         round = Round.objects.create(
             game=game,
@@ -142,7 +143,7 @@ def _master_draw(solver_game: SolverGame, planned: RoundRecord | FinalDraw, numb
         else:
             drawn = solver_game.draw()
     except IllegalRackError as exc:
-        raise ApplicationError(str(exc)) from exc
+        raise ApplicationError(say_error(exc)) from exc
     if drawn is None or drawn.texts() != (planned.reliquat, planned.new, planned.rejected):
         raise ApplicationError(
             _("round %(number)s does not come out of the bag as the master game's record says")

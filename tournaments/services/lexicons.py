@@ -10,6 +10,7 @@ from django.utils.translation import gettext as _
 
 from solver import lexicon as lexmod
 from tournaments.core import ApplicationError
+from tournaments.messages import say_error
 from tournaments.models import Lexicon
 from tournaments.state import (
     compile_imported,
@@ -53,7 +54,7 @@ def lexicon_import(*, name: str, language: str, data: bytes, source_name: str = 
             raise ApplicationError(
                 _("%(name)s: no usable word") % {"name": label}, {"report": exc.report.to_dict()}
             ) from exc
-        raise ApplicationError(str(exc)) from exc
+        raise ApplicationError(say_error(exc)) from exc
     return Lexicon.objects.create(
         name=name,
         language=language,

@@ -24,6 +24,7 @@ from solver.rules import validate
 from solver.tiles import rack_codes
 from tournaments import tasks
 from tournaments.core import ApplicationError, User
+from tournaments.messages import say_error
 from tournaments.models import Game, Round
 from tournaments.services.games import check_playing, round_draw
 from tournaments.services.history import actor, history_record
@@ -136,7 +137,7 @@ def top_choose(*, round: Round, move_text: str, by: User = None, confirm_lower: 
             move = parse_move(move_text, round.game.event.notation, game.board.size)
             scored = validate(game.board, move, rack_codes(round.rack), game.lexicon, game.rules)
         except (InvalidMoveError, IllegalMoveError) as exc:
-            raise ApplicationError(str(exc)) from exc
+            raise ApplicationError(say_error(exc)) from exc
         planned = master_round(round.game, round.number)
         if planned is not None and format_move(scored.move, "gcg") != planned.played:
             recorded = parse_move(planned.played, "gcg", game.board.size)
