@@ -16,6 +16,7 @@ from django.db.models import Q
 
 from scoring.adjudication import Reason
 from solver.formats import gcg
+from tournaments.display import shown_move
 from tournaments.models import Event, Game, Player, Round, Ruling, Slip
 from tournaments.services.transfer import FILE_SETTINGS
 from tournaments.standings import event_standings, game_standings
@@ -84,7 +85,8 @@ def standings_csv(event: Event, game_number: int | None = None) -> bytes:
 
 
 def slips_csv(event: Event) -> bytes:
-    """Every slip handed in (replaced and late ones too) with the ruling of its round."""
+    """Every slip handed in (replaced and late ones too) with the ruling of its round: the
+    slip as written, the move it was ruled as in the event's notation."""
     rulings = {(r.round_id, r.player_id): r for r in Ruling.objects.filter(round__game__event=event)}
     slips = (
         Slip.objects.filter(round__game__event=event)
@@ -117,7 +119,14 @@ def slips_csv(event: Event) -> bytes:
         # Only the slip the ruling was made on carries it (not a replaced one).
         ruled = ruling if ruling is not None and ruling.slip_id == s.pk else None
         verdict: list[object] = (
-            [ruled.reason, ruled.move, ruled.move_score, ruled.credited, ruled.warnings, ruled.penalty]
+            [
+                ruled.reason,
+                shown_move(ruled.move, event.board, event.notation),
+                ruled.move_score,
+                ruled.credited,
+                ruled.warnings,
+                ruled.penalty,
+            ]
             if ruled is not None
             else [""] * 6
         )

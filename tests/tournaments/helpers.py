@@ -1,6 +1,6 @@
 """Helpers of the domain's tests, also used by the pages', the commands' and the API's:
 rounds played through the services, a simulated event, a round with a shifted reference,
-warnings carried from one round to the next."""
+warnings carried from one round to the next, moves and squares in FISF and GCG."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from django.core.management import call_command
 
 from scoring import adjudication as adj
+from solver.move import Move
 from solver.notation import format_move, parse_move
 from solver.tiles import rack_codes
 from tournaments import judging, services
@@ -141,3 +142,28 @@ def warned_twice(game: Game, player: Player) -> Round:
     services.round_close(round=first)
     services.round_place(round=Round.objects.get(pk=first.pk), draw_next=False)
     return blank_rack_round(game)
+
+
+def fisf(gcg: str) -> str:
+    """A stored move (GCG) as a FISF event writes it. The two spellings of a move always
+    differ: across, FISF writes the row letter first (H8 PROOF), GCG the row number (8H
+    PROOF); down, FISF the column number first, GCG the column letter."""
+    return format_move(parse_move(gcg, "gcg"), "fisf")
+
+
+def letter_conflict(placed: str) -> tuple[str, str, str]:
+    """A two-letter word written down through a letter of ``placed`` (a move across, GCG)
+    whose second letter is not the board's: (the move in FISF, the square of the clash in
+    FISF, the same square in GCG). The square is off the diagonal, where the two
+    notations name it differently (FISF H9 is GCG I8)."""
+    move = parse_move(placed, "gcg")
+    assert move.across, placed
+    i = next(i for i in range(len(move.word)) if move.row != move.col + i)
+    row, col = move.row, move.col + i
+    other = "X" if move.word[i].upper() != "X" else "Z"
+    down = Move(row - 1, col, False, "A" + other)
+    return (
+        format_move(down, "fisf"),
+        f"{chr(65 + row)}{col + 1}",
+        f"{chr(65 + col)}{row + 1}",
+    )

@@ -1,8 +1,11 @@
 """The exported files of a game (tournaments.exports): the record replays in the solver,
-the GCG lists the tops, a game in progress exports its placed rounds."""
+the GCG lists the tops, a game in progress exports its placed rounds, the slips' CSV
+names the moves in the event's notation."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 
 import pytest
@@ -10,6 +13,7 @@ import pytest
 from solver import lexicon as lexmod
 from solver.formats.record import GameRecord
 from tests.tournaments.helpers import draw_round as _drawn
+from tests.tournaments.helpers import fisf as _fisf
 from tests.tournaments.helpers import simulated_event as _simulated_event
 from tournaments import exports, services
 from tournaments.models import Event, Round
@@ -47,3 +51,27 @@ def test_a_game_in_progress_exports_the_placed_rounds_only(event: Event) -> None
     services.round_place(round=first)
     record = GameRecord.from_dict(json.loads(exports.record_json(game)))
     assert [r.round for r in record.rounds] == [1] and record.end == ""
+
+
+def test_the_slips_csv_names_the_ruled_move_in_the_events_notation(event: Event) -> None:
+    Event.objects.filter(pk=event.pk).update(notation="fisf")  # before its first game
+    event.refresh_from_db()
+    anne = services.player_add(event=event, name="Anne")
+    round = _drawn(services.game_start(event=event))
+    services.round_open(round=round)
+    top = round.tops[0]
+    coordinates, word = _fisf(top).split()
+    services.slip_submit(
+        round=round, player=anne, coordinates=coordinates, word=word, announced_score=round.top_score
+    )
+    services.round_close(round=round)
+    text = exports.slips_csv(event).decode("utf-8-sig")
+    (row,) = csv.DictReader(io.StringIO(text), delimiter=";")
+    # The slip as written, the move it was ruled as: both in FISF; GCG nowhere.
+    assert (row["coordinates"], row["word"], row["move"], row["ruling"]) == (
+        coordinates,
+        word,
+        _fisf(top),
+        "ok",
+    )
+    assert top not in text

@@ -1,5 +1,5 @@
 """The printed sheets of a simulated event (tournaments.printing): every PDF parses and
-says the right names, scores and totals."""
+says the right names, scores and totals; a FISF event's sheets name the moves in FISF."""
 
 from __future__ import annotations
 
@@ -96,3 +96,33 @@ def test_the_player_sheet_says_each_round_of_one_player() -> None:
     ]
     assert len(starts) == event.players.count() and starts == sorted(starts)
     assert all(f"page {i} of {len(pages)}" in page for i, page in enumerate(pages, 1))
+
+
+def test_the_sheets_of_a_fisf_event_name_the_moves_in_fisf(event: Event) -> None:
+    from tests.tournaments.helpers import draw_round, fisf
+    from tournaments import services
+    from tournaments.models import Round
+
+    Event.objects.filter(pk=event.pk).update(notation="fisf")  # before its first game
+    event.refresh_from_db()
+    anne = services.player_add(event=event, name="Anne")
+    game = services.game_start(event=event)
+    placed = []
+    for _ in range(2):
+        round = draw_round(game)
+        services.round_open(round=round)
+        coordinates, word = fisf(round.tops[0]).split()
+        services.slip_submit(
+            round=round, player=anne, coordinates=coordinates, word=word, announced_score=None
+        )
+        services.round_close(round=round)
+        services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+        round.refresh_from_db()
+        placed.append(round.chosen)
+    game_text = "\n".join(_text(render_sheet("game", event=event, game_number=1, language="en")))
+    player_text = "\n".join(
+        _text(render_sheet("player", event=event, game_number=1, player_id=anne.pk, language="en"))
+    )
+    for text in (game_text, player_text):
+        for gcg in placed:
+            assert fisf(gcg) in text and gcg not in text, (gcg, text)

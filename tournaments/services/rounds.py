@@ -24,6 +24,7 @@ from solver.rules import validate
 from solver.tiles import rack_codes
 from tournaments import tasks
 from tournaments.core import ApplicationError, User
+from tournaments.judging import judging_rules
 from tournaments.messages import say_error
 from tournaments.models import Game, Round
 from tournaments.services.games import check_playing, round_draw
@@ -135,7 +136,9 @@ def top_choose(*, round: Round, move_text: str, by: User = None, confirm_lower: 
         game = position.game
         try:
             move = parse_move(move_text, round.game.event.notation, game.board.size)
-            scored = validate(game.board, move, rack_codes(round.rack), game.lexicon, game.rules)
+            # A refusal names the squares in the event's notation, as the slips' rulings do.
+            rules = judging_rules(position, round.game.event)
+            scored = validate(game.board, move, rack_codes(round.rack), game.lexicon, rules)
         except (InvalidMoveError, IllegalMoveError) as exc:
             raise ApplicationError(say_error(exc)) from exc
         planned = master_round(round.game, round.number)

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from scoring import adjudication as adj
 from solver.tiles import rack_codes
 from tournaments.core import ApplicationError, User
+from tournaments.display import shown_move
 from tournaments.judging import adjudication_settings, judging_rules, prior_warnings, solo_players
 from tournaments.models import Event, HistoryEntry, Round, Ruling, Slip
 from tournaments.services.history import actor, history_record
@@ -416,9 +417,12 @@ def ruling_accept_shift(*, ruling: Ruling, by: User, reason: str | None = None) 
             _rule_round(round)
         except ValueError as exc:
             # The board or the slip changed since the ruling offered it: the whole
-            # transaction (the update above included) is undone.
+            # transaction (the update above included) is undone. The placement is named
+            # in the event's notation (the adjudication's own sentence names it in GCG).
+            event = round.game.event
+            offered = shown_move(ruling.shift_candidate, event.board, event.notation)
             raise ApplicationError(
-                _("the shifted placement no longer fits: %(error)s") % {"error": exc},
+                _("the shifted placement no longer fits: %(error)s") % {"error": offered},
                 {"reason": "stale_shift"},
             ) from exc
         ruling.refresh_from_db()
