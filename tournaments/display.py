@@ -76,6 +76,26 @@ def shown_move(gcg: str, board: str, notation: str) -> str:
         return gcg
 
 
+#: The keys of a history entry's old and new values that hold a stored move (GCG): the
+#: move chosen or placed for a round, a ruling's move, a shifted placement.
+HISTORY_MOVE_KEYS = frozenset({"chosen", "move", "shift_candidate"})
+
+
+def _is_move(key: str, value: object) -> bool:
+    return key in HISTORY_MOVE_KEYS and isinstance(value, str)
+
+
+def shown_values(values: object, board: str, notation: str) -> object:
+    """A history entry's old or new values with their moves in the event's notation; the
+    entry itself keeps what was stored."""
+    if not isinstance(values, dict):
+        return values
+    return {
+        key: shown_move(value, board, notation) if _is_move(key, value) else value
+        for key, value in values.items()
+    }
+
+
 def rack_text(reliquat: str, new_tiles: str) -> str:
     """The rack as reliquat+new tiles, as the game sheet prints it."""
     return f"{reliquat}+{new_tiles}" if reliquat else new_tiles

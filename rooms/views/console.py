@@ -34,7 +34,7 @@ from rooms.forms import (
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, refusals
 from scoring.adjudication import Reason
 from tournaments import selectors, services
-from tournaments.display import end_reason_text, rack_text, shown_move
+from tournaments.display import end_reason_text, rack_text, shown_move, shown_values
 from tournaments.judging import move_preview
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling
 from tournaments.selectors import (
@@ -626,6 +626,9 @@ def history(request: HttpRequest, event_id: int) -> HttpResponse:
     if entity:
         entries = entries.filter(entity=entity)
     page = Paginator(entries, 100).get_page(request.GET.get("page"))
+    # Each entry keeps the moves as stored (GCG); the page shows them in the event's notation.
+    board, notation = event.board, event.notation
+    rows = [(h, shown_values(h.old, board, notation), shown_values(h.new, board, notation)) for h in page]
     kinds = [
         ("event", _("settings")),
         ("game", _("games")),
@@ -634,7 +637,9 @@ def history(request: HttpRequest, event_id: int) -> HttpResponse:
         ("ruling", _("rulings")),
     ]
     return render(
-        request, "console/history.html", {"event": event, "page": page, "entity": entity, "kinds": kinds}
+        request,
+        "console/history.html",
+        {"event": event, "page": page, "rows": rows, "entity": entity, "kinds": kinds},
     )
 
 
