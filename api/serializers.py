@@ -110,14 +110,25 @@ class GameOverSerializer(serializers.Serializer[Any]):
 
 class RoundSerializer(serializers.ModelSerializer[Round]):
     """Pass ``context={"arbitrator": bool}``: players get ``null`` in the secret fields
-    until the round is adjudicated, and no rack before it is opened."""
+    until the round is adjudicated, and no rack before it is opened. ``tops`` and
+    ``chosen`` are the moves as stored, in GCG notation whatever the event's: ``game/``
+    gives them in the event's notation, the one ``top/`` reads."""
 
     game = serializers.IntegerField(source="game.number", read_only=True)
     rack = serializers.SerializerMethodField()
     reliquat = serializers.SerializerMethodField()
     new_tiles = serializers.SerializerMethodField()
     rejected = serializers.ListField(child=serializers.CharField(), read_only=True)
-    tops = serializers.ListField(child=serializers.CharField(), allow_null=True, read_only=True)
+    tops = serializers.ListField(
+        child=serializers.CharField(),
+        allow_null=True,
+        read_only=True,
+        help_text="GCG notation, whatever the event's (game/ gives them in the event's notation)",
+    )
+    chosen = serializers.CharField(
+        read_only=True,
+        help_text="the move to be placed or placed, in GCG notation whatever the event's; empty until chosen",
+    )
 
     class Meta:
         model = Round
@@ -274,9 +285,11 @@ class PreviewSerializer(serializers.Serializer[Any]):
     move_score = serializers.IntegerField()
     credited = serializers.IntegerField()
     warnings = serializers.IntegerField()
-    detail = serializers.CharField()
+    detail = serializers.CharField(
+        help_text="the notes in the request's language, moves in the event's notation"
+    )
     invalid_words = serializers.ListField(child=serializers.CharField())
-    shift_candidate = serializers.CharField()
+    shift_candidate = serializers.CharField(help_text="in the event's notation; empty when none is offered")
 
 
 class SlipReceiptSerializer(serializers.Serializer[Any]):
@@ -362,7 +375,7 @@ class TileCountSerializer(TileValueSerializer):
 class PlacedRoundSerializer(serializers.Serializer[Any]):
     number = serializers.IntegerField()
     rack = serializers.CharField(help_text="reliquat+new tiles")
-    move = serializers.CharField()
+    move = serializers.CharField(help_text="in the event's notation")
     score = serializers.IntegerField()
     top_score = serializers.IntegerField()
 
@@ -387,8 +400,8 @@ class GameViewSerializer(serializers.Serializer[Any]):
     placed = PlacedRoundSerializer(many=True)
     top_total = serializers.IntegerField()
     top_score = serializers.IntegerField(allow_null=True)
-    tops = serializers.ListField(child=serializers.CharField())
-    chosen = serializers.CharField()
+    tops = serializers.ListField(child=serializers.CharField(), help_text="in the event's notation")
+    chosen = serializers.CharField(help_text="in the event's notation")
 
     def to_representation(self, instance: GameView) -> dict[str, Any]:
         data = dataclasses.asdict(instance)
@@ -414,6 +427,9 @@ class RulingSerializer(serializers.ModelSerializer[Ruling]):
     slip = RulingSlipSerializer(read_only=True, allow_null=True)
     move = serializers.SerializerMethodField(help_text="in the event's notation")
     shift_candidate = serializers.SerializerMethodField(help_text="in the event's notation")
+    detail = serializers.CharField(
+        read_only=True, help_text="the notes in English, moves in the event's notation"
+    )
     invalid_words = serializers.ListField(child=serializers.CharField(), read_only=True)
     ruled_by = serializers.CharField(source="ruled_by.username", allow_null=True, read_only=True)
 
@@ -494,7 +510,10 @@ class ReviewSerializer(serializers.Serializer[Any]):
 
 
 class TopInputSerializer(serializers.Serializer[Any]):
-    move = serializers.CharField(max_length=40, help_text="in the event's notation, e.g. '8H PROOF'")
+    move = serializers.CharField(
+        max_length=40,
+        help_text="in the event's notation: 'H8 PROOF' in FISF, '8H PROOF' in GCG, 'h8,a,proof' in Scramble",
+    )
     confirm_lower = serializers.BooleanField(
         default=False, help_text="place a move scoring less than the top (refused without it)"
     )
@@ -527,6 +546,13 @@ class AcceptShiftInputSerializer(serializers.Serializer[Any]):
 
 
 class HistoryEntrySerializer(serializers.ModelSerializer[HistoryEntry]):
+    old = serializers.JSONField(
+        read_only=True, allow_null=True, help_text="as stored: moves (chosen, move) in GCG notation"
+    )
+    new = serializers.JSONField(
+        read_only=True, allow_null=True, help_text="as stored: moves (chosen, move) in GCG notation"
+    )
+
     class Meta:
         model = HistoryEntry
         fields = ["id", "entity", "object_id", "action", "actor_label", "at", "old", "new", "reason"]

@@ -454,9 +454,8 @@ def test_a_stale_shift_is_a_refusal_not_a_server_error(
         event_url(event, f"rulings/{ruling.pk}/accept-shift/"), {}, format="json"
     )
     error = assert_error(response, 400, "application_error")
-    assert error["message"] == (
-        "the shifted placement no longer fits: 8G FOB is not the shifted placement of this slip on this board"
-    )
+    # The placement offered, named in the event's notation (GCG here).
+    assert error["message"] == "the shifted placement no longer fits: 8G FOB"
     assert error["detail"] == {"reason": "stale_shift"}
     ruling.refresh_from_db()
     assert ruling.reason == adj.Reason.OK and ruling.credited == 16

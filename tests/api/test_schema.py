@@ -66,3 +66,27 @@ def test_the_schema_is_generated_without_warnings(tmp_path: Path) -> None:
     # --fail-on-warn raises on any warning, such as an undocumented view or an enum clash.
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yml"))
     assert (tmp_path / "schema.yml").read_text().startswith("openapi: 3.")
+
+
+#: The fields that hold a move or a square, by component: each says its notation (the
+#: event's, or GCG for a machine field that keeps the stored spelling).
+MOVE_FIELDS = {
+    "Round": ("tops", "chosen"),
+    "GameView": ("tops", "chosen"),
+    "PlacedRound": ("move",),
+    "Cell": ("name",),
+    "Preview": ("move", "shift_candidate", "detail"),
+    "Ruling": ("move", "shift_candidate", "detail"),
+    "RoundRuling": ("move", "shift_candidate", "detail"),
+    "MoveGroup": ("move", "shown"),
+    "TopInput": ("move",),
+    "HistoryEntry": ("old", "new"),
+}
+
+
+def test_every_move_field_says_its_notation(schema: dict[str, Any]) -> None:
+    components = schema["components"]["schemas"]
+    for name, fields in MOVE_FIELDS.items():
+        for field in fields:
+            described = components[name]["properties"][field].get("description", "")
+            assert "notation" in described, (name, field, described)
