@@ -332,9 +332,9 @@ def _split_slip(slip: SlipInput) -> tuple[str, str]:
 def _read_move(coords: str, word: str, notation: str, size: int) -> Move:
     """The slip's move; raises InvalidMoveError (unreadable) or IllegalMoveError."""
     if not coords:
-        raise InvalidMoveError("missing coordinates")
+        raise InvalidMoveError("missing_coordinates")
     if not word:
-        raise InvalidMoveError(f"missing word after {coords}")
+        raise InvalidMoveError("missing_word_after", coordinates=coords)
     # The comma form names its own direction, so it is read the same in every notation.
     text = f"{coords},{word}" if "," in coords else f"{coords} {word}"
     return parse_move(text, notation, size)

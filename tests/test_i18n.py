@@ -5,7 +5,7 @@ After a change to a message (a ``gettext`` call, a ``{% translate %}`` or
 ``{% blocktranslate %}``), the catalogue tests below fail until the catalogues follow:
 
     python manage.py makemessages -l fr -l en --ignore=.venv --ignore=venv --ignore=build \\
-        --ignore=tests --ignore=var --add-location=file
+        --ignore=tests --ignore=var --ignore=mutants --add-location=file
     # translate the new entries of locale/fr/LC_MESSAGES/django.po; in the English
     # catalogue the msgstr repeats the msgid
     python manage.py compilemessages --ignore=.venv --ignore=venv
@@ -40,7 +40,7 @@ from tournaments.models import Event, Lexicon
 LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGUAGES = ("fr", "en")
 #: As in the makemessages command above (and in the catalogues' header comment).
-IGNORED = (".venv", "venv", "build", "tests", "var")
+IGNORED = (".venv", "venv", "build", "tests", "var", "mutants")
 PLACEHOLDER = re.compile(r"%\(\w+\)[sd]")
 
 
