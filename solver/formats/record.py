@@ -70,7 +70,7 @@ class GameConfig:
     late_vowels: int = 1
     late_consonants: int = 1
     #: The FISF end of the early rounds (solver.draw.DrawRules.early_fallback); a record
-    #: written before the setting existed reads as the default.
+    #: written before the setting existed reads as off (see from_dict).
     early_fallback: bool = True
 
     def to_dict(self) -> dict[str, Any]:
@@ -84,7 +84,9 @@ class GameConfig:
         unknown = set(data) - set(known)
         if unknown:
             raise RecordError(f"unknown game settings: {', '.join(sorted(unknown))}")
-        values = {}
+        # A record written before the setting existed was played without the fallback:
+        # read so, it replays the game it records (its end by the draw rule included).
+        values: dict[str, Any] = {"early_fallback": False}
         for name, value in data.items():
             kind = type(getattr(cls(), name))
             values[name] = _typed("config", name, value, kind)

@@ -272,11 +272,12 @@ def test_a_bad_setting_in_a_record_is_a_record_error(enable: Lexicon, game7: Gam
         replay(_tampered(game7, change), lexicon=enable)
 
 
-def test_a_record_without_the_early_fallback_setting_reads_as_the_fisf_default(game7: GameRecord) -> None:
+def test_a_record_without_the_early_fallback_setting_reads_as_played_before_it(game7: GameRecord) -> None:
     data = copy.deepcopy(game7.to_dict())
     assert data["config"]["early_fallback"] is True
     del data["config"]["early_fallback"]
-    assert GameRecord.from_dict(data).config.early_fallback is True
+    # Written before the setting existed: played without the fallback, replayed so.
+    assert GameRecord.from_dict(data).config.early_fallback is False
     data["config"]["early_fallback"] = 0
     with pytest.raises(RecordError, match="early_fallback must be bool"):
         GameRecord.from_dict(data)
