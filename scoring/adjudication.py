@@ -966,7 +966,10 @@ def accept_shift(
     if fresh.shift_candidate != verdict.shift_candidate:
         raise ValueError(f"{verdict.shift_candidate} is not the shifted placement of this slip on this board")
     ctx = _Round(board, rack, lexicon, rules, settings)
-    move = parse_move(verdict.shift_candidate, "gcg", board.size)
+    place = parse_move(verdict.shift_candidate, "gcg", board.size)
+    # The word as the slip wrote it, at the accepted place: its blanks (circled or not)
+    # are read as for any slip, not as the search read them.
+    move = Move(place.row, place.col, place.across, parse_word(_split_slip(slip)[1]))
     judged = ctx.valid(move, slip.announced)
     if judged is None:  # pragma: no cover - the search only offers valid moves
         raise ValueError(f"{verdict.shift_candidate} is not a valid move")

@@ -567,13 +567,6 @@ def test_a_nearby_placement_past_column_15_offered_and_accepted() -> None:
     assert (accepted.move, accepted.score, accepted.penalty) == ("11R CATS", 6, 5)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="accept_shift pays the nearby placement with the blank where the search put it (the"
-    " lowest reading), not where the announced score puts it, and loses the unmarked blank's"
-    " warning: the accepted slip is not judged like any slip"
-    " (docs/rules.md#nearby-placement-the-arbitrators-choice)",
-)
 def test_an_accepted_nearby_placement_reads_the_blank_the_announced_score_names() -> None:
     # H9 TACIT (rack TACI?EO) holds no centre; H8 is the only nearby placement. Written at
     # H8 with 14 announced, the slip would score 14, the blank on the first T, with the
