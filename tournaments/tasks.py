@@ -11,7 +11,33 @@ would override them.
 
 from __future__ import annotations
 
+import logging
+from typing import Any
+
 from celery import shared_task
+from celery.app.task import Task
+from kombu.exceptions import OperationalError
+
+logger = logging.getLogger(__name__)
+
+
+def send(task: Task[Any, Any], *args: Any) -> bool:
+    """Send ``task``; False when the broker cannot take it (Redis down or restarting).
+
+    The work a task does is recorded in the rows before it is sent (a round closed, a rack
+    drawn), so a message that could not be sent is not lost: the watchdog
+    (:mod:`tournaments.services.watchdog`) finds the round still waiting and sends it
+    again. Raising here instead would turn an arbitrator's close into an error page for a
+    round that is closed all the same (the hall benchmark saw it with Redis stopped)."""
+    if task.app.conf.task_always_eager:
+        task.delay(*args)  # run here: its errors are the caller's (tests, ARBITER_TASKS_EAGER)
+        return True
+    try:
+        task.delay(*args)
+    except (OperationalError, OSError):
+        logger.warning("could not send %s%r: the watchdog will send it again", task.name, args, exc_info=True)
+        return False
+    return True
 
 
 @shared_task(acks_late=True)

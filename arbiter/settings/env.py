@@ -70,36 +70,47 @@ _DB_ENGINES = {
 }
 
 
-#: Default CONN_MAX_AGE of a PostgreSQL URL (seconds): slips arrive in bursts at the close,
-#: keep the connections for the whole burst.
+#: CONN_MAX_AGE of a PostgreSQL URL without a pool (``pool_size=0``; seconds): slips
+#: arrive in bursts at the close, keep the connections for the whole burst.
 _CONN_MAX_AGE = 60
+#: Connections of each process's pool (psycopg_pool through Django), by default. Without
+#: a pool every server thread kept its own connection for CONN_MAX_AGE: 400 polling phones
+#: held 297 idle connections and exhausted PostgreSQL (100 by default). With it a process
+#: never holds more than this many, and a request waits for one (POOL_TIMEOUT) instead.
+_POOL_SIZE = 16
+_POOL_TIMEOUT = 10
 
 
-def _url_options(name: str, url: str, query: str) -> tuple[dict[str, object], int | None]:
-    """The query string as OPTIONS, and ``conn_max_age`` taken out of it (None if absent)."""
+#: Options of the URL that are Django's (or Arbiter's), not the driver's.
+_OWN_OPTIONS = ("conn_max_age", "pool_size")
+
+
+def _url_options(name: str, url: str, query: str) -> tuple[dict[str, object], dict[str, int]]:
+    """The query string as OPTIONS, and the options of :data:`_OWN_OPTIONS` taken out of
+    it as whole numbers (absent ones absent)."""
     from urllib.parse import parse_qsl
 
     options: dict[str, object] = {}
-    conn_max_age = None
+    own: dict[str, int] = {}
     try:
         pairs = parse_qsl(query, keep_blank_values=True, strict_parsing=bool(query))
     except ValueError:
         raise EnvError(f"{name}={url!r}: cannot read the options {query!r} (key=value&key=value)") from None
     for key, value in pairs:
-        if key in options or (key == "conn_max_age" and conn_max_age is not None):
+        if key in options or key in own:
             raise EnvError(f"{name}={url!r}: the option {key!r} is given twice")
         if not value:
             raise EnvError(f"{name}={url!r}: the option {key!r} has no value")
-        if key == "conn_max_age":
+        if key in _OWN_OPTIONS:
             try:
-                conn_max_age = int(value)
+                own[key] = int(value)
             except ValueError:
-                raise EnvError(f"{name}={url!r}: conn_max_age must be a whole number of seconds") from None
-            if conn_max_age < 0:
-                raise EnvError(f"{name}={url!r}: conn_max_age cannot be negative")
+                raise EnvError(f"{name}={url!r}: {key} must be a whole number") from None
+            if own[key] < 0:
+                raise EnvError(f"{name}={url!r}: {key} cannot be negative")
         else:
             options[key] = value
-    return options, conn_max_age
+    return options, own
 
 
 def database_from_url(name: str, url: str) -> dict[str, object]:
@@ -109,9 +120,12 @@ def database_from_url(name: str, url: str) -> dict[str, object]:
     The query string becomes the connection's OPTIONS, passed to the driver as they are
     (``?sslmode=require&connect_timeout=5`` gives ``{"sslmode": "require", "connect_timeout":
     "5"}``; libpq reads its parameters as text). One key is Django's, not the driver's:
+    ``pool_size=N`` (PostgreSQL; default 16) gives each process a pool of at most N
+    connections (Django's connection pool, psycopg_pool), and ``pool_size=0`` none: then
     ``conn_max_age=N`` sets CONN_MAX_AGE (seconds a connection is kept; 0 closes it after
-    each request; default 60 for PostgreSQL). For SQLite, ``timeout`` (seconds) is read as
-    a number, as the sqlite3 module wants it; other options are passed as text
+    each request; default 60); giving ``conn_max_age`` alone means no pool. For SQLite,
+    ``timeout`` (seconds) is read as a number, as the sqlite3 module wants it; other
+    options are passed as text
     (``init_command``, ``transaction_mode``)."""
     from urllib.parse import unquote, urlsplit
 
@@ -119,8 +133,11 @@ def database_from_url(name: str, url: str) -> dict[str, object]:
     engine = _DB_ENGINES.get(parts.scheme)
     if engine is None:
         raise EnvError(f"{name}={url!r}: the scheme must be postgresql:// or sqlite://")
-    options, conn_max_age = _url_options(name, url, parts.query)
+    options, own = _url_options(name, url, parts.query)
+    conn_max_age = own.get("conn_max_age")
     if engine.endswith("sqlite3"):
+        if "pool_size" in own:
+            raise EnvError(f"{name}={url!r}: pool_size is for PostgreSQL (SQLite has no server to pool)")
         path = parts.path[1:] if parts.path.startswith("//") else parts.path
         if not path:
             raise EnvError(f"{name}={url!r}: give the database file, e.g. sqlite:////srv/arbiter.sqlite3")
@@ -142,6 +159,15 @@ def database_from_url(name: str, url: str) -> dict[str, object]:
         port = parts.port
     except ValueError:
         raise EnvError(f"{name}={url!r}: the port is not a number") from None
+    pool_size = own.get("pool_size", 0 if conn_max_age is not None else _POOL_SIZE)
+    if pool_size and conn_max_age:
+        raise EnvError(
+            f"{name}={url!r}: conn_max_age keeps a connection per thread, pool_size shares a few:"
+            " give one of them (pool_size=0 for no pool)"
+        )
+    if pool_size:
+        # min_size 1: a Celery child or an idle process holds one connection, not 16.
+        options["pool"] = {"min_size": 1, "max_size": pool_size, "timeout": _POOL_TIMEOUT}
     return {
         "ENGINE": engine,
         "NAME": unquote(database),
@@ -149,9 +175,39 @@ def database_from_url(name: str, url: str) -> dict[str, object]:
         "PASSWORD": unquote(parts.password or ""),
         "HOST": parts.hostname or "",
         "PORT": str(port or ""),
-        "CONN_MAX_AGE": _CONN_MAX_AGE if conn_max_age is None else conn_max_age,
+        # Django refuses persistent connections beside a pool: the pool keeps them.
+        "CONN_MAX_AGE": 0 if pool_size else _CONN_MAX_AGE if conn_max_age is None else conn_max_age,
         "OPTIONS": options,
     }
+
+
+def installation_secret(folder: Path) -> str:
+    """This installation's secret key, made once at random in ``folder/secret_key`` (only
+    its owner may read it) and read from there afterwards: sessions and CSRF tokens
+    survive a restart, and no two laptops share a key published with the source. Two
+    processes starting together (the web server and the worker) make it once: the first
+    creates the file, the other reads it."""
+    import secrets
+
+    path = folder / "secret_key"
+    folder.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        for _attempt in range(50):  # the other process may be writing it this instant
+            key = path.read_text("ascii").strip()
+            if len(key) >= 32:
+                return key
+            import time
+
+            time.sleep(0.02)
+        raise EnvError(f"{path} holds no usable key: delete it and a new one is made") from None
+    key = secrets.token_urlsafe(50)
+    with os.fdopen(fd, "w", encoding="ascii") as fh:
+        fh.write(key + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    return key
 
 
 def redis_url(name: str, url: str) -> str:

@@ -1,3 +1,10 @@
-from arbiter.settings.base import *  # noqa: F403
+"""The developer's and the laptop's settings (``manage.py`` and ``serve`` use them).
 
-DEBUG = True
+DEBUG is on for ``runserver`` on a developer's machine; ``serve`` turns it off (its
+``--debug`` turns it on, on loopback only): the debug pages show the settings.
+"""
+
+from arbiter.settings.base import *  # noqa: F403
+from arbiter.settings.env import env_bool
+
+DEBUG = env_bool("DJANGO_DEBUG", True)

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from arbiter.middleware import received_at
 from rooms.forms import JoinForm
 from rooms.views.common import (
     SESSION_PLAYERS,
@@ -132,7 +133,9 @@ def play(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     player, token = session_player(request, event)
     if player is None:
-        return redirect("phone:join_code", code=event.code)
+        # To the join page without the code: event ids are sequential, so whoever guesses
+        # this address must not be handed the code of the event (and a table with it).
+        return redirect("phone:join")
     context = _play_context(request, event, player, token)
     if is_htmx(request) and request.GET.get("part") == "panel":
         return render(request, "phone/_panel.html", context)
@@ -156,7 +159,7 @@ def slip(request: HttpRequest, event_id: int) -> HttpResponse:
     event = get_object_or_404(Event, pk=event_id)
     player, _token = session_player(request, event)
     if player is None:
-        return redirect("phone:join_code", code=event.code)
+        return redirect("phone:join")  # without the code, as play() does
     round = current_round(event)
     score_text = (request.POST.get("announced_score") or "").strip()
     with refusals(request):
@@ -174,6 +177,7 @@ def slip(request: HttpRequest, event_id: int) -> HttpResponse:
             announced_score=int(score_text) if score_text else None,
             client_id=request.POST.get("client_id", "")[:64],
             for_round=_for_round(request),
+            now=received_at(request),
         )
         at = timezone.localtime(result.slip.received_at).strftime("%H:%M:%S")
         if result.slip.late:

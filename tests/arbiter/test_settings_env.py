@@ -9,11 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from arbiter.settings.env import EnvError, database_from_url, env_list, env_path
+from arbiter.settings.env import EnvError, database_from_url, env_list, env_path, installation_secret
 
 
 def test_database_url_keeps_the_query_string_as_options() -> None:
-    entry = database_from_url("DATABASE_URL", "postgresql://u:p%40ss@db:5433/arbiter?sslmode=require")
+    entry = database_from_url(
+        "DATABASE_URL", "postgresql://u:p%40ss@db:5433/arbiter?sslmode=require&pool_size=0"
+    )
     assert entry["OPTIONS"] == {"sslmode": "require"}
     assert (entry["NAME"], entry["USER"], entry["PASSWORD"], entry["HOST"], entry["PORT"]) == (
         "arbiter",
@@ -25,14 +27,32 @@ def test_database_url_keeps_the_query_string_as_options() -> None:
     assert entry["CONN_MAX_AGE"] == 60
     entry = database_from_url(
         "DATABASE_URL",
-        "postgres://db/arbiter?sslmode=verify-full&sslrootcert=%2Fetc%2Fca.pem&connect_timeout=5",
+        "postgres://db/arbiter?sslmode=verify-full&sslrootcert=%2Fetc%2Fca.pem&connect_timeout=5&pool_size=0",
     )
     assert entry["OPTIONS"] == {
         "sslmode": "verify-full",
         "sslrootcert": "/etc/ca.pem",
         "connect_timeout": "5",
     }
-    assert database_from_url("DATABASE_URL", "postgresql://db/arbiter")["OPTIONS"] == {}
+    assert database_from_url("DATABASE_URL", "postgresql://db/arbiter?pool_size=0")["OPTIONS"] == {}
+
+
+def test_postgresql_gets_a_connection_pool_by_default() -> None:
+    # One connection per server thread (CONN_MAX_AGE) exhausted PostgreSQL with 400 phones.
+    entry = database_from_url("DATABASE_URL", "postgresql://db/arbiter?sslmode=require")
+    assert entry["OPTIONS"] == {"sslmode": "require", "pool": {"min_size": 1, "max_size": 16, "timeout": 10}}
+    assert entry["CONN_MAX_AGE"] == 0  # Django refuses persistent connections beside a pool
+    sized = database_from_url("DATABASE_URL", "postgresql://db/arbiter?pool_size=40")
+    assert sized["OPTIONS"] == {"pool": {"min_size": 1, "max_size": 40, "timeout": 10}}
+    # conn_max_age alone asks for connections kept per thread: no pool then.
+    kept = database_from_url("DATABASE_URL", "postgresql://db/arbiter?conn_max_age=30")
+    assert kept["OPTIONS"] == {} and kept["CONN_MAX_AGE"] == 30
+    with pytest.raises(EnvError, match="give one of them"):
+        database_from_url("DATABASE_URL", "postgresql://db/arbiter?conn_max_age=30&pool_size=8")
+    with pytest.raises(EnvError, match="pool_size is for PostgreSQL"):
+        database_from_url("DATABASE_URL", "sqlite:////srv/a.sqlite3?pool_size=8")
+    with pytest.raises(EnvError, match="pool_size cannot be negative"):
+        database_from_url("DATABASE_URL", "postgresql://db/arbiter?pool_size=-1")
 
 
 def test_conn_max_age_in_the_url_is_djangos_not_the_drivers() -> None:
@@ -58,6 +78,7 @@ def test_conn_max_age_in_the_url_is_djangos_not_the_drivers() -> None:
         ("postgresql://db/arbiter?sslmode=", "'sslmode' has no value"),
         ("postgresql://db/arbiter?sslmode=require&sslmode=disable", "'sslmode' is given twice"),
         ("postgresql://db/arbiter?conn_max_age=soon", "conn_max_age must be a whole number"),
+        ("postgresql://db/arbiter?pool_size=many", "pool_size must be a whole number"),
         ("postgresql://db/arbiter?conn_max_age=-1", "conn_max_age cannot be negative"),
         ("postgresql://db/arbiter?sslmode", "cannot read the options"),
         ("sqlite:////srv/a.sqlite3?timeout=long", "timeout must be a number"),
@@ -104,3 +125,31 @@ def test_env_list(monkeypatch: pytest.MonkeyPatch) -> None:
         monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", empty)
         with pytest.raises(EnvError, match=r"DJANGO_ALLOWED_HOSTS=.*: expected comma-separated items"):
             env_list("DJANGO_ALLOWED_HOSTS", ["localhost"])
+
+
+def test_each_installation_makes_its_secret_key_once(tmp_path: Path) -> None:
+    # The public default key once signed every laptop's sessions.
+    key = installation_secret(tmp_path / "var")
+    path = tmp_path / "var" / "secret_key"
+    assert len(key) >= 50 and path.read_text("ascii").strip() == key
+    assert path.stat().st_mode & 0o777 == 0o600  # only its owner reads it
+    assert installation_secret(tmp_path / "var") == key  # kept across restarts
+    assert installation_secret(tmp_path / "other") != key
+    path.write_text("")
+    with pytest.raises(EnvError, match="holds no usable key"):
+        installation_secret(tmp_path / "var")
+
+
+def test_the_settings_use_the_installation_key_unless_one_is_given(tmp_path: Path) -> None:
+    code = "from django.conf import settings; print(settings.SECRET_KEY)"
+
+    def key(**extra: str) -> str:
+        env = {k: v for k, v in os.environ.items() if k != "DJANGO_SECRET_KEY"}
+        env.update(ARBITER_VAR_DIR=str(tmp_path), DJANGO_SETTINGS_MODULE="arbiter.settings.local", **extra)
+        argv = [sys.executable, "-c", f"import django; django.setup(); {code}"]
+        return subprocess.run(argv, env=env, capture_output=True, text=True, check=True).stdout.strip()
+
+    made = key()
+    assert made == (tmp_path / "secret_key").read_text("ascii").strip()
+    assert "change-me" not in made and key() == made
+    assert key(DJANGO_SECRET_KEY="x" * 40) == "x" * 40

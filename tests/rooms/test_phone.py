@@ -44,9 +44,15 @@ def test_join_is_rate_limited(event: Event, players) -> None:
     assert client.get(f"/p/{event.pk}/").status_code == 302  # not joined
 
 
-def test_the_phone_needs_a_join(event: Event, players) -> None:
-    response = Client().get(f"/p/{event.pk}/")
-    assert response.status_code == 302 and response["Location"] == f"/j/{event.code}/"
+def test_the_phone_needs_a_join_and_a_stranger_is_not_given_the_code(event: Event, players) -> None:
+    # Event ids are sequential: the join code once leaked to anyone who asked /p/<id>/.
+    stranger = Client()
+    response = stranger.get(f"/p/{event.pk}/")
+    assert response.status_code == 302 and response["Location"] == "/j/"
+    page = stranger.get(f"/p/{event.pk}/", follow=True).content.decode()
+    assert event.code not in page
+    sent = stranger.post(f"/p/{event.pk}/slip/", {"coordinates": "H8", "word": "MOT"})
+    assert sent.status_code == 302 and sent["Location"] == "/j/"
 
 
 def test_a_table_joins_on_one_phone_until_the_arbitrator_releases_it(
@@ -187,3 +193,31 @@ def test_a_phone_slip_for_a_round_that_is_over_is_refused(
     )
     assert any("no longer the current round" in m for m in _messages(response))
     assert not Slip.objects.filter(word="WORD").exists()
+
+
+class DeadlinePassesWhileQueued:
+    """Test middleware, right after the receipt stamp: the request waits in the server
+    (threads, locks) while the deadline passes."""
+
+    def __init__(self, get_response):  # type: ignore[no-untyped-def]
+        self.get_response = get_response
+
+    def __call__(self, request):  # type: ignore[no-untyped-def]
+        from django.utils import timezone
+
+        Round.objects.filter(state=Round.State.OPEN).update(deadline=timezone.now())
+        return self.get_response(request)
+
+
+def test_a_slip_sent_in_time_but_queued_past_the_deadline_is_in_time(
+    settings, event: Event, opened: Round
+) -> None:
+    first, *rest = settings.MIDDLEWARE
+    assert first == "arbiter.middleware.ReceivedAtMiddleware"
+    settings.MIDDLEWARE = [first, "tests.rooms.test_phone.DeadlinePassesWhileQueued", *rest]
+    anne = _phone(event, 1)  # a client made now loads the middleware above
+    coordinates, word = _best(opened)
+    anne.post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word})
+    slip = Slip.objects.get(round=opened, player__table=1)
+    opened.refresh_from_db()
+    assert slip.received_at < opened.deadline and not slip.late and slip.current

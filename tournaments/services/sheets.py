@@ -37,7 +37,7 @@ def sheet_request(
         language=language if language in ("fr", "en") else "fr",
         requested_by=user,
     )
-    transaction.on_commit(lambda: tasks.sheet_print_task.delay(sheet.pk))
+    transaction.on_commit(lambda: tasks.send(tasks.sheet_print_task, sheet.pk))
     return sheet
 
 

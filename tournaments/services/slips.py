@@ -12,6 +12,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
+from tournaments import tasks
 from tournaments.core import MAX_ANNOUNCED, ApplicationError, User
 from tournaments.judging import SlipJudge
 from tournaments.messages import say_notes
@@ -91,6 +92,30 @@ def check_round(round: Round, expected: tuple[int, int] | None) -> None:
         )
 
 
+def _late(locked: Round, received: dt.datetime, source: str) -> bool:
+    """Whether a slip that reached the server at ``received`` is late. A phone's slip that
+    arrived before the deadline and before the close is in time even when the close got
+    the round's lock first (it waited behind it): it is ruled with the others. A paper
+    slip typed once the round is closed is late, as it always was (typing stops at the
+    close)."""
+    if locked.deadline is not None and received > locked.deadline:
+        return True
+    if locked.state == Round.State.OPEN:
+        return False
+    if source == Slip.Source.PAPER or locked.closed_at is None:
+        return True
+    return received > locked.closed_at
+
+
+def _rule_again(locked: Round) -> None:
+    """A slip in time reached a round already closed (it queued behind the close): the
+    round is ruled again with it, and cannot be placed until then."""
+    if locked.state == Round.State.ADJUDICATED:
+        locked.state = Round.State.CLOSED
+        locked.save(update_fields=["state"])
+    transaction.on_commit(lambda: tasks.send(tasks.round_adjudicate_task, locked.pk))
+
+
 def slip_submit(
     *,
     round: Round,
@@ -117,6 +142,10 @@ def slip_submit(
             _("the announced score must be between 0 and %(max)s") % {"max": MAX_ANNOUNCED}
         )
     invalid: list[str] = []
+    # The receipt time is taken before the lock: waiting for it (other slips, the close)
+    # must not make a slip sent in time late. Callers pass the moment the request reached
+    # the server (arbiter.middleware), earlier still.
+    received = now or timezone.now()
     with transaction.atomic():
         # Locked so that a close cannot slip between reading the state and saving the slip;
         # the round only (of=self): its game and event come along, unlocked, to save queries.
@@ -133,8 +162,7 @@ def slip_submit(
             raise ApplicationError(_("round %(number)s is not open yet") % {"number": locked.number})
         if locked.state == Round.State.PLACED:
             raise ApplicationError(_("round %(number)s is over") % {"number": locked.number})
-        now = now or timezone.now()
-        late = locked.state != Round.State.OPEN or (locked.deadline is not None and now > locked.deadline)
+        late = _late(locked, received, source)
         if not late and locked.game.event.mode != Event.Mode.TOURNAMENT:
             invalid = _training_check(locked, coordinates, word)
         user, _label = actor(entered_by)
@@ -166,13 +194,15 @@ def slip_submit(
             coordinates=coordinates,
             word=word,
             announced_score=announced_score,
-            received_at=now,
+            received_at=received,
             source=source,
             entered_by=user,
             client_id=client_id,
             late=late,
             current=not late,
         )
+        if not late and locked.state != Round.State.OPEN:
+            _rule_again(locked)
         history_record(
             event=locked.game.event,
             entity="slip",

@@ -21,6 +21,7 @@ One child is enough for one event on SQLite, whose writers queue anyway.
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import os
 import re
 import signal
@@ -38,7 +39,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
-from tournaments.services import tasks_requeue_pending
+from tournaments.services import Watchdog, tasks_requeue_pending
 
 QUEUES = "solve,adjudicate,default"
 #: Seconds the worker gets to finish its current task before it is killed.
@@ -47,6 +48,8 @@ STOP_TIMEOUT = 60.0
 #: FAST_CRASH seconds of its start, is not restarted again.
 MAX_FAST_CRASHES = 3
 FAST_CRASH = 30.0
+#: Seconds between two looks of the watchdog (tournaments.services.watchdog).
+WATCH_SECONDS = 2.0
 _PR_SET_PDEATHSIG = 1
 
 
@@ -65,6 +68,13 @@ def _die_with_parent() -> None:
         import ctypes
 
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
+
+
+def _loopback(host: str) -> bool:
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_loopback
+    except ValueError:
+        return host == "localhost"
 
 
 def lan_addresses() -> list[str]:
@@ -123,6 +133,11 @@ class Command(BaseCommand):
             "--worker-log", default="", help="the worker's log file (default: worker.log in the data folder)"
         )
         parser.add_argument(
+            "--debug",
+            action="store_true",
+            help="Django's debug pages, for developers (only with a loopback --host)",
+        )
+        parser.add_argument(
             "--ready-timeout",
             type=float,
             default=120.0,
@@ -147,6 +162,13 @@ class Command(BaseCommand):
         self.worker: subprocess.Popen[bytes] | None = None
         self.worker_started = 0.0
         self.lan: list[str] = []
+        self.debug: bool = opts["debug"]
+        if self.debug and not _loopback(self.host):
+            raise CommandError(
+                "--debug shows the settings and the code of any error to whoever sees the page:"
+                " only on this machine (--host 127.0.0.1), never on the hall's network"
+            )
+        self.watchdog = Watchdog()
         self.env = self._child_env()
 
         self._check_port()
@@ -194,6 +216,8 @@ class Command(BaseCommand):
         base = str(settings.BASE_DIR)
         env["PYTHONPATH"] = os.pathsep.join(p for p in (base, env.get("PYTHONPATH", "")) if p)
         env.setdefault("PYTHONUNBUFFERED", "1")
+        # Never the debug pages on a hall's network: they show the settings to anyone.
+        env["DJANGO_DEBUG"] = "1" if self.debug else "0"
         if self.host in ("0.0.0.0", "0", "::"):
             # Phones on the hall's Wi-Fi reach this laptop by its LAN address: the web server
             # must accept that Host, and the projector's QR code must point there, not at
@@ -300,10 +324,26 @@ class Command(BaseCommand):
                     "is Arbiter already running? Choose another --port."
                 ) from None
 
+    def _watch(self) -> None:
+        """One look of the watchdog: the tasks of rounds left waiting are sent again (a
+        worker killed mid-ruling, the broker down at the close). Never stops ``serve``: a
+        database that does not answer now is looked at again next time."""
+        try:
+            for kind, pk in self.watchdog.tick():
+                self.stderr.write(f"Watchdog: sent again the {kind} task of #{pk} (it waited too long).")
+        except Exception as exc:  # whatever it is, the hall goes on
+            self.stderr.write(f"Watchdog: cannot look at the rounds now ({type(exc).__name__}: {exc}).")
+        finally:
+            connections.close_all()
+
     def _supervise(self) -> None:
         fast_crashes = 0
+        last_watch = time.monotonic()
         while True:
             time.sleep(0.5)
+            if time.monotonic() - last_watch >= WATCH_SECONDS:
+                self._watch()
+                last_watch = time.monotonic()
             assert self.web is not None
             code = self.web.poll()
             if code is not None:

@@ -238,3 +238,59 @@ def test_nostrict_refuses_an_illegal_move_and_flags_a_word_not_in_the_list(
         round=round, player=players[0], coordinates=top_coords, word=unlisted, announced_score=1
     )
     assert result.invalid_words == [unlisted.upper()]
+
+
+def test_a_slip_that_reached_the_server_before_the_close_is_in_time_and_the_round_ruled_again(
+    game: Game, players: list[Player]
+) -> None:
+    # Under load a slip's request can wait behind the arbitrator's close for the round's
+    # lock: it reached the server in time, so it is ruled with the others (the hall
+    # benchmark saw 162 of 1,000 such slips ruled late).
+    round = _open_round(game)
+    sent_at = round.deadline - dt.timedelta(seconds=1)
+    services.round_close(round=round, now=round.deadline)
+    round.refresh_from_db()
+    assert round.state == "adjudicated"
+    top_coords, top_word = round.tops[0].split()
+    result = services.slip_submit(
+        round=round,
+        player=players[1],
+        coordinates=top_coords,
+        word=top_word,
+        announced_score=round.top_score,
+        now=sent_at,
+    )
+    assert not result.slip.late and result.slip.current and result.slip.received_at == sent_at
+    ruling = Ruling.objects.get(round=round, player=players[1])
+    assert ruling.credited == round.top_score and ruling.reason == "ok"  # ruled again (eager task)
+    round.refresh_from_db()
+    assert round.state == "adjudicated"
+
+
+def test_a_slip_that_reached_the_server_after_the_close_or_the_deadline_is_late(
+    game: Game, players: list[Player]
+) -> None:
+    round = _open_round(game)
+    closed_at = round.deadline - dt.timedelta(seconds=30)  # closed early: every slip was in
+    services.round_close(round=round, now=closed_at)
+    top_coords, top_word = round.tops[0].split()
+    after_close = services.slip_submit(
+        round=round,
+        player=players[1],
+        coordinates=top_coords,
+        word=top_word,
+        announced_score=round.top_score,
+        now=closed_at + dt.timedelta(seconds=1),
+    )
+    assert after_close.slip.late
+    paper = services.paper_slip_submit(
+        round=round,
+        player=players[2],
+        coordinates=top_coords,
+        word=top_word,
+        announced_score=round.top_score,
+        by=None,
+        now=closed_at - dt.timedelta(seconds=1),
+    )
+    assert paper.slip.late  # typing stops at the close, as before
+
