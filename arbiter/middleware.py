@@ -17,6 +17,7 @@ from typing import Any
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponseBase
 from django.utils import timezone
+from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
 ATTRIBUTE = "arbiter_received_at"
 
@@ -46,5 +47,35 @@ class ReceivedAtMiddleware:
         return response
 
     async def _acall(self, request: HttpRequest) -> HttpResponseBase:
+        response: HttpResponseBase = await self.get_response(request)
+        return response
+
+
+class StaticFilesMiddleware(WhiteNoiseMiddleware):  # type: ignore[misc]
+    """WhiteNoise, usable in an async middleware chain: WhiteNoise itself is sync-only, so
+    under an ASGI server Django would run every request below it (the live streams too)
+    through a thread. Finding a static file is a dictionary look-up (or a few stat calls
+    with WHITENOISE_USE_FINDERS), done here on the event loop; the file is then sent by
+    the server."""
+
+    sync_capable = True
+    async_capable = True
+
+    def __init__(self, get_response: Callable[[HttpRequest], Any]) -> None:
+        super().__init__(get_response)
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
+
+    def __call__(self, request: HttpRequest) -> Any:
+        if self.is_async:
+            return self._acall(request)
+        return super().__call__(request)
+
+    async def _acall(self, request: HttpRequest) -> HttpResponseBase:
+        found = self.find_file(request.path_info) if self.autorefresh else self.files.get(request.path_info)
+        if found is not None:
+            served: HttpResponseBase = self.serve(found, request)
+            return served
         response: HttpResponseBase = await self.get_response(request)
         return response

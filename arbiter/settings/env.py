@@ -177,6 +177,9 @@ def database_from_url(name: str, url: str) -> dict[str, object]:
         "PORT": str(port or ""),
         # Django refuses persistent connections beside a pool: the pool keeps them.
         "CONN_MAX_AGE": 0 if pool_size else _CONN_MAX_AGE if conn_max_age is None else conn_max_age,
+        # A connection kept (by the pool or CONN_MAX_AGE) is checked before it is used:
+        # after PostgreSQL restarts, the next requests get new connections, not errors.
+        "CONN_HEALTH_CHECKS": True,
         "OPTIONS": options,
     }
 

@@ -11,13 +11,16 @@ Both read the versions through :func:`versions_for`, computed at most every
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 
+from asgiref.sync import sync_to_async
 from django import db
+from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
@@ -55,6 +58,15 @@ _memo: dict[int, tuple[float, LiveVersions]] = {}
 STOP = threading.Event()
 
 
+def _computed(event: Event) -> LiveVersions:
+    try:
+        versions = live_versions(event)
+        _memo[event.pk] = (time.monotonic(), versions)
+        return versions
+    finally:
+        db.connections.close_all()  # a thread of the pool: give its connection back at once
+
+
 def versions_for(event: Event) -> LiveVersions:
     known = _memo.get(event.pk)
     if known is not None and time.monotonic() - known[0] < CACHE_SECONDS:
@@ -63,14 +75,43 @@ def versions_for(event: Event) -> LiveVersions:
         assert known is not None
         return known[1]  # another listener is computing them: the last ones meanwhile
     try:
-        versions = live_versions(event)
-        _memo[event.pk] = (time.monotonic(), versions)
+        # Django closes a request's connection when its response is closed: for a stream,
+        # at its end. _computed closes it at once, or every stream would hold one.
+        return _computed(event)
     finally:
         _refresh.release()
-        # Django closes a request's connection when its response is closed: for a stream,
-        # at its end. Without this every open stream would hold a database connection.
-        db.connections.close_all()
-    return versions
+
+
+#: event id -> the computation in progress, for the async streams (one event loop per
+#: process under an ASGI server): the others wait for it instead of querying too.
+_inflight: dict[int, asyncio.Future[LiveVersions]] = {}
+
+
+def _done(event_id: int) -> Callable[[asyncio.Future[LiveVersions]], None]:
+    def done(future: asyncio.Future[LiveVersions]) -> None:
+        _inflight.pop(event_id, None)
+        if not future.cancelled() and future.exception() is not None:
+            # Seen here, once; the streams go on with the last versions until it answers.
+            logger.warning("live versions of event %s cannot be read: %s", event_id, future.exception())
+
+    return done
+
+
+async def aversions_for(event: Event) -> LiveVersions:
+    """:func:`versions_for` for the async streams of an ASGI server: the cached versions
+    are read on the event loop; one stream per process computes them again in a thread
+    when they are stale, and the others go on with the last ones (or wait for the first)."""
+    known = _memo.get(event.pk)
+    if known is not None and time.monotonic() - known[0] < CACHE_SECONDS:
+        return known[1]
+    running = _inflight.get(event.pk)
+    if running is None:
+        running = asyncio.ensure_future(sync_to_async(_computed, thread_sensitive=False)(event))
+        _inflight[event.pk] = running
+        running.add_done_callback(_done(event.pk))
+    if known is not None:
+        return known[1]
+    return await asyncio.shield(running)
 
 
 def forget() -> None:
@@ -138,13 +179,45 @@ def _stream(event: Event, arbitrator: bool) -> Iterator[str]:
         STOP.wait(CHECK_SECONDS)
 
 
+async def _astream(event: Event, arbitrator: bool) -> AsyncIterator[str]:
+    """:func:`_stream` for an ASGI server: a coroutine per phone, not a thread; the server
+    ends it when the phone goes away (Django cancels a streaming response on disconnect)."""
+    started = last_write = time.monotonic()
+    yield f"retry: {RETRY_MS}\n\n"
+    sent: tuple[str, str] | None = None
+    while time.monotonic() - started < LIFETIME_SECONDS and not STOP.is_set():
+        try:
+            versions = await aversions_for(event)
+        except Exception:
+            logger.warning(
+                "live stream of event %s ended: the versions cannot be read", event.pk, exc_info=True
+            )
+            return
+        now = time.monotonic()
+        seen = (versions.public, versions.full if arbitrator else "")
+        if seen != sent:
+            yield f"event: version\ndata: {json.dumps(_body(versions, arbitrator))}\n\n"
+            sent, last_write = seen, now
+        elif now - last_write >= HEARTBEAT_SECONDS:
+            yield f"event: ping\ndata: {json.dumps({'now': int(time.time() * 1000)})}\n\n"
+            last_write = now
+        await asyncio.sleep(CHECK_SECONDS)
+
+
 @never_cache
 def live_stream(request: HttpRequest, event_id: int) -> HttpResponseBase:
     found = _listener(request, event_id)
     if isinstance(found, JsonResponse):
         return found
     event, arbitrator = found
-    response = StreamingHttpResponse(_stream(event, arbitrator), content_type="text/event-stream")
+    if isinstance(request, ASGIRequest):
+        # The connection this check used goes back now, not when the stream ends minutes
+        # later: 2,000 open streams must not hold 2,000 database connections.
+        db.connections.close_all()
+        stream: Iterator[str] | AsyncIterator[str] = _astream(event, arbitrator)
+    else:
+        stream = _stream(event, arbitrator)  # a WSGI server's thread per phone
+    response = StreamingHttpResponse(stream, content_type="text/event-stream")
     # A proxy (nginx) buffers a response unless told not to: the events would arrive late.
     response["X-Accel-Buffering"] = "no"
     return response

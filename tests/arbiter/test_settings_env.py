@@ -42,6 +42,7 @@ def test_postgresql_gets_a_connection_pool_by_default() -> None:
     entry = database_from_url("DATABASE_URL", "postgresql://db/arbiter?sslmode=require")
     assert entry["OPTIONS"] == {"sslmode": "require", "pool": {"min_size": 1, "max_size": 16, "timeout": 10}}
     assert entry["CONN_MAX_AGE"] == 0  # Django refuses persistent connections beside a pool
+    assert entry["CONN_HEALTH_CHECKS"] is True  # PostgreSQL restarted: new connections, not errors
     sized = database_from_url("DATABASE_URL", "postgresql://db/arbiter?pool_size=40")
     assert sized["OPTIONS"] == {"pool": {"min_size": 1, "max_size": 40, "timeout": 10}}
     # conn_max_age alone asks for connections kept per thread: no pool then.

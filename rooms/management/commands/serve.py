@@ -1,11 +1,14 @@
-"""``python manage.py serve [--host 127.0.0.1] [--port 8000] [--no-worker] [--concurrency 1]``
+"""``python manage.py serve [--host 127.0.0.1] [--port 8000] [--web uvicorn|runserver]
+[--web-workers 1] [--no-worker] [--concurrency 1] [--debug]``
 
-The embedded default's run command: migrate, start one Celery worker (queues ``solve``,
-``adjudicate`` and ``default``), wait until it is ready, then serve the site with Django's
-development server (``runserver``, enough for a club or a hall on one laptop; behind a
-real WSGI server in production). Both run as child processes of this command, which
-watches them and stops them cleanly on Ctrl-C, SIGTERM or SIGHUP: the web server at once,
-the worker after its current task (warm shutdown).
+The run command, on a laptop and in production alike: migrate, start one Celery worker
+(queues ``solve``, ``adjudicate`` and ``default``), wait until it is ready, then serve the
+site with uvicorn (ASGI: the live streams are coroutines, not threads; ``--web-workers``
+processes). Both run as child processes of this command, which watches them, restarts a
+worker that died, runs the watchdog (tasks of rounds left waiting sent again) and stops
+them cleanly on Ctrl-C, SIGTERM or SIGHUP: the web server at once, the worker after its
+current task (warm shutdown). The site never runs with DEBUG here (``--debug``, for
+developers, on loopback only).
 
 With nothing configured the database is SQLite in ``var/`` and the broker is kombu's file
 system transport in ``var/broker``: no server to install. With ``DATABASE_URL`` and
@@ -133,6 +136,18 @@ class Command(BaseCommand):
             "--worker-log", default="", help="the worker's log file (default: worker.log in the data folder)"
         )
         parser.add_argument(
+            "--web",
+            choices=("uvicorn", "runserver"),
+            default="uvicorn",
+            help="the web server: uvicorn (ASGI, default) or Django's runserver (threaded WSGI)",
+        )
+        parser.add_argument(
+            "--web-workers",
+            type=int,
+            default=1,
+            help="uvicorn's worker processes (default 1; 2 on a 2-core laptop on PostgreSQL)",
+        )
+        parser.add_argument(
             "--debug",
             action="store_true",
             help="Django's debug pages, for developers (only with a loopback --host)",
@@ -160,8 +175,14 @@ class Command(BaseCommand):
         self.force = False
         self.web: subprocess.Popen[bytes] | None = None
         self.worker: subprocess.Popen[bytes] | None = None
-        self.worker_started = 0.0
+        self.worker_started = self.web_started = 0.0
         self.lan: list[str] = []
+        self.web_server: str = opts["web"]
+        self.web_workers: int = opts["web_workers"]
+        if self.web_workers < 1:
+            raise CommandError("--web-workers is at least 1")
+        if self.web_workers > 1 and self.web_server != "uvicorn":
+            raise CommandError("--web-workers needs --web uvicorn (runserver is one process)")
         self.debug: bool = opts["debug"]
         if self.debug and not _loopback(self.host):
             raise CommandError(
@@ -292,11 +313,39 @@ class Command(BaseCommand):
                 )
             time.sleep(0.1)
 
+    def _web_argv(self, host: str) -> list[str]:
+        if self.web_server == "runserver":
+            manage = Path(settings.BASE_DIR) / "manage.py"
+            return [sys.executable, str(manage), "runserver", f"{host}:{self.port}", "--noreload"]
+        return [
+            sys.executable,
+            "-m",
+            "uvicorn",
+            "arbiter.asgi:application",
+            "--host",
+            self.host.strip("[]"),
+            "--port",
+            str(self.port),
+            "--workers",
+            str(self.web_workers),
+            # A hall reconnecting at once: the kernel holds them until they are accepted.
+            "--backlog",
+            "4096",
+            # The live streams would keep a stop waiting for minutes: they are cut after this
+            # (the phones reconnect to the next server by themselves).
+            "--timeout-graceful-shutdown",
+            "3",
+            "--lifespan",
+            "off",
+            "--no-access-log",
+            "--log-level",
+            "warning",
+        ]
+
     def _start_web(self) -> None:
         host = f"[{self.host}]" if ":" in self.host and not self.host.startswith("[") else self.host
-        manage = Path(settings.BASE_DIR) / "manage.py"
-        argv = [sys.executable, str(manage), "runserver", f"{host}:{self.port}", "--noreload"]
-        self.web = self._spawn(argv, None)
+        self.web = self._spawn(self._web_argv(host), None)
+        self.web_started = time.monotonic()
         deadline = time.monotonic() + self.ready_timeout
         probe = "127.0.0.1" if self.host in ("0.0.0.0", "0") else "::1" if self.host == "::" else self.host
         while True:
@@ -337,7 +386,7 @@ class Command(BaseCommand):
             connections.close_all()
 
     def _supervise(self) -> None:
-        fast_crashes = 0
+        fast_crashes = web_crashes = 0
         last_watch = time.monotonic()
         while True:
             time.sleep(0.5)
@@ -347,7 +396,16 @@ class Command(BaseCommand):
             assert self.web is not None
             code = self.web.poll()
             if code is not None:
-                raise CommandError(f"the web server stopped (exit {code})")
+                # Killed (the kernel's OOM killer, a kill -9): the phones retry their slips
+                # (client_id: none is counted twice) and reconnect to the new one.
+                lived = time.monotonic() - self.web_started
+                web_crashes = web_crashes + 1 if lived < FAST_CRASH else 1
+                self.stderr.write(f"The web server stopped (exit {code}) after {lived:.0f} s.")
+                if web_crashes >= MAX_FAST_CRASHES:
+                    raise CommandError(f"the web server stopped {web_crashes} times in a row: giving up")
+                self.stderr.write("Restarting the web server...")
+                self._start_web()
+                self.stderr.write(f"Web server restarted (pid {self.web.pid}).")
             if self.worker is not None and (code := self.worker.poll()) is not None:
                 lived = time.monotonic() - self.worker_started
                 fast_crashes = fast_crashes + 1 if lived < FAST_CRASH else 1
@@ -406,7 +464,12 @@ class Command(BaseCommand):
             broker = _mask(broker)
         lines = [
             "",
-            "Arbiter is running (Django's development server"
+            "Arbiter is running ("
+            + (
+                f"uvicorn, {self.web_workers} web process{'es' if self.web_workers > 1 else ''}"
+                if self.web_server == "uvicorn"
+                else "Django's development server"
+            )
             + (" and a Celery worker)." if with_worker else ")."),
             f"  Site:      {url}",
             *(
