@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from django.test import override_settings
 
 from solver import lexicon
 from solver.boards import Board, layout
@@ -24,6 +26,16 @@ from tournaments.models import Event, Lexicon
 
 DATA = Path(__file__).parent / "data"
 CORPUS = DATA / "corpus"
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _backups_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Every placed round writes a backup (tournaments.services.backups): during the tests
+    into a temporary folder, not into the checkout's var/backups nor a developer's stick."""
+    with override_settings(
+        ARBITER_BACKUP_LOCAL_DIR=tmp_path_factory.mktemp("backups"), ARBITER_BACKUP_DIR=None
+    ):
+        yield
 
 
 @pytest.fixture(scope="session")

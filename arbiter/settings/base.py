@@ -13,6 +13,7 @@ from pathlib import Path
 import django_stubs_ext
 
 from arbiter.settings.env import (
+    EnvError,
     database_from_url,
     env_bool,
     env_int,
@@ -167,6 +168,16 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # first account's "from this laptop" check). 0: the connection's own address, the header
 # ignored (anyone can write it).
 ARBITER_TRUSTED_PROXIES = env_int("ARBITER_TRUSTED_PROXIES", 0)
+
+# Backups (README, "The laptop died: continue on a spare"): each game's file after every
+# placed round, in the data folder and also in ARBITER_BACKUP_DIR when it is set (a folder
+# on a USB stick, made once by hand: never created here, so that a stick pulled out is
+# reported); the files of the last ARBITER_BACKUP_KEEP rounds of each game are kept.
+ARBITER_BACKUP_LOCAL_DIR = VAR_DIR / "backups"
+ARBITER_BACKUP_DIR = env_path("ARBITER_BACKUP_DIR", VAR_DIR) if env_str("ARBITER_BACKUP_DIR", "") else None
+ARBITER_BACKUP_KEEP = env_int("ARBITER_BACKUP_KEEP", 10)
+if ARBITER_BACKUP_KEEP < 1:
+    raise EnvError(f"ARBITER_BACKUP_KEEP={ARBITER_BACKUP_KEEP}: keep at least one backup of each game")
 
 # The API (api/): player tokens from the join flow, DRF tokens or the session for arbitrators.
 REST_FRAMEWORK = {

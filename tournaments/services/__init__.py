@@ -4,12 +4,14 @@ Callers import from here (``from tournaments import services``; ``services.slip_
 or from the entity's module. The modules form one downward chain, so that none imports
 another in a circle: ``history`` <- ``lexicons``, ``events``, ``players``, ``games`` <-
 ``rounds`` <- ``rulings`` <- ``slips``; ``demo``, ``sheets`` and ``transfer`` stand above
-the ones they call.
+the ones they call. ``backups``, below ``games``, reads the game file of the exports
+(above ``transfer``) only when it writes one, after the placement's commit.
 
 Every change to a slip, a ruling or a draw is kept in :class:`~tournaments.models.HistoryEntry`.
 """
 
 from tournaments.core import EVENT_SETTINGS, MAX_ANNOUNCED, RECORD_SETTINGS, ApplicationError, User
+from tournaments.services.backups import Backup, game_backup
 from tournaments.services.demo import event_demo
 from tournaments.services.events import event_create, event_update
 from tournaments.services.games import game_end, game_start, round_draw
@@ -50,6 +52,7 @@ __all__ = [
     "SECOND_CORRECTION",
     "SECOND_SLIP",
     "ApplicationError",
+    "Backup",
     "SubmitResult",
     "TopChoice",
     "User",
@@ -59,6 +62,7 @@ __all__ = [
     "event_create",
     "event_demo",
     "event_update",
+    "game_backup",
     "game_end",
     "game_start",
     "history_record",

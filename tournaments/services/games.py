@@ -21,6 +21,7 @@ from tournaments import tasks
 from tournaments.core import RECORD_SETTINGS, ApplicationError, User
 from tournaments.messages import say_error
 from tournaments.models import Event, Game, Round
+from tournaments.services.backups import game_backup_on_commit
 from tournaments.services.history import history_record
 from tournaments.state import (
     game_config,
@@ -182,6 +183,7 @@ def game_end(*, game: Game, reason: str, by: User = None) -> Game:
         history_record(
             event=game.event, entity="game", object_id=game.pk, action="end", by=by, new={"reason": reason}
         )
+        game_backup_on_commit(game=game)
         return game
 
 

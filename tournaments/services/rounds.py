@@ -27,6 +27,7 @@ from tournaments.core import ApplicationError, User
 from tournaments.judging import judging_rules
 from tournaments.messages import say_error
 from tournaments.models import Game, Round
+from tournaments.services.backups import game_backup_on_commit
 from tournaments.services.games import check_playing, round_draw
 from tournaments.services.history import actor, history_record
 from tournaments.state import (
@@ -214,6 +215,7 @@ def round_place(*, round: Round, by: User = None, draw_next: bool = True) -> Rou
             new={"chosen": round.chosen, "score": round.chosen_score},
         )
         rebuild(round.game)  # the placed move must replay: refuse the commit otherwise
+        game_backup_on_commit(game=round.game)
         if draw_next:
             return round_draw(game=round.game, by=by)
         return None
