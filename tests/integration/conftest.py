@@ -391,3 +391,25 @@ def check_worker_log(log: str, transport: str) -> Counter[str]:
     problems = [line for line in log.splitlines() if "ERROR/" in line or "CRITICAL/" in line]
     assert not problems, "\n".join(problems[:20])
     return task_counts(log)
+
+
+# --------------------------------------------------------------------------- PostgreSQL
+
+
+@pytest.fixture
+def database_url() -> Iterator[str]:
+    """A new, empty database on the server of DATABASE_URL; dropped afterwards."""
+    import uuid
+    from urllib.parse import urlsplit
+
+    import psycopg
+
+    url = require_postgres()
+    name = f"arbiter_it_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(url, autocommit=True, connect_timeout=10) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    try:
+        yield urlsplit(url)._replace(path=f"/{name}").geturl()
+    finally:
+        with psycopg.connect(url, autocommit=True, connect_timeout=10) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -11,8 +11,6 @@ and uses Redis database 15 of that server (``ARBITER_TEST_REDIS_DB``), emptied f
 from __future__ import annotations
 
 import os
-import uuid
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -29,7 +27,6 @@ from tests.integration.conftest import (
     child_env,
     comparable,
     manage,
-    require_postgres,
     require_redis,
     simulate,
     worker_argv,
@@ -41,20 +38,6 @@ pytestmark = pytest.mark.integration
 
 def _with_path(url: str, path: str) -> str:
     return urlsplit(url)._replace(path=path).geturl()
-
-
-@pytest.fixture
-def database_url() -> Iterator[str]:
-    """A new, empty database on the server of DATABASE_URL; dropped afterwards."""
-    url = require_postgres()
-    name = f"arbiter_it_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(url, autocommit=True, connect_timeout=10) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield _with_path(url, f"/{name}")
-    finally:
-        with psycopg.connect(url, autocommit=True, connect_timeout=10) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 @pytest.fixture

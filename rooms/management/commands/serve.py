@@ -472,6 +472,7 @@ class Command(BaseCommand):
             )
             + (" and a Celery worker)." if with_worker else ")."),
             f"  Site:      {url}",
+            f"  Web:       pid {self.web.pid if self.web else '-'}, {self.web_server}",
             *(
                 [f"  Phones:    http://{self.lan[0]}:{self.port}/j/   (on the same Wi-Fi as this laptop)"]
                 if self.lan

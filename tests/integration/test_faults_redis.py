@@ -1,0 +1,125 @@
+"""Redis stopped for 20 s in the middle of a round, on the production setup (PostgreSQL,
+Redis, ``serve``): no slip gets an error, no slip sent in time is late, the close answers,
+and the round is ruled once Redis is back, with nothing restarted by hand. Redis here is a
+server of the test's own (a free port), never the one of REDIS_URL."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import signal
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+
+from tests.integration.conftest import (
+    MIGRATE_TIMEOUT,
+    READY_TIMEOUT,
+    Procs,
+    child_env,
+    free_port,
+    in_ci,
+    manage,
+)
+from tests.integration.test_faults import OPEN, prepare_code
+
+pytestmark = pytest.mark.integration
+
+PLAYERS = 60
+OUTAGE_SECONDS = 20.0
+
+
+def _request(url: str, auth: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body or {}).encode(),
+        headers={"Authorization": auth, "Content-Type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return int(response.status), json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        return int(exc.code), exc.read().decode("utf-8", "replace")
+
+
+def _redis(procs: Procs, port: int, tmp_path: Path, name: str) -> Any:
+    argv = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    server = procs.start(name, argv, {"PATH": "/usr/bin:/bin:/usr/sbin:/sbin"}, tmp_path)
+    server.wait_for(r"Ready to accept connections", 30)
+    return server
+
+
+def test_redis_stopped_mid_round_loses_no_slip_and_the_round_rules_when_it_is_back(
+    procs: Procs, tmp_path: Path, database_url: str
+) -> None:
+    if shutil.which("redis-server") is None:
+        if in_ci():
+            pytest.fail("redis-server is not installed: .ci/run installs it", pytrace=False)
+        pytest.skip("needs redis-server")
+    redis_port, port = free_port(), free_port()
+    redis = _redis(procs, redis_port, tmp_path, "redis")
+    env = child_env(
+        tmp_path / "var", DATABASE_URL=database_url, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0"
+    )
+    procs.watch("worker (started by serve)", tmp_path / "var" / "worker.log")
+    serve = procs.start("serve", manage("serve", "--port", str(port)), env, tmp_path)
+    serve.wait_for(r"Worker:\s+pid \d+", MIGRATE_TIMEOUT + 2 * READY_TIMEOUT)
+    prepared = json.loads(
+        procs.run_ok(
+            "prepare", manage("shell", "-c", prepare_code(PLAYERS)), env, tmp_path, 300
+        ).splitlines()[-1]
+    )
+    round_id = prepared["round"]
+
+    def state() -> tuple[str, bool]:
+        with psycopg.connect(database_url, connect_timeout=10) as db:
+            row = db.execute(
+                "SELECT state, solved_at IS NOT NULL FROM tournaments_round WHERE id = %s", [round_id]
+            )
+            found = row.fetchone()
+            assert found is not None
+            return str(found[0]), bool(found[1])
+
+    started = time.monotonic()
+    while not state()[1]:
+        assert time.monotonic() - started < 60, "the rack was not solved"
+        time.sleep(0.2)
+    procs.run_ok(
+        "open", manage("shell", "-c", OPEN.replace("sys.argv[-1]", repr(str(round_id)))), env, tmp_path, 120
+    )
+
+    redis.signal(signal.SIGKILL)
+    stopped = time.monotonic()
+    base = f"http://127.0.0.1:{port}/api/events/{prepared['event']}"
+    answers = []
+    for table in range(1, PLAYERS + 1):
+        body = {"coordinates": "H8", "word": "MOT", "announced_score": 10, "client_id": f"slip-{table}"}
+        answers.append(
+            _request(f"{base}/rounds/current/slips/", f"Player {prepared['tokens'][str(table)]}", body)
+        )
+    assert [status for status, _body in answers] == [201] * PLAYERS, answers
+    assert not any(receipt["late"] for _status, receipt in answers)
+    closed = _request(f"{base}/rounds/current/close/", f"Token {prepared['api_token']}")
+    assert closed[0] == 200, closed
+    assert state()[0] == "closed"
+    time.sleep(max(0.0, OUTAGE_SECONDS - (time.monotonic() - stopped)))
+
+    _redis(procs, redis_port, tmp_path, "redis-again")  # empty: the close's task was never sent
+    back = time.monotonic()
+    while state()[0] != "adjudicated":
+        assert time.monotonic() - back < 60, "the round was not ruled after Redis came back"
+        time.sleep(0.5)
+    with psycopg.connect(database_url, connect_timeout=10) as db:
+        counted = db.execute(
+            "SELECT count(*), count(*) FILTER (WHERE reason = 'late')"
+            " FROM tournaments_ruling WHERE round_id = %s",
+            [round_id],
+        ).fetchone()
+    assert counted == (PLAYERS, 0)
+    print(f"ruled {time.monotonic() - back:.1f} s after Redis came back")
