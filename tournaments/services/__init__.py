@@ -25,7 +25,6 @@ from tournaments.services.rounds import (
     round_open,
     round_place,
     round_solve,
-    tasks_requeue_pending,
     top_choose,
 )
 from tournaments.services.rulings import (
@@ -44,6 +43,7 @@ from tournaments.services.slips import (
     paper_slip_submit,
     slip_submit,
 )
+from tournaments.services.watchdog import Watchdog, round_rule_again, tasks_requeue_pending
 
 __all__ = [
     "EVENT_SETTINGS",
@@ -56,6 +56,7 @@ __all__ = [
     "SubmitResult",
     "TopChoice",
     "User",
+    "Watchdog",
     "actor",
     "analysis_for",
     "check_round",
@@ -80,6 +81,7 @@ __all__ = [
     "round_draw",
     "round_open",
     "round_place",
+    "round_rule_again",
     "round_solve",
     "ruling_accept_shift",
     "ruling_average",

@@ -130,7 +130,7 @@ def round_draw(
                 "manual": round.manual,
             },
         )
-        transaction.on_commit(lambda: tasks.round_solve_task.delay(round.pk))
+        transaction.on_commit(lambda: tasks.send(tasks.round_solve_task, round.pk))
         return round
 
 

@@ -26,7 +26,7 @@ from tournaments import tasks
 from tournaments.core import ApplicationError, User
 from tournaments.judging import judging_rules
 from tournaments.messages import say_error
-from tournaments.models import Game, Round
+from tournaments.models import Round
 from tournaments.services.backups import game_backup_on_commit
 from tournaments.services.games import check_playing, round_draw
 from tournaments.services.history import actor, history_record
@@ -80,7 +80,8 @@ def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None
         round.closed_at = now or timezone.now()
         round.save(update_fields=["state", "closed_at"])
         history_record(event=round.game.event, entity="round", object_id=round.pk, action="close", by=by)
-        transaction.on_commit(lambda: tasks.round_adjudicate_task.delay(round.pk))
+        # Sent after the commit; if the broker cannot take it, the watchdog sends it again.
+        transaction.on_commit(lambda: tasks.send(tasks.round_adjudicate_task, round.pk))
         return round
 
 
@@ -219,20 +220,6 @@ def round_place(*, round: Round, by: User = None, draw_next: bool = True) -> Rou
         if draw_next:
             return round_draw(game=round.game, by=by)
         return None
-
-
-def tasks_requeue_pending() -> int:
-    """Send again the tasks of rounds whose work is not done (unsolved, or closed and not
-    adjudicated): a worker killed in the middle of a task loses it on the file-system
-    broker. Both tasks are idempotent, so a duplicate is harmless. Returns how many."""
-    playing = Round.objects.filter(game__state=Game.State.PLAYING)
-    unsolved = list(playing.filter(solved_at__isnull=True).values_list("pk", flat=True))
-    closed = list(playing.filter(state=Round.State.CLOSED).values_list("pk", flat=True))
-    for pk in unsolved:
-        tasks.round_solve_task.delay(pk)
-    for pk in closed:
-        tasks.round_adjudicate_task.delay(pk)
-    return len(unsolved) + len(closed)
 
 
 def analysis_for(round: Round) -> Any:
