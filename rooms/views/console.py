@@ -371,6 +371,17 @@ def round_close(request: HttpRequest, event_id: int) -> HttpResponse:
     return _back(event)
 
 
+@require_POST
+@arbitrator_page
+def round_rule_again(request: HttpRequest, event_id: int) -> HttpResponse:
+    """A round whose rulings do not come (its worker died): sent to a worker again."""
+    event = arbitrated_event(request, event_id)
+    with refusals(request):
+        services.round_rule_again(round=_unplaced_round(event, request), by=request.user)
+        messages.success(request, _("The slips were sent to a worker to be ruled again."))
+    return _back(event)
+
+
 @arbitrator_page
 def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
     """Paper slips by keyboard: table, coordinates, word, score, Enter; the form comes

@@ -633,3 +633,21 @@ def test_the_average_is_one_click_on_a_ruling_of_a_word_not_in_the_list(
     # No offer on a ruling of another kind.
     other = Ruling.objects.get(round=opened, player__table=2)
     assert "Credit the average" not in console.get(_url(event, f"rulings/{other.pk}/")).content.decode()
+
+
+def test_a_round_whose_rulings_do_not_come_is_ruled_again_from_the_console(
+    console: Client, event: Event, opened: Round
+) -> None:
+    # The close's task lost (a worker killed with it): the round stays closed, unruled.
+    Round.objects.filter(pk=opened.pk).update(state=Round.State.CLOSED, closed_at=opened.deadline)
+    page = console.get(_url(event)).content.decode()
+    assert "Rule the slips again" in page
+    response = console.post(
+        _url(event, "rule-again/"), {"round_key": f"{opened.game.number}-{opened.number}"}, follow=True
+    )
+    assert any("ruled again" in m for m in _messages(response))
+    opened.refresh_from_db()
+    assert opened.state == Round.State.ADJUDICATED  # the tasks run in the tests' process
+    assert Ruling.objects.filter(round=opened).count() == event.players.count()
+    assert HistoryEntry.objects.filter(entity="round", object_id=opened.pk, action="rule_again").exists()
+    assert console.get(_url(event, "rule-again/")).status_code == 405
