@@ -7,12 +7,26 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 from rest_framework import serializers
+from rest_framework.authtoken.serializers import AuthTokenSerializer
 
 from solver.formats.record import END_REASONS
 from tournaments.display import shown_move
 from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
 from tournaments.selectors import GameView, player_sight
 from tournaments.services import MAX_ANNOUNCED
+
+#: Tables, game and round numbers are PositiveIntegerFields: PostgreSQL's integer, the
+#: narrowest of the databases. A bigger number would reach the database and fail there
+#: (DataError on PostgreSQL, OverflowError on SQLite): a 500 instead of a refusal.
+MAX_NUMBER = 2_147_483_647
+
+#: An override's warnings: a slip earns a few at most; more is a typing error.
+MAX_WARNINGS = 99
+
+
+def number_field(**kwargs: Any) -> serializers.IntegerField:
+    """A table, game or round number: 1 or more, and within the column."""
+    return serializers.IntegerField(min_value=1, max_value=MAX_NUMBER, **kwargs)
 
 
 class PlayerSerializer(serializers.ModelSerializer[Player]):
@@ -38,9 +52,7 @@ class PlayerInputSerializer(serializers.Serializer[Any]):
     club = serializers.CharField(max_length=120, allow_blank=True, required=False, default="")
     licence = serializers.CharField(max_length=40, allow_blank=True, required=False, default="")
     category = serializers.CharField(max_length=40, allow_blank=True, required=False, default="")
-    table = serializers.IntegerField(
-        min_value=1, required=False, default=None, help_text="the next free table without it"
-    )
+    table = number_field(required=False, default=None, help_text="the next free table without it")
 
 
 class PlayersImportSerializer(serializers.Serializer[Any]):
@@ -69,7 +81,7 @@ class EventSerializer(serializers.ModelSerializer[Event]):
 
 class JoinInputSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(max_length=20)
-    table = serializers.IntegerField(min_value=1)
+    table = number_field()
 
 
 class JoinOutputSerializer(serializers.Serializer[Any]):
@@ -213,20 +225,15 @@ class SlipInputSerializer(MoveInputSerializer):
     """A player's slip is always the token's player's: ``table`` is the arbitrator's."""
 
     client_id = serializers.CharField(max_length=64, allow_blank=True, required=False, default="")
-    table = serializers.IntegerField(
-        min_value=1,
+    table = number_field(
         required=False,
         help_text="arbitrator only, and required then: the table of the paper slip typed in. "
         "Ignored in a player's slip.",
     )
-    game = serializers.IntegerField(
-        min_value=1,
-        required=False,
-        help_text="with round: the slip is refused if that round is no longer current",
+    game = number_field(
+        required=False, help_text="with round: the slip is refused if that round is no longer current"
     )
-    round = serializers.IntegerField(
-        min_value=1, required=False, help_text="with game: the round the slip was written for"
-    )
+    round = number_field(required=False, help_text="with game: the round the slip was written for")
     second = serializers.ChoiceField(
         choices=["correction", "second"],
         required=False,
@@ -333,7 +340,7 @@ class StandingsSerializer(serializers.Serializer[Any]):
 
 
 class StandingsQuerySerializer(serializers.Serializer[Any]):
-    game = serializers.IntegerField(min_value=1, required=False)
+    game = number_field(required=False)
     category = serializers.CharField(max_length=40, required=False)
 
 
@@ -480,8 +487,17 @@ class RoundRulingSerializer(RulingSerializer):
         read_only_fields = fields
 
 
+#: A page of a list (the history): entries without ``limit``, and at most.
+PAGE_SIZE, MAX_PAGE_SIZE = 100, 1000
+
+
+class PageQuerySerializer(serializers.Serializer[Any]):
+    limit = serializers.IntegerField(min_value=1, max_value=MAX_PAGE_SIZE, default=PAGE_SIZE)
+    offset = serializers.IntegerField(min_value=0, max_value=MAX_NUMBER, default=0)
+
+
 class RulingQuerySerializer(serializers.Serializer[Any]):
-    table = serializers.IntegerField(min_value=1, required=False)
+    table = number_field(required=False)
 
 
 class MoveGroupSerializer(serializers.Serializer[Any]):
@@ -535,9 +551,12 @@ class PlaceResultSerializer(serializers.Serializer[Any]):
 
 
 class OverrideInputSerializer(serializers.Serializer[Any]):
-    credited = serializers.IntegerField(help_text="the score credited for the round")
-    warnings = serializers.IntegerField(min_value=0, required=False)
-    penalty = serializers.IntegerField(min_value=0, required=False)
+    # Below 0 too: a warning penalty on a move scoring less than it leaves a negative round.
+    credited = serializers.IntegerField(
+        min_value=-MAX_ANNOUNCED, max_value=MAX_ANNOUNCED, help_text="the score credited for the round"
+    )
+    warnings = serializers.IntegerField(min_value=0, max_value=MAX_WARNINGS, required=False)
+    penalty = serializers.IntegerField(min_value=0, max_value=MAX_ANNOUNCED, required=False)
     reason = serializers.CharField(max_length=1000, help_text="kept in the history")
 
 
@@ -557,6 +576,16 @@ class HistoryEntrySerializer(serializers.ModelSerializer[HistoryEntry]):
         model = HistoryEntry
         fields = ["id", "entity", "object_id", "action", "actor_label", "at", "old", "new", "reason"]
         read_only_fields = fields
+
+
+class TokenInputSerializer(AuthTokenSerializer):
+    """DRF's login check; the token is in the answer only."""
+
+    token = None  # type: ignore[assignment]
+
+
+class TokenSerializer(serializers.Serializer[Any]):
+    token = serializers.CharField(help_text='send "Token <token>" in the Authorization header')
 
 
 class ErrorDetailSerializer(serializers.Serializer[Any]):

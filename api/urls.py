@@ -2,7 +2,6 @@ from __future__ import annotations
 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
-from rest_framework.authtoken.views import ObtainAuthToken
 
 from api import views
 
@@ -40,7 +39,7 @@ event_patterns = [
 ]
 
 urlpatterns = [
-    path("auth/token/", ObtainAuthToken.as_view(), name="auth-token"),
+    path("auth/token/", views.TokenView.as_view(), name="auth-token"),
     path("events/", views.EventListView.as_view(), name="event-list"),
     path("events/<int:event_id>/", include(event_patterns)),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),

@@ -12,14 +12,18 @@ from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import generics, status
+from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.exceptions import NotFound, PermissionDenied, ValidationError
+from rest_framework.fields import IntegerField
 from rest_framework.pagination import LimitOffsetPagination
+from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, BasePermission
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
+from api.parsers import JSONParser
 from api.permissions import (
     IsEventArbitrator,
     IsEventPlayer,
@@ -29,6 +33,9 @@ from api.permissions import (
     tries_allowed,
 )
 from api.serializers import (
+    MAX_NUMBER,
+    MAX_PAGE_SIZE,
+    PAGE_SIZE,
     AcceptShiftInputSerializer,
     ArbitratorPlayerSerializer,
     DrawInputSerializer,
@@ -45,6 +52,7 @@ from api.serializers import (
     MoveInputSerializer,
     OpenInputSerializer,
     OverrideInputSerializer,
+    PageQuerySerializer,
     PlaceInputSerializer,
     PlaceResultSerializer,
     PlayerInputSerializer,
@@ -62,9 +70,12 @@ from api.serializers import (
     SlipWatchSerializer,
     StandingsQuerySerializer,
     StandingsSerializer,
+    TokenInputSerializer,
+    TokenSerializer,
     TopChoiceSerializer,
     TopInputSerializer,
 )
+from arbiter.middleware import received_at
 from scoring.standings import to_dict
 from tournaments import judging, selectors, services
 from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
@@ -72,6 +83,9 @@ from tournaments.services import ApplicationError
 from tournaments.standings import event_standings, game_standings
 
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 429)}
+
+#: A table or game number in a query: its bounds in the schema, as the serializers check them.
+NUMBER = {"type": "integer", "minimum": 1, "maximum": MAX_NUMBER}
 
 
 class SlipThrottle(ScopedRateThrottle):
@@ -145,6 +159,26 @@ def _fresh(round: Round) -> Round:
     return round
 
 
+# ------------------------------------------------------------------ login
+
+
+@extend_schema(
+    tags=["auth"],
+    summary="An arbitrator's token for a username and password",
+    description='Send it as "Authorization: Token <token>". A wrong username or password is a 400.',
+    request=TokenInputSerializer,
+    responses={200: TokenSerializer, 400: ERRORS[400]},
+    auth=[],
+)
+class TokenView(ObtainAuthToken):
+    """DRF's token login with the API's parsers, and no authentication of its own: a stale
+    token in the header must not refuse a login."""
+
+    authentication_classes: list[Any] = []
+    parser_classes = [JSONParser, FormParser, MultiPartParser]
+    serializer_class = TokenInputSerializer
+
+
 # ------------------------------------------------------------------ events
 
 
@@ -189,12 +223,42 @@ class LiveView(EventMixin, APIView):
         return Response(LiveSerializer(body).data)
 
 
+class HistoryPagination(LimitOffsetPagination):
+    """Always a page, ``limit`` given or not (the schema's shape); a limit or an offset out
+    of bounds is refused like any query (DRF would quietly take its default instead)."""
+
+    default_limit = PAGE_SIZE
+    max_limit = MAX_PAGE_SIZE
+
+    def _query(self, request: Request) -> dict[str, int]:
+        query = PageQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        return dict(query.validated_data)
+
+    def get_limit(self, request: Request) -> int:
+        return self._query(request)["limit"]
+
+    def get_offset(self, request: Request) -> int:
+        return self._query(request)["offset"]
+
+    def get_schema_operation_parameters(self, view: APIView) -> list[dict[str, Any]]:
+        parameters: list[dict[str, Any]] = super().get_schema_operation_parameters(view)
+        fields = PageQuerySerializer().fields
+        for parameter in parameters:
+            field = fields[parameter["name"]]
+            assert isinstance(field, IntegerField)
+            bounds = {"minimum": field.min_value, "maximum": field.max_value, "default": field.default}
+            parameter["schema"].update(bounds)
+        return parameters
+
+
 @extend_schema(tags=["events"], responses={200: HistoryEntrySerializer(many=True), **ERRORS})
 class HistoryView(EventMixin, generics.ListAPIView[HistoryEntry]):
-    """Every change to the event's draws, slips and rulings, newest first."""
+    """Every change to the event's draws, slips and rulings, newest first, a page at a time
+    (100 entries without ``limit``, 1,000 at most: ``count`` says how many in all)."""
 
     serializer_class = HistoryEntrySerializer
-    pagination_class = LimitOffsetPagination
+    pagination_class = HistoryPagination
     permission_classes = [IsEventArbitrator]
 
     def get_queryset(self) -> Any:
@@ -493,7 +557,7 @@ class ReviewView(EventMixin, APIView):
 @extend_schema(
     tags=["rulings"],
     summary="A player's ruling of the adjudicated round: the caller's own, any table for the arbitrator",
-    parameters=[OpenApiParameter("table", int, description="arbitrator only, and required then")],
+    parameters=[OpenApiParameter("table", NUMBER, description="arbitrator only, and required then")],
     responses={200: RoundRulingSerializer, **ERRORS},
 )
 class RoundRulingView(EventMixin, APIView):
@@ -575,6 +639,8 @@ class RoundSlipsView(EventMixin, APIView):
                 round=self.current_round(),
                 player=self.token_player(request),
                 source=Slip.Source.PHONE,
+                # When the request reached the server: waiting in it costs the phone nothing.
+                now=received_at(request),
                 **fields,
             )
         receipt = {
@@ -691,7 +757,7 @@ class AverageView(RulingMixin, APIView):
 @extend_schema(
     tags=["standings"],
     parameters=[
-        OpenApiParameter("game", int, description="a game number; the whole event without it"),
+        OpenApiParameter("game", NUMBER, description="a game number; the whole event without it"),
         OpenApiParameter("category", str, description="one category / series only"),
     ],
     responses={200: StandingsSerializer, **ERRORS},
@@ -740,7 +806,7 @@ EXPORT_MEDIA = {
             "kind", str, OpenApiParameter.PATH, enum=list(EXPORT_MEDIA), description="what to export"
         ),
         OpenApiParameter(
-            "game", int, description="a game number; default: the whole event (standings), the last game"
+            "game", NUMBER, description="a game number; default: the whole event (standings), the last game"
         ),
     ],
     responses={

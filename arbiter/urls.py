@@ -1,7 +1,11 @@
 from django.contrib import admin
 from django.contrib.auth import views as auth_views
+from django.http import HttpRequest, HttpResponse
 from django.urls import include, path
+from django.views import defaults
 
+from api import errors as api_errors
+from arbiter.auth import LoginForm
 from rooms.urls import console_patterns, hall_patterns, phone_patterns
 from rooms.views import home as views
 
@@ -10,7 +14,8 @@ urlpatterns = [
     path("first-arbitrator/", views.first_arbitrator, name="first_arbitrator"),
     path("demo/", views.demo, name="demo"),
     path("admin/", admin.site.urls),
-    path("accounts/login/", auth_views.LoginView.as_view(), name="login"),
+    # The form says when the login rate limit stops a password (arbiter/auth.py).
+    path("accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("console/", include(console_patterns)),
@@ -18,3 +23,23 @@ urlpatterns = [
     path("", include(hall_patterns)),
     path("api/", include("api.urls")),
 ]
+
+
+# Django's error pages, except under /api/: the API's clients read its one JSON error
+# format there, whatever failed (no URL matched, a body too large, a server error).
+def handler400(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if api_errors.is_api(request):
+        return api_errors.bad_request(request, exception)
+    return defaults.bad_request(request, exception)
+
+
+def handler404(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if api_errors.is_api(request):
+        return api_errors.not_found(request, exception)
+    return defaults.page_not_found(request, exception)
+
+
+def handler500(request: HttpRequest) -> HttpResponse:
+    if api_errors.is_api(request):
+        return api_errors.server_error(request)
+    return defaults.server_error(request)

@@ -20,6 +20,7 @@ from arbiter.settings.env import (
     env_list,
     env_path,
     env_str,
+    installation_secret,
     redis_url,
 )
 
@@ -28,7 +29,6 @@ django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "arbiter-local-development-key-change-me-in-production")
 DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
@@ -38,22 +38,28 @@ INSTALLED_APPS = [
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
+    # Before staticfiles: the first app with a command of a name wins, and rooms'
+    # runserver (a listen queue of 1,024, not 10) must be the one `serve` starts.
+    "rooms",
     "django.contrib.staticfiles",
     "django_htmx",
+    "csp",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "tournaments",
-    "rooms",
     "api",
 ]
 
 MIDDLEWARE = [
+    # First: the moment a request reached the server, before anything makes it wait.
+    "arbiter.middleware.ReceivedAtMiddleware",
     "django.middleware.security.SecurityMiddleware",
+    "csp.middleware.CSPMiddleware",
     # Static files (htmx, the pages' CSS and scripts) from the app folders, no collectstatic
     # needed on a laptop: runserver without DEBUG serves none.
-    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "arbiter.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -83,6 +89,9 @@ TEMPLATES = [
 WSGI_APPLICATION = "arbiter.wsgi.application"
 
 VAR_DIR = env_path("ARBITER_VAR_DIR", BASE_DIR / "var")
+# Set it on several machines that share one database (they must agree); otherwise each
+# installation makes its own once, in its data folder (never a key published with the code).
+SECRET_KEY = env_str("DJANGO_SECRET_KEY", "") or installation_secret(VAR_DIR)
 
 _database_url = env_str("DATABASE_URL", "")
 if _database_url:
@@ -108,8 +117,27 @@ else:
 _redis_url = env_str("REDIS_URL", "")
 if _redis_url:
     CELERY_BROKER_URL = redis_url("REDIS_URL", _redis_url)
-    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {"visibility_timeout": 3600}
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _redis_url}}
+    CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
+        "visibility_timeout": 3600,
+        "socket_connect_timeout": 2,
+    }
+    # Redis down at the close: the close answers within about a second (the round is saved
+    # closed, the watchdog sends its task again), not after Celery's own retries.
+    CELERY_TASK_PUBLISH_RETRY_POLICY = {
+        "max_retries": 2,
+        "interval_start": 0,
+        "interval_step": 0.2,
+        "interval_max": 0.5,
+    }
+    CACHES = {
+        "default": {
+            # Redis down: the rate limits count in each process meanwhile (arbiter/cache.py).
+            "BACKEND": "arbiter.cache.FallbackRedisCache",
+            "LOCATION": _redis_url,
+            # A Redis that does not answer costs a request half a second at most, once.
+            "OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5},
+        }
+    }
 else:
     _broker = VAR_DIR / "broker"
     for _folder in ("queue", "processed", "control"):
@@ -153,6 +181,8 @@ STATIC_ROOT = VAR_DIR / "static"
 # WhiteNoise warns at every start without it; collectstatic fills it for production.
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 WHITENOISE_USE_FINDERS = True
+# Passwords are checked only within the login rate limits (arbiter/auth.py).
+AUTHENTICATION_BACKENDS = ["arbiter.auth.RateLimitedBackend"]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "console:events"
 LOGOUT_REDIRECT_URL = "home"
@@ -162,6 +192,26 @@ ARBITER_PUBLIC_URL = env_str("ARBITER_PUBLIC_URL", "").rstrip("/")
 # How often the pages ask whether something changed (milliseconds): README, "Live updates".
 ARBITER_POLL_MS = env_int("ARBITER_POLL_MS", 1000)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# Content Security Policy (django-csp): the pages load scripts, styles and images from this
+# site only and run no inline script, so an injected one (a player's name, say) cannot run;
+# the QR code is inline SVG, the board's tiles plain HTML. The API's documentation pages
+# (Swagger UI, ReDoc) start their viewers with inline scripts: left out.
+CONTENT_SECURITY_POLICY = {
+    "EXCLUDE_URL_PREFIXES": ["/api/docs/", "/api/redoc/"],
+    "DIRECTIVES": {
+        "default-src": ["'self'"],
+        "script-src": ["'self'"],
+        "style-src": ["'self'"],
+        "img-src": ["'self'", "data:"],
+        "connect-src": ["'self'"],
+        "font-src": ["'self'"],
+        "object-src": ["'none'"],
+        "base-uri": ["'self'"],
+        "form-action": ["'self'"],
+        "frame-ancestors": ["'none'"],
+    },
+}
 
 # Reverse proxies in front of the site (nginx...): with N, a caller's address is the N-th
 # address from the right of X-Forwarded-For (the pages' and the API's rate limits, the
@@ -179,6 +229,11 @@ ARBITER_BACKUP_KEEP = env_int("ARBITER_BACKUP_KEEP", 10)
 if ARBITER_BACKUP_KEEP < 1:
     raise EnvError(f"ARBITER_BACKUP_KEEP={ARBITER_BACKUP_KEEP}: keep at least one backup of each game")
 
+# A request body (files aside) larger than this is refused: 413 on the API. Django's
+# default, written here because the API's refusal names it; a CSV of 2,000 players is
+# about 100 kB.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 2_621_440
+
 # The API (api/): player tokens from the join flow, DRF tokens or the session for arbitrators.
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [
@@ -187,6 +242,12 @@ REST_FRAMEWORK = {
         "rest_framework.authentication.SessionAuthentication",
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    # JSON checked for depth and number ranges before it is decoded (api/parsers.py).
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.JSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
     "NUM_PROXIES": ARBITER_TRUSTED_PROXIES,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",

@@ -90,3 +90,48 @@ def test_every_move_field_says_its_notation(schema: dict[str, Any]) -> None:
         for field in fields:
             described = components[name]["properties"][field].get("description", "")
             assert "notation" in described, (name, field, described)
+
+
+def _resolved(schema: dict[str, Any], body: dict[str, Any]) -> dict[str, Any]:
+    if "$ref" in body:
+        found: dict[str, Any] = schema["components"]["schemas"][body["$ref"].rsplit("/", 1)[1]]
+        return found
+    return body
+
+
+def test_the_token_login_documents_its_answer_and_its_refusal(schema: dict[str, Any]) -> None:
+    operation = schema["paths"]["/api/auth/token/"]["post"]
+    assert "security" not in operation  # no authentication: the body carries the password
+    responses = operation["responses"]
+    assert set(responses) == {"200", "400"}
+    assert responses["400"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    answer = _resolved(schema, responses["200"]["content"]["application/json"]["schema"])
+    assert set(answer["properties"]) == set(answer["required"]) == {"token"}
+    for body in operation["requestBody"]["content"].values():
+        asked = _resolved(schema, body["schema"])
+        assert set(asked["properties"]) == set(asked["required"]) == {"username", "password"}
+
+
+def test_the_history_is_documented_as_a_page(schema: dict[str, Any]) -> None:
+    operation = schema["paths"]["/api/events/{event_id}/history/"]["get"]
+    answer = _resolved(schema, operation["responses"]["200"]["content"]["application/json"]["schema"])
+    assert set(answer["properties"]) == {"count", "next", "previous", "results"}
+
+
+def _unbounded_integer(field: dict[str, Any]) -> bool:
+    return field.get("type") == "integer" and not {"minimum", "maximum"} <= set(field)
+
+
+def test_every_number_the_api_reads_is_bounded_in_the_schema(schema: dict[str, Any]) -> None:
+    # The bounds the serializers check: a client (and the fuzz run) knows them.
+    unbounded = []
+    for path, operations in schema["paths"].items():
+        for method, operation in operations.items():
+            for parameter in operation.get("parameters", []):
+                if parameter["in"] == "query" and _unbounded_integer(parameter["schema"]):
+                    unbounded.append((method, path, parameter["name"]))
+            for body in operation.get("requestBody", {}).get("content", {}).values():
+                for name, field in _resolved(schema, body["schema"]).get("properties", {}).items():
+                    if not field.get("readOnly") and _unbounded_integer(field):
+                        unbounded.append((method, path, name))
+    assert unbounded == []
