@@ -293,4 +293,3 @@ def test_a_slip_that_reached_the_server_after_the_close_or_the_deadline_is_late(
         now=closed_at - dt.timedelta(seconds=1),
     )
     assert paper.slip.late  # typing stops at the close, as before
-
