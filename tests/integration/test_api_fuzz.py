@@ -26,6 +26,7 @@ import os
 import re
 import sys
 import time
+import urllib.error
 import urllib.request
 import uuid
 from collections import Counter
@@ -106,6 +107,45 @@ def _call(url: str, body: dict[str, Any] | None = None, auth: str = "") -> Any:
         request.add_header("Authorization", auth)
     with urllib.request.urlopen(request, timeout=30) as response:
         return json.loads(response.read())
+
+
+def _refusal(url: str, body: bytes, auth: str = "") -> tuple[int, dict[str, Any]]:
+    """The status and the JSON error of a POST that must be refused (and is not a page)."""
+    request = urllib.request.Request(url, data=body, method="POST")
+    request.add_header("Content-Type", "application/json")
+    if auth:
+        request.add_header("Authorization", auth)
+    try:
+        with urllib.request.urlopen(request, timeout=60) as response:
+            pytest.fail(f"{url} accepted it: {response.status}", pytrace=False)
+    except urllib.error.HTTPError as refused:
+        assert refused.headers["Content-Type"] == "application/json", (url, refused.headers["Content-Type"])
+        error: dict[str, Any] = json.loads(refused.read())["error"]
+        assert set(error) == {"code", "message", "detail"}, error
+        return refused.code, error
+
+
+def _check_the_audit_s_requests(base: str, arbitrator: str, event: int, ruling: int) -> None:
+    """The audit's requests, on the real server: refusals in the error format, not 500s
+    or HTML pages."""
+    deep = ("[" * 1000 + "]" * 1000).encode()
+    for url in (f"{base}/api/auth/token/", f"{base}/api/events/{event}/join/"):
+        status, error = _refusal(url, deep)
+        assert (status, error["code"], error["detail"]) == (400, "parse_error", {"reason": "too_deep"}), url
+    status, error = _refusal(f"{base}/api/auth/token/", b'{"username": "' + b"x" * 10_000_000 + b'"}')
+    assert (status, error["code"]) == (413, "request_too_large")
+    override = f"{base}/api/events/{event}/rulings/{ruling}/override/"
+    status, error = _refusal(override, b'{"credited": 1%s, "reason": "typo"}' % (b"0" * 30), arbitrator)
+    assert (status, error["code"], error["detail"]) == (400, "parse_error", {"reason": "too_large"})
+    status, error = _refusal(override, b'{"credited": 2147483648, "reason": "typo"}', arbitrator)
+    assert (status, error["code"], list(error["detail"])) == (400, "invalid", ["credited"])
+    try:
+        urllib.request.urlopen(f"{base}/api/events/abc/", timeout=30)
+    except urllib.error.HTTPError as missing:
+        assert missing.code == 404 and missing.headers["Content-Type"] == "application/json"
+        assert json.loads(missing.read())["error"]["code"] == "not_found"
+    else:
+        pytest.fail("/api/events/abc/ answered", pytrace=False)
 
 
 def _event(procs: Procs, name: str, env: dict[str, str], cwd: Path, *extra: str) -> tuple[int, str]:
@@ -222,6 +262,7 @@ def test_the_api_answers_as_its_schema_says_under_fuzzing(
         for p in _call(f"{base}/api/events/{e}/players/", auth=arbitrator)
     ]
     assert len(rulings) == 3 and len(players) == 6
+    _check_the_audit_s_requests(base, arbitrator, ruled_event, rulings[0])
     with urllib.request.urlopen(f"{base}/api/schema/?format=json", timeout=30) as answer:
         (tmp_path / "schema.json").write_bytes(answer.read())
     config = _config([open_event, ruled_event], [open_code, ruled_code], rulings, players)
