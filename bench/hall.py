@@ -15,7 +15,8 @@ read them), or ``--server-command`` (a template with ``{port}``, ``{host}`` and
    the session cookie, read the player token, the API address and the round from it.
    Each phone is an aiohttp session of its own with at most 6 connections, a browser's
    limit per host, bound to an address of its own (127.42.x.y): the join page allows 10
-   joins a minute per address, and a hall's phones have an address each.
+   joins a minute per address, and a hall's phones have an address each. The joins are
+   paced (``--join-rate``, 25 a second, 50 at most at once): they are not what is measured.
 3. Every phone opens the live stream ``/live/<event>/stream/`` at the same instant (a
    hall reconnecting after a Wi-Fi drop) and holds it, as live.js does: reconnect after
    the server's ``retry`` when it ends, polling ``/live/<event>/`` every second instead
@@ -111,6 +112,11 @@ STATE_POLL_SECONDS = 0.05
 #: After an adjudicated round whose rulings do not name every slip yet (a slip that
 #: reached the server after the close makes it rule again), ask again after this.
 VERIFY_PAUSE_SECONDS = 0.5
+#: The joins are paced (--join-rate, and at most JOIN_IN_FLIGHT at once): faster than
+#: the server can take them, they time out, are tried again and pile up until the server
+#: spends its time on pages nobody waits for any more (1,000 phones at 100 a second
+#: against one uvicorn process: 72 joined in 3 minutes). The round is what is measured.
+JOIN_IN_FLIGHT = 50
 JOIN_ATTEMPTS = 3
 JOIN_RETRY_SECONDS = 2.0
 JOIN_REQUEST_TIMEOUT = 30.0
@@ -120,6 +126,8 @@ STREAM_WAIT_SECONDS = 30.0
 #: counted as given up.
 AFTER_CLOSE_SECONDS = 60.0
 RULING_TIMEOUT = 120.0
+SETTLE_SECONDS = 2.0
+SETTLE_TIMEOUT = 30.0
 SERVER_START_TIMEOUT = 180.0
 SERVER_STOP_TIMEOUT = 30.0
 WAIT_TIMEOUT = 90.0  # a solve, an adjudication of a round without slips
@@ -530,6 +538,15 @@ def stat_sample(stat: str, ticks: int = CLK_TCK) -> tuple[int, int, float]:
     return ppid, start, cpu
 
 
+def machine_busy(stat: str, ticks: int = CLK_TCK) -> float:
+    """CPU seconds the whole machine has been busy since boot, from /proc/stat's first
+    line (user nice system idle iowait irq softirq steal ...): all but idle and iowait.
+    Less the server's and the bench's own, it is what other work took from the run."""
+    fields = [int(v) for v in stat.splitlines()[0].split()[1:9]]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+    return (user + nice + system + irq + softirq + steal) / ticks
+
+
 def descendants(parents: Mapping[int, int], root: int) -> list[int]:
     """``root`` and every process below it, from pid -> ppid."""
     children: dict[int, list[int]] = defaultdict(list)
@@ -587,7 +604,19 @@ def read_tree(root: int) -> dict[int, ProcSample]:
         )
         ppid, start, cpu = stats[pid]
         tree[pid] = ProcSample(pid, ppid, start, cpu, threads, process_role([a for a in argv if a]))
-    return tree
+    return inherit_roles(tree)
+
+
+def inherit_roles(tree: Mapping[int, ProcSample]) -> dict[int, ProcSample]:
+    """A process without a role of its own under a web server (uvicorn's workers are
+    ``python -c "from multiprocessing.spawn ..."``) is the web server's."""
+    found = dict(tree)
+    for pid, sample in tree.items():
+        parent = tree.get(sample.ppid)
+        generic = not sample.role.startswith(("web", "worker", "manage.py"))
+        if generic and parent is not None and parent.role.startswith("web"):
+            found[pid] = ProcSample(pid, sample.ppid, sample.start, sample.cpu, sample.threads, parent.role)
+    return found
 
 
 def cpu_by_role(tree: Mapping[int, ProcSample]) -> dict[str, float]:
@@ -1201,6 +1230,8 @@ class Phone:
             self.reload_panel()
 
     def reload_panel(self) -> None:
+        if not self.hall.panels:
+            return
         if self.panel_busy:
             self.panel_again = True
             return
@@ -1304,6 +1335,7 @@ class Mark:
     perf: float
     cpu: dict[str, float]
     bench_cpu: float
+    machine_busy: float
 
 
 @dataclass
@@ -1316,6 +1348,9 @@ class Options:
     close_after: float
     request_timeout: float
     seed: int
+    #: Off (a diagnostic, not what phones do): no phone reloads its panel when the public
+    #: version changes, to tell what those reloads cost the server.
+    panels: bool = True
 
 
 class Hall:
@@ -1335,6 +1370,7 @@ class Hall:
         self.code = code
         self.server = server
         self.request_timeout = options.request_timeout
+        self.panels = options.panels
         self.log = RequestLog()
         self.marks: list[Mark] = []
         self.timeline: list[dict[str, Any]] = []
@@ -1343,7 +1379,8 @@ class Hall:
 
     def mark(self, name: str) -> None:
         cpu = cpu_by_role(self.server.tree()) if self.server is not None else {}
-        self.marks.append(Mark(name, time.perf_counter(), cpu, time.process_time()))
+        busy = machine_busy(Path("/proc/stat").read_text())
+        self.marks.append(Mark(name, time.perf_counter(), cpu, time.process_time(), busy))
 
     async def _sample(self) -> None:
         if self.server is None:
@@ -1397,12 +1434,14 @@ class Hall:
             self.log.clear()
             self.mark("ready")
 
-            # 1. Joining, at join_rate phones a second.
+            # 1. Joining, at join_rate phones a second, JOIN_IN_FLIGHT at most at once.
             start = time.perf_counter()
+            in_flight = asyncio.Semaphore(JOIN_IN_FLIGHT)
 
             async def join(phone: Phone) -> None:
                 await asyncio.sleep(phone.index / options.join_rate)
-                await phone.join(self.code)
+                async with in_flight:
+                    await phone.join(self.code)
 
             await asyncio.gather(*(join(p) for p in phones))
             joined_in = time.perf_counter() - start
@@ -1446,12 +1485,16 @@ class Hall:
             give_up = close["sent"] + AFTER_CLOSE_SECONDS
             ruled = await self._wait_ruled(arbitrator, phones, close["sent"], give_up)
             self.mark("ruled")
-            for phone in phones:
-                phone.stopped = True
-            stored_body = await arbitrator.call("GET", "rounds/current/slips/")
+            # Every phone stopped, its requests on the way cancelled, before the server's
+            # slips are read: an acknowledgement after the reading would count as lost.
+            await asyncio.gather(*(p.stop() for p in phones), return_exceptions=True)
+            ruled["read"] = time.perf_counter() - close["sent"]
+            stored_body = await self._settled_slips(arbitrator)
             rulings: dict[int, int | None] | None = None
             reasons: Counter[str] = Counter()
-            if ruled["state"] == "adjudicated":
+            current = await arbitrator.current_round()
+            ruled["final_state"] = current["state"] if current else "none"
+            if ruled["final_state"] == "adjudicated":
                 review = await arbitrator.call("GET", "rounds/current/review/")
                 rulings = {int(r["player"]["table"]): (r["slip"] or {}).get("id") for r in review["rulings"]}
                 reasons.update(str(r["reason"]) for r in review["rulings"])
@@ -1476,6 +1519,19 @@ class Hall:
                 task.cancel()
             await asyncio.gather(*(p.stop() for p in phones), return_exceptions=True)
             await arbitrator.close()
+
+    async def _settled_slips(self, arbitrator: Arbitrator) -> list[dict[str, Any]]:
+        """The round's slips once two readings SETTLE_SECONDS apart agree (a request the
+        phones gave up on may still be stored), within SETTLE_TIMEOUT."""
+        slips: list[dict[str, Any]] = await arbitrator.call("GET", "rounds/current/slips/", kind="verify")
+        until = time.monotonic() + SETTLE_TIMEOUT
+        while time.monotonic() < until:
+            await asyncio.sleep(SETTLE_SECONDS)
+            again: list[dict[str, Any]] = await arbitrator.call("GET", "rounds/current/slips/", kind="verify")
+            if len(again) == len(slips):
+                return again
+            slips = again
+        return slips
 
     async def _close(self, arbitrator: Arbitrator) -> dict[str, Any]:
         """The arbitrator's click; again (three times at most) while the round stays open."""
@@ -1557,13 +1613,16 @@ class Hall:
         for before, after in zip(self.marks, self.marks[1:], strict=False):
             seconds = after.perf - before.perf
             cpu = cpu_delta(before.cpu, after.cpu)
+            bench = after.bench_cpu - before.bench_cpu
+            others = after.machine_busy - before.machine_busy - sum(cpu.values()) - bench
             phases.append(
                 {
                     "phase": f"{before.name} -> {after.name}",
                     "seconds": round(seconds, 2),
                     "server_cpu_s": cpu,
                     "server_cpu_pct": round(100 * sum(cpu.values()) / seconds, 1) if seconds > 0 else None,
-                    "bench_cpu_s": round(after.bench_cpu - before.bench_cpu, 2),
+                    "bench_cpu_s": round(bench, 2),
+                    "others_cpu_s": round(max(0.0, others), 2),
                 }
             )
         return phases
@@ -1639,18 +1698,23 @@ class Hall:
         # When the last adjudication before the bench found every slip ruled committed, from
         # the worker's log; without it, when the arbitrator saw it (its polling of the state
         # waits in the web server's queue like any request).
-        ruled_s = ruled["seconds"]
-        before = [
-            a for a in adjudications if ruled_s is not None and (a["received_after_close_s"] or 0) < ruled_s
-        ]
-        if before and all(a["ran_s"] is not None for a in before):
-            ruled_s = round(max((a["received_after_close_s"] or 0) + (a["ran_s"] or 0) for a in before), 3)
+        seen_ruled = ruled["seconds"]
+        bound = seen_ruled if seen_ruled is not None else ruled["read"]
+        before = [a for a in adjudications if (a["received_after_close_s"] or 0) < bound]
+        ruled_s: float | None = None
+        if rulings is not None and found.unruled == 0:
+            ruled_s = seen_ruled
+            if before and all(a["ran_s"] is not None for a in before):
+                ruled_s = round(
+                    max((a["received_after_close_s"] or 0) + (a["ran_s"] or 0) for a in before), 3
+                )
         rows = self._slip_rows(phones, deadline)
         return {
             "phones": count,
             "window_s": self.options.window,
             "round_s": round(self.options.lead + self.options.window),
             "rounds_before": self.options.rounds_before,
+            "panel_reload": self.options.panels,
             "round": {
                 "game": measured["game"],
                 "number": measured["number"],
@@ -1713,7 +1777,7 @@ class Hall:
             "close_to_ruled_seen_s": ruled["seconds"],
             "adjudication_tasks": adjudications,
             "close_to_first_adjudicated_s": ruled["first_adjudicated"],
-            "round_state": ruled["state"],
+            "round_state": ruled.get("final_state", ruled["state"]),
             "rulings": {
                 "count": sum(reasons.values()),
                 "reasons": dict(reasons.most_common()),
@@ -1731,6 +1795,8 @@ class Hall:
             "requests": {kind: sum(c.values()) for kind, c in sorted(self.log.outcomes.items())},
             "bench": {
                 "cpu_s": round(self.marks[-1].bench_cpu - self.marks[0].bench_cpu, 2) if self.marks else None,
+                "others_cpu_s": round(sum(p["others_cpu_s"] for p in self._phase_cpu()), 1),
+                "cores": os.cpu_count(),
                 "loop_lag_max_ms": round(1000 * max(lags), 1) if lags else None,
                 "submit_lag_max_ms": round(1000 * max(send_lags), 1) if send_lags else None,
             },
@@ -1769,6 +1835,8 @@ class Hall:
             rows.append(
                 {
                     "table": p.table,
+                    "client_id": slip.client_id,
+                    "receipt_id": (slip.receipt or {}).get("id"),
                     "kind": slip.plan.kind,
                     "scheduled": round(slip.scheduled - deadline, 3) if slip.scheduled else None,
                     "first_sent": round(slip.first_sent - deadline, 3) if slip.first_sent else None,
@@ -1826,7 +1894,8 @@ def report_text(report: Mapping[str, Any]) -> str:
     lines = [
         f"Hall bench: {r['phones']} phones, slips in the last {r['window_s']:g} s of a "
         f"{r['round_s']} s round (game {rnd['game']} round {rnd['number']}, rack {rnd['rack']}, "
-        f"{rnd['moves']} moves, top {rnd['top_score']})",
+        f"{rnd['moves']} moves, top {rnd['top_score']})"
+        + ("" if r["panel_reload"] else "; DIAGNOSTIC: no panel reloads"),
         f"  server: {r['server']['command']} ({r['server']['database']}, {r['server']['broker']}); "
         f"{r['server']['git']}; {r['machine']}",
         f"  joined {r['joined']}/{r['phones']} in {r['join_s']:.1f} s (page flow p50 "
@@ -1869,7 +1938,7 @@ def report_text(report: Mapping[str, Any]) -> str:
             f"    {phase['phase']:<22} {phase['seconds']:>6.1f} s  "
             f"server CPU {_s(phase['server_cpu_pct'], 0):>4} % "
             f"of a core ({', '.join(f'{k} {v:.1f}' for k, v in phase['server_cpu_s'].items() if v)}), "
-            f"bench {phase['bench_cpu_s']:.1f} s"
+            f"bench {phase['bench_cpu_s']:.1f} s, other work {phase['others_cpu_s']:.1f} s"
         )
     errors = "; ".join(
         f"{kind}: " + ", ".join(f"{o} x{n}" for o, n in c.items()) for kind, c in r["errors"].items()
@@ -1878,7 +1947,8 @@ def report_text(report: Mapping[str, Any]) -> str:
     b = r["bench"]
     lines.append(
         f"  bench: CPU {_s(b['cpu_s'], 1)} s, event loop lag max {_s(b['loop_lag_max_ms'], 0)} ms "
-        f"(window to close), submit lag max {_s(b['submit_lag_max_ms'], 0)} ms"
+        f"(window to close), submit lag max {_s(b['submit_lag_max_ms'], 0)} ms; other work on the "
+        f"machine meanwhile: {b['others_cpu_s']:.1f} CPU s"
     )
     return "\n".join(lines)
 
@@ -1969,7 +2039,7 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--rounds-before", type=int, help="rounds played without slips first (default 2)")
     parser.add_argument(
-        "--join-rate", type=positive(float), default=100.0, help="phones joining a second (100)"
+        "--join-rate", type=positive(float), default=25.0, help="phones joining a second (25)"
     )
     parser.add_argument(
         "--close-after", type=float, default=CLOSE_AFTER_SECONDS, help="close S s after the deadline"
@@ -1978,6 +2048,11 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         "--request-timeout", type=positive(float), default=REQUEST_TIMEOUT, help="per slip attempt"
     )
     parser.add_argument("--seed", type=int, default=12, help="the slips and their moments")
+    parser.add_argument(
+        "--no-panel-reload",
+        action="store_true",
+        help="diagnostic: phones do not reload their panel on a public change (what those reloads cost)",
+    )
     parser.add_argument("--quick", action="store_true", help="CI: 100 phones, a 5 s window, about a minute")
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument(
@@ -2025,6 +2100,7 @@ def options_from(args: argparse.Namespace) -> Options:
         close_after=args.close_after,
         request_timeout=args.request_timeout,
         seed=args.seed,
+        panels=not args.no_panel_reload,
     )
 
 
@@ -2043,6 +2119,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     started = time.monotonic()
     load = os.getloadavg()[0]
     env = server_env(var_dir)
+    report: dict[str, Any] | None = None
     try:
         with terminated_as_interrupt():
             login: dict[str, str | None]
@@ -2103,10 +2180,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     finally:
         if server is not None:
             server.stop()
-        if args.keep:
+        # A slip lost or duplicated: the database and the logs are the evidence.
+        wrong = report is not None and bool(report["lost"] or report["duplicated"])
+        if args.keep or wrong:
             print(f"data folder and server log kept in {var_dir}")
         else:
             shutil.rmtree(var_dir, ignore_errors=True)
+    assert report is not None
     mine = args.url is None
     report = {
         "server": {

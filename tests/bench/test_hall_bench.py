@@ -495,7 +495,7 @@ async def scripted_server(script: list[Any]) -> Iterator[tuple[Scripted, str]]:
 
 
 def phone_for(base: str, request_timeout: float = 5.0) -> Phone:
-    bench = SimpleNamespace(base=base, log=RequestLog(), request_timeout=request_timeout)
+    bench = SimpleNamespace(base=base, log=RequestLog(), request_timeout=request_timeout, panels=True)
     phone = Phone(bench, 0, PlannedSlip("top", "8D", "WRAITHS", 84))  # type: ignore[arg-type]
     phone.page = PlayPage("tok", "/slip", "/stream", "/live", 1000, "p0", (1, 2))
     phone.round_key = (1, 2)
@@ -620,3 +620,22 @@ def test_slips_are_grouped_by_the_second_of_the_window_they_were_sent_in():
         {"second": -10, "slips": 2, "p50": 0.1, "max": 0.3, "late": 0, "not_acknowledged": 0},
         {"second": -1, "slips": 2, "p50": 4.0, "max": 4.0, "late": 1, "not_acknowledged": 1},
     ]
+
+
+def test_the_machine_is_busy_for_all_but_its_idle_and_io_wait_time():
+    stat = "cpu  1000 50 300 9000 200 10 40 0 0 0\ncpu0 500 25 150 4500 100 5 20 0 0 0\n"
+    assert hall.machine_busy(stat, ticks=100) == 14.0
+
+
+def test_the_workers_of_a_web_server_are_counted_as_the_web_server():
+    tree = {
+        1: hall.ProcSample(1, 0, 10, 0.1, 1, "manage.py serve"),
+        2: hall.ProcSample(2, 1, 11, 0.2, 1, "web (uvicorn)"),
+        3: hall.ProcSample(3, 2, 12, 50.0, 900, "python"),
+        4: hall.ProcSample(4, 1, 13, 1.0, 6, "worker"),
+    }
+    assert hall.cpu_by_role(hall.inherit_roles(tree)) == {
+        "manage.py serve": 0.1,
+        "web (uvicorn)": 50.2,
+        "worker": 1.0,
+    }
