@@ -151,56 +151,67 @@ def live(request: HttpRequest, event_id: int) -> JsonResponse:
     return JsonResponse(_body(versions_for(event), arbitrator))
 
 
+class _Writer:
+    """What a stream writes after each look at the versions, for both servers' streams:
+    the versions when they changed, a heartbeat when nothing was written for a while."""
+
+    def __init__(self, event: Event, arbitrator: bool) -> None:
+        self.event, self.arbitrator = event, arbitrator
+        self.started = self.last_write = time.monotonic()
+        self.sent: tuple[str, str] | None = None
+
+    def open(self) -> bool:
+        return time.monotonic() - self.started < LIFETIME_SECONDS and not STOP.is_set()
+
+    def unreadable(self) -> None:
+        # The database is unreachable (restarting, or gone at the end of a test): the stream
+        # ends; the browser reconnects after RETRY_MS and finds it back, or polls.
+        logger.warning(
+            "live stream of event %s ended: the versions cannot be read", self.event.pk, exc_info=True
+        )
+
+    def frame(self, versions: LiveVersions) -> str:
+        now = time.monotonic()
+        seen = (versions.public, versions.full if self.arbitrator else "")
+        if seen != self.sent:
+            self.sent, self.last_write = seen, now
+            return f"event: version\ndata: {json.dumps(_body(versions, self.arbitrator))}\n\n"
+        if now - self.last_write >= HEARTBEAT_SECONDS:
+            # A write is the only way a WSGI server learns that the phone has gone; the
+            # page counts it as a sign of life (a slip waiting to be sent goes then).
+            self.last_write = now
+            return f"event: ping\ndata: {json.dumps({'now': int(time.time() * 1000)})}\n\n"
+        return ""
+
+
 def _stream(event: Event, arbitrator: bool) -> Iterator[str]:
     db.connections.close_all()  # the one the view used to check the caller
-    started = last_write = time.monotonic()
+    writer = _Writer(event, arbitrator)
     yield f"retry: {RETRY_MS}\n\n"
-    sent: tuple[str, str] | None = None
-    while time.monotonic() - started < LIFETIME_SECONDS and not STOP.is_set():
+    while writer.open():
         try:
             versions = versions_for(event)
         except Exception:
-            # The database is unreachable (restarting, or gone at the end of a test): end
-            # the stream; the browser reconnects after RETRY_MS and finds it back, or polls.
-            logger.warning(
-                "live stream of event %s ended: the versions cannot be read", event.pk, exc_info=True
-            )
+            writer.unreadable()
             return
-        now = time.monotonic()
-        seen = (versions.public, versions.full if arbitrator else "")
-        if seen != sent:
-            yield f"event: version\ndata: {json.dumps(_body(versions, arbitrator))}\n\n"
-            sent, last_write = seen, now
-        elif now - last_write >= HEARTBEAT_SECONDS:
-            # A write is the only way a WSGI server learns that the phone has gone; the
-            # page counts it as a sign of life (a slip waiting to be sent goes then).
-            yield f"event: ping\ndata: {json.dumps({'now': int(time.time() * 1000)})}\n\n"
-            last_write = now
+        if frame := writer.frame(versions):
+            yield frame
         STOP.wait(CHECK_SECONDS)
 
 
 async def _astream(event: Event, arbitrator: bool) -> AsyncIterator[str]:
     """:func:`_stream` for an ASGI server: a coroutine per phone, not a thread; the server
     ends it when the phone goes away (Django cancels a streaming response on disconnect)."""
-    started = last_write = time.monotonic()
+    writer = _Writer(event, arbitrator)
     yield f"retry: {RETRY_MS}\n\n"
-    sent: tuple[str, str] | None = None
-    while time.monotonic() - started < LIFETIME_SECONDS and not STOP.is_set():
+    while writer.open():
         try:
             versions = await aversions_for(event)
         except Exception:
-            logger.warning(
-                "live stream of event %s ended: the versions cannot be read", event.pk, exc_info=True
-            )
+            writer.unreadable()
             return
-        now = time.monotonic()
-        seen = (versions.public, versions.full if arbitrator else "")
-        if seen != sent:
-            yield f"event: version\ndata: {json.dumps(_body(versions, arbitrator))}\n\n"
-            sent, last_write = seen, now
-        elif now - last_write >= HEARTBEAT_SECONDS:
-            yield f"event: ping\ndata: {json.dumps({'now': int(time.time() * 1000)})}\n\n"
-            last_write = now
+        if frame := writer.frame(versions):
+            yield frame
         await asyncio.sleep(CHECK_SECONDS)
 
 

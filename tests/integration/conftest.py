@@ -396,16 +396,17 @@ def check_worker_log(log: str, transport: str) -> Counter[str]:
 # --------------------------------------------------------------------------- PostgreSQL
 
 
-@pytest.fixture
-def database_url() -> Iterator[str]:
-    """A new, empty database on the server of DATABASE_URL; dropped afterwards."""
+@contextlib.contextmanager
+def scratch_database(prefix: str = "arbiter_it") -> Iterator[str]:
+    """A new, empty database on the server of DATABASE_URL (skip/fail as require_url);
+    dropped afterwards."""
     import uuid
     from urllib.parse import urlsplit
 
     import psycopg
 
     url = require_postgres()
-    name = f"arbiter_it_{uuid.uuid4().hex[:12]}"
+    name = f"{prefix}_{uuid.uuid4().hex[:12]}"
     with psycopg.connect(url, autocommit=True, connect_timeout=10) as admin:
         admin.execute(f'CREATE DATABASE "{name}"')
     try:
@@ -413,3 +414,9 @@ def database_url() -> Iterator[str]:
     finally:
         with psycopg.connect(url, autocommit=True, connect_timeout=10) as admin:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+@pytest.fixture
+def database_url() -> Iterator[str]:
+    with scratch_database() as url:
+        yield url

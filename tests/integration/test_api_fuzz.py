@@ -28,12 +28,10 @@ import sys
 import time
 import urllib.error
 import urllib.request
-import uuid
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 
@@ -45,7 +43,7 @@ from tests.integration.conftest import (
     free_port,
     in_ci,
     manage,
-    require_postgres,
+    scratch_database,
 )
 
 pytestmark = pytest.mark.integration
@@ -86,17 +84,8 @@ def database_url(request: pytest.FixtureRequest) -> Iterator[str]:
     if request.param == "sqlite":
         yield ""
         return
-    import psycopg
-
-    url = require_postgres()
-    name = f"arbiter_fuzz_{uuid.uuid4().hex[:12]}"
-    with psycopg.connect(url, autocommit=True, connect_timeout=10) as admin:
-        admin.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield urlsplit(url)._replace(path=f"/{name}").geturl()
-    finally:
-        with psycopg.connect(url, autocommit=True, connect_timeout=10) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    with scratch_database("arbiter_fuzz") as url:
+        yield url
 
 
 def _call(url: str, body: dict[str, Any] | None = None, auth: str = "") -> Any:
