@@ -4,8 +4,10 @@ Under load a request waits: for a server thread, for the round's lock, for SQLit
 lock. A slip sent before the deadline must not be ruled late because of that wait, so the
 receipt time of a slip is the moment its request reached Django, not the moment the
 service got the lock (issue found by the hall benchmark: 162 of 1,000 in-time slips ruled
-late). First in MIDDLEWARE; async-capable, so under an ASGI server the time is taken on
-the event loop as the request arrives, before it queues for a worker thread.
+late). The ASGI and WSGI applications (arbiter/asgi.py, arbiter/wsgi.py) stamp the
+request as the server hands it over; this middleware, first in MIDDLEWARE and
+async-capable, carries the stamp to the request, or takes the time itself for a request
+that came another way (runserver's own handler, the test client).
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ from django.utils import timezone
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
 
 ATTRIBUTE = "arbiter_received_at"
+#: The key of the stamp in the ASGI scope or the WSGI environ (seconds since the epoch).
+SCOPE_KEY = "arbiter.received_at"
 
 
 def received_at(request: HttpRequest) -> dt.datetime:
@@ -27,6 +31,14 @@ def received_at(request: HttpRequest) -> dt.datetime:
     a test's RequestFactory)."""
     stamped = getattr(request, ATTRIBUTE, None)
     return stamped if isinstance(stamped, dt.datetime) else timezone.now()
+
+
+def _arrival(request: HttpRequest) -> dt.datetime:
+    scope = getattr(request, "scope", None)  # an ASGI request
+    stamp = scope.get(SCOPE_KEY) if isinstance(scope, dict) else request.META.get(SCOPE_KEY)
+    if isinstance(stamp, float):
+        return dt.datetime.fromtimestamp(stamp, tz=dt.UTC)
+    return timezone.now()
 
 
 class ReceivedAtMiddleware:
@@ -40,7 +52,7 @@ class ReceivedAtMiddleware:
             markcoroutinefunction(self)
 
     def __call__(self, request: HttpRequest) -> HttpResponseBase | Awaitable[HttpResponseBase]:
-        setattr(request, ATTRIBUTE, timezone.now())
+        setattr(request, ATTRIBUTE, _arrival(request))
         if self.is_async:
             return self._acall(request)
         response: HttpResponseBase = self.get_response(request)

@@ -97,6 +97,13 @@ PRIVATE_ENTITIES = ("slip", "player")
 
 
 def live_versions(event: Event) -> LiveVersions:
+    return live_versions_of(event, current_round(event))
+
+
+def live_versions_of(event: Event, round: Round | None) -> LiveVersions:
+    """:func:`live_versions` for a caller that has read ``current_round(event)`` already
+    (a phone's panel needs it too: one reading fewer per panel, and 2,000 panels follow
+    each change in a hall)."""
     last = HistoryEntry.objects.filter(event=event).aggregate(all=Max("id"))["all"] or 0
     # Slips and players (joins, releases) change what the arbitrator sees, not what every
     # phone shows: a hall of phones must not reload at each of them.
@@ -106,17 +113,19 @@ def live_versions(event: Event) -> LiveVersions:
         .aggregate(m=Max("id"))["m"]
         or 0
     )
-    round = current_round(event)
     if round is None:
-        key = "none"
+        key = solved = "none"
         deadline = state = None
     else:
         # Solving and ruling are done by workers and leave no history: the round's own
-        # fields tell when they are done.
-        key = f"{round.pk}.{round.state}.{int(round.solved_at is not None)}"
+        # fields tell when they are done. The solving shows on the console only (phones and
+        # the projector see the tops once the slips are ruled): a hall of phones does not
+        # reload for it.
+        key = f"{round.pk}.{round.state}"
+        solved = f"{key}.{int(round.solved_at is not None)}"
         deadline = round.deadline.isoformat() if round.deadline else None
         state = round.state
-    return LiveVersions(f"{public}.{key}", f"{last}.{key}", deadline, state)
+    return LiveVersions(f"{public}.{key}", f"{last}.{solved}", deadline, state)
 
 
 # --------------------------------------------------------------------------- the game as shown
@@ -224,10 +233,11 @@ def game_view(game: Game) -> GameView:
     return view
 
 
-def public_view(event: Event, version: str) -> GameView | None:
-    """:func:`game_view` of the current game, cached per live version: a hall of phones
-    asking at once after a change replays the game once."""
-    game = current_game(event)
+def public_view(event: Event, version: str, game: Game | None = None) -> GameView | None:
+    """:func:`game_view` of the current game (``game``, when the caller has it), cached
+    per live version: a hall of phones asking at once after a change replays the game
+    once."""
+    game = game or current_game(event)
     if game is None:
         return None
     key = f"arbiter:view:{event.pk}:{game.pk}:{version}"

@@ -16,7 +16,7 @@ import json
 import logging
 import threading
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Iterator
 
 from asgiref.sync import sync_to_async
 from django import db
@@ -82,41 +82,102 @@ def versions_for(event: Event) -> LiveVersions:
         _refresh.release()
 
 
-#: event id -> the computation in progress, for the async streams (one event loop per
-#: process under an ASGI server): the others wait for it instead of querying too.
-_inflight: dict[int, asyncio.Future[LiveVersions]] = {}
+class _Channel:
+    """The versions of one event as the async streams of this process see them.
+
+    One task per event and process looks at the versions every :data:`CHECK_SECONDS`
+    while a stream listens, and wakes the streams when they change. The streams sleep in
+    between: 2,000 streams each waking five times a second to compare versions cost a
+    whole core of the two a hall's laptop has (measured with the hall benchmark), and
+    each would have queued its own computation when the cache expired."""
+
+    def __init__(self, event: Event) -> None:
+        self.event = event
+        self.listeners = 0
+        self.versions: LiveVersions | None = None
+        self.failed: BaseException | None = None
+        self.loop = asyncio.get_running_loop()
+        self._changed: asyncio.Future[None] = self.loop.create_future()
+        self._task: asyncio.Task[None] | None = None
+
+    def join(self) -> None:
+        self.listeners += 1
+        if self._task is None or self._task.done():
+            self._task = asyncio.ensure_future(self._watch())
+
+    def leave(self) -> None:
+        self.listeners -= 1
+
+    async def _look(self) -> None:
+        known = _memo.get(self.event.pk)
+        try:
+            if known is not None and time.monotonic() - known[0] < CACHE_SECONDS:
+                versions = known[1]  # computed by another stream's thread (WSGI) or look
+            else:
+                versions = await sync_to_async(versions_for, thread_sensitive=False)(self.event)
+        except Exception as exc:  # the database restarting: the streams end, the phones retry
+            logger.warning("live versions of event %s cannot be read: %s", self.event.pk, exc)
+            self.failed = exc
+            self._wake()
+            return
+        self.failed = None
+        if versions != self.versions:
+            self.versions = versions
+            self._wake()
+
+    def _wake(self) -> None:
+        changed, self._changed = self._changed, self.loop.create_future()
+        changed.set_result(None)
+
+    async def _watch(self) -> None:
+        try:
+            while self.listeners > 0 and not STOP.is_set():
+                await self._look()
+                await asyncio.sleep(CHECK_SECONDS)
+        finally:
+            self._wake()  # at STOP, every stream ends now
+            if _channels.get(self.event.pk) is self and self.listeners <= 0:
+                del _channels[self.event.pk]
+
+    async def first(self) -> LiveVersions:
+        while self.versions is None and self.failed is None and not STOP.is_set():
+            await self.changed(CHECK_SECONDS)
+        if self.versions is None:
+            raise RuntimeError(f"live versions of event {self.event.pk} cannot be read") from self.failed
+        return self.versions
+
+    def waiter(self) -> asyncio.Future[None]:
+        """Done at the next change (or failure, or STOP): taken *before* the versions are
+        read, so that a change while the stream writes is not missed."""
+        return self._changed
+
+    async def changed(self, timeout: float, waiter: asyncio.Future[None] | None = None) -> None:
+        """Until the versions change (or a failure, or STOP), ``timeout`` at most."""
+        await asyncio.wait((waiter or self._changed,), timeout=max(timeout, 0.0))
 
 
-def _done(event_id: int) -> Callable[[asyncio.Future[LiveVersions]], None]:
-    def done(future: asyncio.Future[LiveVersions]) -> None:
-        _inflight.pop(event_id, None)
-        if not future.cancelled() and future.exception() is not None:
-            # Seen here, once; the streams go on with the last versions until it answers.
-            logger.warning("live versions of event %s cannot be read: %s", event_id, future.exception())
-
-    return done
+#: event id -> its channel, in this process (one event loop per process under an ASGI
+#: server).
+_channels: dict[int, _Channel] = {}
 
 
-async def aversions_for(event: Event) -> LiveVersions:
-    """:func:`versions_for` for the async streams of an ASGI server: the cached versions
-    are read on the event loop; one stream per process computes them again in a thread
-    when they are stale, and the others go on with the last ones (or wait for the first)."""
-    known = _memo.get(event.pk)
-    if known is not None and time.monotonic() - known[0] < CACHE_SECONDS:
-        return known[1]
-    running = _inflight.get(event.pk)
-    if running is None:
-        running = asyncio.ensure_future(sync_to_async(_computed, thread_sensitive=False)(event))
-        _inflight[event.pk] = running
-        running.add_done_callback(_done(event.pk))
-    if known is not None:
-        return known[1]
-    return await asyncio.shield(running)
+def _channel(event: Event) -> _Channel:
+    channel = _channels.get(event.pk)
+    if channel is None or channel.loop is not asyncio.get_running_loop():  # tests: a loop each
+        channel = _channels[event.pk] = _Channel(event)
+    return channel
+
+
+def forget_versions() -> None:
+    """Drop the computed versions: the next look computes them again."""
+    _memo.clear()
 
 
 def forget() -> None:
-    """Drop the computed versions (tests, after a change they want seen at once)."""
+    """Drop the computed versions and the channels (tests, after a change they want seen
+    at once)."""
     _memo.clear()
+    _channels.clear()
 
 
 def _body(versions: LiveVersions, arbitrator: bool) -> dict[str, object]:
@@ -163,6 +224,11 @@ class _Writer:
     def open(self) -> bool:
         return time.monotonic() - self.started < LIFETIME_SECONDS and not STOP.is_set()
 
+    def until_due(self) -> float:
+        """Seconds until the next heartbeat or the end of the stream's life."""
+        now = time.monotonic()
+        return min(self.last_write + HEARTBEAT_SECONDS, self.started + LIFETIME_SECONDS) - now
+
     def unreadable(self) -> None:
         # The database is unreachable (restarting, or gone at the end of a test): the stream
         # ends; the browser reconnects after RETRY_MS and finds it back, or polls.
@@ -200,19 +266,30 @@ def _stream(event: Event, arbitrator: bool) -> Iterator[str]:
 
 
 async def _astream(event: Event, arbitrator: bool) -> AsyncIterator[str]:
-    """:func:`_stream` for an ASGI server: a coroutine per phone, not a thread; the server
-    ends it when the phone goes away (Django cancels a streaming response on disconnect)."""
+    """:func:`_stream` for an ASGI server: a coroutine per phone, not a thread, asleep
+    until its event's :class:`_Channel` says the versions changed or a heartbeat is due;
+    the server ends it when the phone goes away (Django cancels a streaming response on
+    disconnect)."""
     writer = _Writer(event, arbitrator)
-    yield f"retry: {RETRY_MS}\n\n"
-    while writer.open():
-        try:
-            versions = await aversions_for(event)
-        except Exception:
-            writer.unreadable()
-            return
-        if frame := writer.frame(versions):
-            yield frame
-        await asyncio.sleep(CHECK_SECONDS)
+    channel = _channel(event)
+    channel.join()
+    try:
+        yield f"retry: {RETRY_MS}\n\n"
+        while writer.open():
+            waiter = channel.waiter()
+            try:
+                versions = await channel.first()
+            except Exception:
+                writer.unreadable()
+                return
+            if channel.failed is not None:
+                writer.unreadable()
+                return
+            if frame := writer.frame(versions):
+                yield frame
+            await channel.changed(writer.until_due(), waiter)
+    finally:
+        channel.leave()
 
 
 @never_cache

@@ -29,7 +29,7 @@ from rooms.views.common import (
 from tournaments import services
 from tournaments.display import ruling_text, sorted_rack
 from tournaments.models import Event, Player, Round, Ruling, Slip
-from tournaments.selectors import GameView, current_round, live_versions, player_sight, public_view
+from tournaments.selectors import GameView, current_round, live_versions_of, player_sight, public_view
 
 #: Joins per address and slips per player, a minute, on the page (the API has its own
 #: throttles, at the same rates by default).
@@ -86,9 +86,9 @@ def _rack_order(request: HttpRequest) -> str:
 
 
 def _play_context(request: HttpRequest, event: Event, player: Player, token: str) -> dict[str, Any]:
-    versions = live_versions(event)
-    view = public_view(event, versions.public)
     round = current_round(event)
+    versions = live_versions_of(event, round)
+    view = public_view(event, versions.public, round.game if round is not None else None)
     slip = ruling = None
     if round is not None:
         slip = (

@@ -75,3 +75,87 @@ def test_a_player_stream_has_no_slip_version_and_strangers_get_none(event: Event
     assert "full" not in body
     response.close()
     assert Client().get(f"/live/{event.pk}/stream/").status_code == 403
+
+
+def test_async_streams_sleep_until_a_change_and_share_one_look(
+    event: Event, drawn: Round, monkeypatch
+) -> None:
+    """Under an ASGI server every stream of an event waits on one channel: the versions are
+    read by one look for all of them (not one per stream), and a change reaches them all."""
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+
+    from rooms.views import live
+
+    looks = []
+    real = live.live_versions
+
+    def counted(event: Event):
+        looks.append(1)
+        return real(event)
+
+    monkeypatch.setattr(live, "live_versions", counted)
+    monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+    wakes = []
+    real_frame = live._Writer.frame
+
+    def frame(self, versions):
+        wakes.append(1)
+        return real_frame(self, versions)
+
+    monkeypatch.setattr(live._Writer, "frame", frame)
+
+    async def scenario() -> tuple[list[list[str]], int, int]:
+        received: list[list[str]] = [[] for _ in range(40)]
+
+        async def consume(index: int) -> None:  # as the server does: pull, write, pull
+            async for frame in live._astream(event, arbitrator=False):
+                received[index].append(frame)
+
+        tasks = [asyncio.ensure_future(consume(i)) for i in range(40)]
+        while any(len(r) < 2 for r in received):
+            await asyncio.sleep(0.01)
+        looks_at_start, wakes_at_start = len(looks), len(wakes)
+        await asyncio.sleep(0.3)  # idle: a few looks for all the streams, no stream awake
+        idle_looks = len(looks) - looks_at_start
+        assert len(wakes) == wakes_at_start
+        await sync_to_async(services.round_open, thread_sensitive=False)(round=drawn)
+        live.forget_versions()
+        async with asyncio.timeout(5):
+            while any(len(r) < 3 for r in received):
+                await asyncio.sleep(0.01)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await asyncio.sleep(0.1)
+        return received, looks_at_start, idle_looks
+
+    received, looks_at_start, idle_looks = asyncio.run(scenario())
+    first = [r[:2] for r in received]
+    changed = [r[2] for r in received]
+    assert all(f[0] == f"retry: {live.RETRY_MS}\n\n" and f[1].startswith("event: version") for f in first)
+    assert looks_at_start <= 2  # one look for 40 streams (two if the cache expired meanwhile)
+    assert idle_looks <= 10  # about 0.3 / CACHE_SECONDS, whatever the number of streams
+    states = {json.loads(frame.split("data: ", 1)[1])["state"] for frame in changed}
+    assert states == {"open"}
+    assert not live._channels  # the last stream gone, the channel's look stops
+
+
+def test_an_async_stream_sends_a_heartbeat_when_nothing_changes(
+    event: Event, drawn: Round, monkeypatch
+) -> None:
+    import asyncio
+
+    from rooms.views import live
+
+    monkeypatch.setattr(live, "HEARTBEAT_SECONDS", 0.2)
+
+    async def scenario() -> list[str]:
+        stream = live._astream(event, arbitrator=True)
+        got = [await anext(stream) for _ in range(3)]
+        await stream.aclose()
+        return got
+
+    got = asyncio.run(scenario())
+    assert got[1].startswith("event: version") and got[2].startswith("event: ping")

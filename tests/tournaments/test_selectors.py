@@ -218,3 +218,17 @@ def test_the_game_view_hides_what_the_player_may_not_see_yet(game: Game) -> None
     placed = selectors.game_view(game)
     assert [p.number for p in placed.placed] == [1] and placed.placed[0].score == round.top_score
     assert placed.top_total == round.top_score
+
+
+def test_solving_a_round_changes_the_consoles_version_not_the_phones(game: Game) -> None:
+    # Phones and the projector show the tops only once the slips are ruled: a hall of
+    # phones must not reload its panels when the worker has solved the rack.
+    round = draw_round(game)
+    Round.objects.filter(pk=round.pk).update(solved_at=None)
+    before = selectors.live_versions(game.event)
+    services.round_solve(round_id=round.pk)
+    after = selectors.live_versions(game.event)
+    assert after.public == before.public and after.full != before.full
+    services.round_open(round=round)
+    opened = selectors.live_versions(game.event)
+    assert opened.public != after.public and opened.state == "open"

@@ -78,6 +78,11 @@ def _rule_round(locked: Round) -> None:
     for slip in locked.slips.filter(Q(current=True) | Q(late=True)).order_by("received_at", "pk"):
         handed.setdefault(slip.player_id, []).append(slip)
     verdicts: dict[int, adj.Verdict] = {}
+    # A hall hands in the same few dozen moves: each distinct set of slips is judged once
+    # (the judgement depends on the slips, the board and the rack only; verdicts are
+    # frozen). 2,000 slips were 4 s of the worker's time at the close, most of it the
+    # same moves judged again.
+    judged: dict[tuple[adj.SlipInput, ...], adj.Verdict] = {}
     used: dict[int, Slip | None] = {}
     now = timezone.now()
     created: list[Ruling] = []
@@ -88,8 +93,10 @@ def _rule_round(locked: Round) -> None:
         on_time = [slip for slip in slips if not slip.late]
         counted = on_time or slips
         used[player.pk] = counted[-1] if counted else None
-        inputs = [adj.SlipInput(s.coordinates, s.word, s.announced_score, late=s.late) for s in slips]
-        verdict = adj.adjudicate_slips(board, rack, lexicon, rules, settings, inputs)
+        inputs = tuple(adj.SlipInput(s.coordinates, s.word, s.announced_score, late=s.late) for s in slips)
+        verdict = judged.get(inputs)
+        if verdict is None:
+            verdict = judged[inputs] = adj.adjudicate_slips(board, rack, lexicon, rules, settings, inputs)
         if player.pk in shifted and counted and verdict.shift_candidate:
             # The slip ruled is the last one on time (a late one beside it is not).
             ruled = counted[-1]

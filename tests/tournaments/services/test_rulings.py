@@ -30,6 +30,34 @@ def test_close_adjudicates_every_player_missing_slips_included(game: Game, playe
     assert {r.reason for r in rulings} == {"missing"} and {r.credited for r in rulings} == {0}
 
 
+def test_the_same_slips_are_judged_once_and_each_player_gets_the_same_ruling(hall, monkeypatch) -> None:
+    # A hall hands in the same few moves: one judgement per distinct set of slips, and
+    # the rulings are exactly what judging each player's slips alone gives.
+    event, players, game = hall
+    round = _open_round(game)
+    top_coords, top_word = round.tops[0].split()
+    for player in players[:10]:
+        services.slip_submit(
+            round=round, player=player, coordinates=top_coords, word=top_word, announced_score=round.top_score
+        )
+    for player in players[10:14]:
+        services.slip_submit(round=round, player=player, coordinates=top_coords, word="ZZZZZZZ", announced_score=1)
+    calls: list[tuple] = []
+    real = adj.adjudicate_slips
+
+    def counted(board, rack, lexicon, rules, settings, slips):
+        calls.append(tuple(slips))
+        return real(board, rack, lexicon, rules, settings, slips)
+
+    monkeypatch.setattr(adj, "adjudicate_slips", counted)
+    services.round_close(round=round)
+    assert len(calls) == 3 and len(set(calls)) == 3  # the top, ZZZZZZZ, and no slip (2 players)
+    rulings = {r.player_id: r for r in Ruling.objects.filter(round=round)}
+    assert {rulings[p.pk].credited for p in players[:10]} == {round.top_score}
+    assert {rulings[p.pk].reason for p in players[10:14]} == {rulings[players[10].pk].reason} != {"ok"}
+    assert {rulings[p.pk].reason for p in players[14:]} == {"missing"}
+
+
 def test_a_missing_announced_score_is_a_warning_with_the_real_score(
     game: Game, players: list[Player]
 ) -> None:

@@ -267,6 +267,48 @@ def test_a_slip_that_reached_the_server_before_the_close_is_in_time_and_the_roun
     assert round.state == "adjudicated"
 
 
+def test_slips_queued_behind_the_close_rule_the_round_once_more_not_once_each(
+    game: Game, players: list[Player], monkeypatch, django_capture_on_commit_callbacks
+) -> None:
+    # The close's ruling is still to come: it takes the round's lock before reading the
+    # slips, so it sees these; nothing more is sent. Once ruled, one more slip sends one
+    # ruling again (the benchmark saw 38 whole-round rulings at 500 phones, one per slip).
+    from tournaments import tasks
+
+    round = _open_round(game)
+    sent: list[int] = []
+    monkeypatch.setattr(tasks, "send", lambda task, *args: sent.append(args[0]) or True)
+    sent_at = round.deadline - dt.timedelta(seconds=1)
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_close(round=round, now=round.deadline)
+    assert sent == [round.pk]
+    top_coords, top_word = round.tops[0].split()
+    for player in players[:2]:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.slip_submit(
+                round=round,
+                player=player,
+                coordinates=top_coords,
+                word=top_word,
+                announced_score=round.top_score,
+                now=sent_at,
+            )
+    assert sent == [round.pk]  # the close's ruling will see both
+    services.round_adjudicate(round_id=round.pk)
+    assert Ruling.objects.filter(round=round, credited=round.top_score).count() == 2
+    with django_capture_on_commit_callbacks(execute=True):
+        services.slip_submit(
+            round=round,
+            player=players[2],
+            coordinates=top_coords,
+            word=top_word,
+            announced_score=round.top_score,
+            now=sent_at,
+        )
+    round.refresh_from_db()
+    assert sent == [round.pk, round.pk] and round.state == "closed"
+
+
 def test_a_slip_that_reached_the_server_after_the_close_or_the_deadline_is_late(
     game: Game, players: list[Player]
 ) -> None:

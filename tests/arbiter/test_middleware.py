@@ -1,0 +1,162 @@
+"""The receipt time of a request (arbiter.middleware, stamped by arbiter/asgi.py and
+arbiter/wsgi.py): the moment the server handed the request over, not the moment Django
+got to it."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import io
+import time
+
+import pytest
+from django.http import HttpRequest, HttpResponse
+from django.test import RequestFactory
+
+from arbiter import middleware
+from arbiter.middleware import SCOPE_KEY, ReceivedAtMiddleware, received_at
+
+
+def _seen(request: HttpRequest) -> dt.datetime:
+    seen: list[dt.datetime] = []
+
+    def view(req: HttpRequest) -> HttpResponse:
+        seen.append(received_at(req))
+        return HttpResponse()
+
+    ReceivedAtMiddleware(view)(request)
+    return seen[0]
+
+
+def test_the_middleware_takes_the_servers_stamp_from_the_wsgi_environ() -> None:
+    stamp = time.time() - 7.5  # the request waited 7.5 s for a thread
+    request = RequestFactory().get("/", **{SCOPE_KEY: stamp})
+    assert _seen(request).timestamp() == pytest.approx(stamp)
+
+
+def test_without_a_stamp_the_middleware_takes_the_time_itself() -> None:
+    before = time.time()
+    assert _seen(RequestFactory().get("/")).timestamp() >= before
+
+
+def test_the_wsgi_application_stamps_the_request_as_it_arrives(monkeypatch) -> None:
+    from arbiter import wsgi
+
+    environ_seen: list[dict] = []
+
+    def django_app(environ, start_response):
+        environ_seen.append(environ)
+        return [b""]
+
+    monkeypatch.setattr(wsgi, "django_application", django_app)
+    before = time.time()
+    wsgi.application({"PATH_INFO": "/", "wsgi.input": io.BytesIO()}, lambda *a: None)
+    assert before <= environ_seen[0][SCOPE_KEY] <= time.time()
+
+
+def test_the_asgi_application_stamps_the_scope_before_django_runs(monkeypatch) -> None:
+    from arbiter import asgi
+
+    scopes: list[dict] = []
+
+    async def django_app(scope, receive, send):
+        scopes.append(dict(scope))
+
+    monkeypatch.setattr(asgi, "django_application", django_app)
+    before = time.time()
+    asyncio.run(asgi.application({"type": "http"}, None, None))
+    asyncio.run(asgi.application({"type": "lifespan"}, None, None))
+    assert before <= scopes[0][SCOPE_KEY] <= time.time()
+    assert SCOPE_KEY not in scopes[1]
+
+
+def test_an_asgi_request_carries_the_scopes_stamp() -> None:
+    from django.core.handlers.asgi import ASGIRequest
+
+    stamp = time.time() - 3.0
+    scope = {
+        "type": "http",
+        "method": "POST",
+        "path": "/",
+        "headers": [],
+        "query_string": b"",
+        SCOPE_KEY: stamp,
+    }
+    request = ASGIRequest(scope, io.BytesIO())
+    assert middleware._arrival(request).timestamp() == pytest.approx(stamp)
+
+
+# ------------------------------------------------------------------ the threads of the views
+
+
+def _thread_of(scope: dict, monkeypatch, block=None) -> str:
+    import threading
+
+    from asgiref.sync import sync_to_async
+
+    from arbiter import asgi
+
+    async def handle(self, scope, receive, send):
+        def where() -> str:
+            if block is not None:
+                block.wait(5)
+            return threading.current_thread().name
+
+        scope["thread"] = await sync_to_async(where)()
+
+    monkeypatch.setattr(asgi.OneThreadASGIHandler, "handle", handle)
+    asyncio.run(asgi.django_application(scope, None, None))
+    return scope["thread"]
+
+
+def test_phones_share_one_thread_and_the_arbitrator_has_another(monkeypatch) -> None:
+    from arbiter import asgi
+
+    phone = _thread_of({"type": "http", "path": "/p/3/", "headers": []}, monkeypatch)
+    slip = _thread_of(
+        {"type": "http", "path": "/api/events/3/slips/", "headers": [(b"authorization", b"Player abc")]},
+        monkeypatch,
+    )
+    console = _thread_of({"type": "http", "path": "/console/3/close/", "headers": []}, monkeypatch)
+    api = _thread_of(
+        {"type": "http", "path": "/api/events/3/", "headers": [(b"authorization", b"Token abc")]}, monkeypatch
+    )
+    assert phone == slip and not phone.startswith("arbiter-arbitrator")
+    assert console == api and console.startswith("arbiter-arbitrator")
+    assert asgi.is_phone({"path": "/live/3/stream/", "headers": []})
+
+
+def test_the_arbitrator_is_answered_while_the_phones_thread_is_busy(monkeypatch) -> None:
+    import threading
+
+    from asgiref.sync import sync_to_async
+
+    from arbiter import asgi
+
+    busy = threading.Event()
+    order: list[str] = []
+
+    async def handle(self, scope, receive, send):
+        def work() -> None:
+            if scope["path"].startswith("/p/"):
+                busy.wait(5)  # a long panel render, or a slip waiting for a lock
+            order.append(scope["path"])
+
+        await sync_to_async(work)()
+
+    monkeypatch.setattr(asgi.OneThreadASGIHandler, "handle", handle)
+
+    async def both() -> None:
+        phone = asyncio.ensure_future(
+            asgi.django_application({"type": "http", "path": "/p/1/", "headers": []}, None, None)
+        )
+        await asyncio.sleep(0.05)
+        await asyncio.wait_for(
+            asgi.django_application({"type": "http", "path": "/console/1/close/", "headers": []}, None, None),
+            2,
+        )
+        busy.set()
+        await phone
+
+    asyncio.run(both())
+    assert order == ["/console/1/close/", "/p/1/"]
