@@ -13,15 +13,12 @@ from solver.formats.record import END_REASONS
 from tournaments.display import shown_move
 from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
 from tournaments.selectors import GameView, player_sight
-from tournaments.services import MAX_ANNOUNCED
+from tournaments.services import MAX_ANNOUNCED, MAX_CREDITED, MAX_WARNINGS
 
 #: Tables, game and round numbers are PositiveIntegerFields: PostgreSQL's integer, the
 #: narrowest of the databases. A bigger number would reach the database and fail there
 #: (DataError on PostgreSQL, OverflowError on SQLite): a 500 instead of a refusal.
 MAX_NUMBER = 2_147_483_647
-
-#: An override's warnings: a slip earns a few at most; more is a typing error.
-MAX_WARNINGS = 99
 
 
 def number_field(**kwargs: Any) -> serializers.IntegerField:
@@ -553,10 +550,10 @@ class PlaceResultSerializer(serializers.Serializer[Any]):
 class OverrideInputSerializer(serializers.Serializer[Any]):
     # Below 0 too: a warning penalty on a move scoring less than it leaves a negative round.
     credited = serializers.IntegerField(
-        min_value=-MAX_ANNOUNCED, max_value=MAX_ANNOUNCED, help_text="the score credited for the round"
+        min_value=-MAX_CREDITED, max_value=MAX_CREDITED, help_text="the score credited for the round"
     )
     warnings = serializers.IntegerField(min_value=0, max_value=MAX_WARNINGS, required=False)
-    penalty = serializers.IntegerField(min_value=0, max_value=MAX_ANNOUNCED, required=False)
+    penalty = serializers.IntegerField(min_value=0, max_value=MAX_CREDITED, required=False)
     reason = serializers.CharField(max_length=1000, help_text="kept in the history")
 
 

@@ -77,3 +77,12 @@ RECORD_SETTINGS = tuple(f.name for f in dataclasses.fields(GameConfig) if f.name
 
 #: No move scores more on any board; a bigger number is a typing error, not a score.
 MAX_ANNOUNCED = 9999
+
+
+#: The arbitrator's figures on a ruling. The points credited reach as far as a move's, either
+#: way (a warning penalty can leave a round below 0), and so does a penalty; a slip earns a
+#: few warnings at most. Anything beyond is a typing error, and further on a number the
+#: columns cannot hold: an OverflowError (SQLite) or a DataError (PostgreSQL), a 500 instead
+#: of a refusal.
+MAX_CREDITED = MAX_ANNOUNCED
+MAX_WARNINGS = 99

@@ -3,7 +3,7 @@ one error format, never a 500 or an HTML page.
 
 Deep JSON is refused before Python's recursion is reached, numbers before the database
 (OverflowError on SQLite, DataError on PostgreSQL); a body too large is a 413; no URL, a
-server error: JSON under /api/, Django's pages elsewhere."""
+server error: JSON under /api/, HTML pages elsewhere."""
 
 from __future__ import annotations
 
@@ -20,12 +20,12 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from api.parsers import MAX_DEPTH, MAX_INTEGER, BodyRefused, nesting_depth, parse_json
-from api.serializers import MAX_NUMBER, MAX_PAGE_SIZE, MAX_WARNINGS, PAGE_SIZE
+from api.serializers import MAX_NUMBER, MAX_PAGE_SIZE, PAGE_SIZE
 from arbiter.urls import handler400, handler404, handler500
 from tests.api.helpers import assert_error, event_url, top_slip
 from tournaments import selectors, services
 from tournaments.models import Event, HistoryEntry, Player, Round, Ruling
-from tournaments.services import MAX_ANNOUNCED
+from tournaments.services import MAX_ANNOUNCED, MAX_WARNINGS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -384,7 +384,7 @@ def test_a_server_error_answers_a_reference_and_nothing_of_its_cause(
     assert logged and logged[0].exc_info and secret in str(logged[0].exc_info[1])
 
 
-def test_a_server_error_outside_the_api_keeps_django_s_page() -> None:
+def test_a_server_error_outside_the_api_is_an_html_page() -> None:
     page = handler500(RequestFactory().get("/console/"))
     assert page.status_code == 500 and page["Content-Type"].startswith("text/html")
 

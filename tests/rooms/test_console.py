@@ -281,6 +281,22 @@ def test_the_whole_round_from_the_console(console: Client, event: Event, opened:
         assert action in history, action
 
 
+def test_an_override_beyond_any_score_is_refused_on_the_form(
+    console: Client, event: Event, opened: Round
+) -> None:
+    console.post(_url(event, "close/"))
+    ruling = Ruling.objects.get(round=_round(event), player__table=1)
+    before = (ruling.credited, ruling.warnings, ruling.penalty)
+    response = console.post(
+        _url(event, f"rulings/{ruling.pk}/"), {"credited": str(10**30), "reason": "typed too much"}
+    )
+    assert response.status_code == 200
+    refusal = "the points credited must be between -9999 and 9999"
+    assert refusal in _messages(response) and refusal in response.content.decode()
+    ruling.refresh_from_db()
+    assert (ruling.credited, ruling.warnings, ruling.penalty) == before and not ruling.overridden
+
+
 def test_a_lower_move_needs_confirmation(console: Client, event: Event, opened: Round) -> None:
     console.post(_url(event, "close/"))
     round = _round(event)

@@ -10,7 +10,15 @@ the ones they call. ``backups``, below ``games``, reads the game file of the exp
 Every change to a slip, a ruling or a draw is kept in :class:`~tournaments.models.HistoryEntry`.
 """
 
-from tournaments.core import EVENT_SETTINGS, MAX_ANNOUNCED, RECORD_SETTINGS, ApplicationError, User
+from tournaments.core import (
+    EVENT_SETTINGS,
+    MAX_ANNOUNCED,
+    MAX_CREDITED,
+    MAX_WARNINGS,
+    RECORD_SETTINGS,
+    ApplicationError,
+    User,
+)
 from tournaments.services.backups import Backup, game_backup
 from tournaments.services.demo import event_demo
 from tournaments.services.events import event_create, event_update
@@ -48,6 +56,8 @@ from tournaments.services.watchdog import Watchdog, round_rule_again, tasks_requ
 __all__ = [
     "EVENT_SETTINGS",
     "MAX_ANNOUNCED",
+    "MAX_CREDITED",
+    "MAX_WARNINGS",
     "RECORD_SETTINGS",
     "SECOND_CORRECTION",
     "SECOND_SLIP",

@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
 from solver.tiles import rack_codes
-from tournaments.core import ApplicationError, User
+from tournaments.core import MAX_CREDITED, MAX_WARNINGS, ApplicationError, User
 from tournaments.display import shown_move
 from tournaments.judging import adjudication_settings, judging_rules, prior_warnings, solo_players
 from tournaments.models import Event, HistoryEntry, Round, Ruling, Slip
@@ -351,6 +351,17 @@ def ruling_override(
         raise ApplicationError(_("give the credited score (with the warnings or penalty if they change)"))
     if (warnings is not None and warnings < 0) or (penalty is not None and penalty < 0):
         raise ApplicationError(_("warnings and penalties cannot be negative"))
+    # Every caller's numbers, checked here once: the console's form and the terminal's
+    # options take any integer, and one the columns cannot hold would fail in the database.
+    if not -MAX_CREDITED <= credited <= MAX_CREDITED:
+        raise ApplicationError(
+            _("the points credited must be between %(min)s and %(max)s")
+            % {"min": -MAX_CREDITED, "max": MAX_CREDITED}
+        )
+    if warnings is not None and warnings > MAX_WARNINGS:
+        raise ApplicationError(_("the warnings must be between 0 and %(max)s") % {"max": MAX_WARNINGS})
+    if penalty is not None and penalty > MAX_CREDITED:
+        raise ApplicationError(_("the penalty must be between 0 and %(max)s") % {"max": MAX_CREDITED})
     values = {
         "credited": credited,
         "warnings": ruling.warnings if warnings is None else warnings,

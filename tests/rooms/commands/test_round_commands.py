@@ -82,6 +82,16 @@ def test_each_step_refuses_a_round_in_the_wrong_state(event: Event) -> None:
     run("rulings", "--event", code, "--credited", "1", fails="go with --override")
     run("rulings", "--event", code, "--reason", "x", fails="--reason goes with")
     run("rulings", "--event", code, "--override", "1", "--penalty", "-5", "--reason", "x", fails="negative")
+    # argparse takes any integer: the service's range, not the database, refuses these.
+    for option, refusal in (
+        ("--credited", "the points credited must be between -9999 and 9999"),
+        ("--warnings", "the warnings must be between 0 and 99"),
+        ("--penalty", "the penalty must be between 0 and 9999"),
+    ):
+        extra = ("--credited", "1") if option != "--credited" else ()
+        overflow = ("--override", "1", *extra, option, str(10**30), "--reason", "x")
+        run("rulings", "--event", code, *overflow, fails=refusal)
+    assert not Ruling.objects.filter(overridden=True).exists()
     run("rulings", "--event", code, "--accept-shift", "1", "--reason", "x", fails="no nearby placement")
     run("rulings", "--event", code, "--game", "4", fails="has no game 4")
     run("game_end", "--event", code, "--reason", "no_move", fails="round 1 has 1089 legal moves")

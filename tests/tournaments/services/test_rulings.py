@@ -12,7 +12,7 @@ from tests.tournaments.helpers import draw_and_open as _open_round
 from tests.tournaments.helpers import open_round_with_a_shift
 from tournaments import services
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
-from tournaments.services import ApplicationError
+from tournaments.services import MAX_CREDITED, MAX_WARNINGS, ApplicationError
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +33,7 @@ def test_close_adjudicates_every_player_missing_slips_included(game: Game, playe
 def test_the_same_slips_are_judged_once_and_each_player_gets_the_same_ruling(hall, monkeypatch) -> None:
     # A hall hands in the same few moves: one judgement per distinct set of slips, and
     # the rulings are exactly what judging each player's slips alone gives.
-    event, players, game = hall
+    _event, players, game = hall
     round = _open_round(game)
     top_coords, top_word = round.tops[0].split()
     for player in players[:10]:
@@ -41,7 +41,9 @@ def test_the_same_slips_are_judged_once_and_each_player_gets_the_same_ruling(hal
             round=round, player=player, coordinates=top_coords, word=top_word, announced_score=round.top_score
         )
     for player in players[10:14]:
-        services.slip_submit(round=round, player=player, coordinates=top_coords, word="ZZZZZZZ", announced_score=1)
+        services.slip_submit(
+            round=round, player=player, coordinates=top_coords, word="ZZZZZZZ", announced_score=1
+        )
     calls: list[tuple] = []
     real = adj.adjudicate_slips
 
@@ -170,6 +172,48 @@ def test_an_override_needs_the_credited_score(event: Event, arbitrator) -> None:
     ruling = Ruling.objects.get(round=round, player=player)
     with pytest.raises(ApplicationError, match="give the credited score"):
         services.ruling_override(ruling=ruling, by=arbitrator, reason="x", penalty=7)
+
+
+@pytest.mark.parametrize(
+    ("changes", "refusal"),
+    [
+        ({"credited": 10**30}, "the points credited must be between -9999 and 9999"),
+        ({"credited": -(10**30)}, "the points credited must be between -9999 and 9999"),
+        ({"credited": MAX_CREDITED + 1}, "the points credited must be between"),
+        ({"credited": 10, "warnings": 10**30}, "the warnings must be between 0 and 99"),
+        ({"credited": 10, "warnings": MAX_WARNINGS + 1}, "the warnings must be between 0 and 99"),
+        ({"credited": 10, "penalty": 10**30}, "the penalty must be between 0 and 9999"),
+        ({"credited": 10, "penalty": 2**31}, "the penalty must be between 0 and 9999"),
+    ],
+)
+def test_an_override_beyond_what_a_move_scores_is_refused_before_the_database(
+    game: Game, players: list[Player], arbitrator, changes: dict[str, int], refusal: str
+) -> None:
+    round = _open_round(game)
+    services.round_close(round=round)
+    ruling = Ruling.objects.get(round=round, player=players[0])
+    before = (ruling.credited, ruling.warnings, ruling.penalty)
+    with pytest.raises(ApplicationError, match=refusal):
+        services.ruling_override(ruling=ruling, by=arbitrator, reason="typed too much", **changes)
+    ruling.refresh_from_db()
+    assert (ruling.credited, ruling.warnings, ruling.penalty) == before and not ruling.overridden
+    assert not HistoryEntry.objects.filter(entity="ruling", action="override").exists()
+
+
+def test_an_override_at_the_bounds_is_stored(game: Game, players: list[Player], arbitrator) -> None:
+    round = _open_round(game)
+    services.round_close(round=round)
+    ruling = Ruling.objects.get(round=round, player=players[0])
+    ruling = services.ruling_override(
+        ruling=ruling,
+        by=arbitrator,
+        reason="bounds",
+        credited=-MAX_CREDITED,
+        warnings=MAX_WARNINGS,
+        penalty=MAX_CREDITED,
+    )
+    assert (ruling.warnings, ruling.penalty) == (MAX_WARNINGS, MAX_CREDITED)
+    assert ruling.credited == -MAX_CREDITED, ruling.credited
 
 
 # ------------------------------------------------------------------ shifted references
