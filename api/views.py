@@ -481,6 +481,24 @@ class CloseRoundView(EventMixin, APIView):
 
 @extend_schema(
     tags=["rounds"],
+    summary="Rule the slips of the closed current round again",
+    request=None,
+    responses={200: RoundSerializer, **ERRORS},
+)
+class RuleAgainView(EventMixin, APIView):
+    """For a round whose rulings do not come (its worker died, the broker was down) or
+    after a word list was fixed: a worker rules its slips anew, the corrections kept. The
+    round answers closed until the new rulings are written."""
+
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        round = services.round_rule_again(round=self.current_round(), by=request.user)
+        return Response(RoundSerializer(_fresh(round), context=ARBITRATOR).data)
+
+
+@extend_schema(
+    tags=["rounds"],
     summary="Choose the move placed for everyone among the moves of the current round",
     request=TopInputSerializer,
     responses={200: TopChoiceSerializer, **ERRORS},

@@ -353,6 +353,34 @@ def test_the_review_waits_for_the_adjudication(event: Event, open_round: Round, 
     assert error["detail"] == {"reason": "not_adjudicated", "state": "open"}
 
 
+def test_a_closed_round_whose_rulings_were_lost_is_ruled_again(
+    event: Event, ruled: Round, players, arbitrator, arbitrator_client
+) -> None:
+    # As a worker that died with the round: closed, its rulings never written.
+    Ruling.objects.filter(round=ruled).delete()
+    Round.objects.filter(pk=ruled.pk).update(state=Round.State.CLOSED)
+    response = arbitrator_client.post(event_url(event, "rounds/current/rule-again/"))
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert (body["game"], body["number"], body["state"], body["tops"]) == (1, 1, "adjudicated", ["8H PROOF"])
+    credited = dict(Ruling.objects.filter(round=ruled).values_list("player__table", "credited"))
+    assert credited == {1: 28, 2: 16, 3: 0}
+    entry = HistoryEntry.objects.get(entity="round", object_id=ruled.pk, action="rule_again")
+    assert entry.actor == arbitrator and entry.old == {"state": "closed"}
+
+
+def test_only_a_closed_round_is_ruled_again(
+    event: Event, open_round: Round, arbitrator_client, p1: APIClient
+) -> None:
+    url = event_url(event, "rounds/current/rule-again/")
+    error = assert_error(arbitrator_client.post(url), 400, "application_error")
+    assert error["message"] == "round 1 is open: only a closed round is ruled"
+    assert_error(p1.post(url), 403, "permission_denied")
+    open_round.refresh_from_db()
+    assert open_round.state == Round.State.OPEN
+    assert not HistoryEntry.objects.filter(action="rule_again").exists()
+
+
 def test_the_arbitrator_reads_the_ruling_of_a_table(
     event: Event, ruled: Round, players, arbitrator_client
 ) -> None:

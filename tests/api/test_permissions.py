@@ -27,6 +27,7 @@ ARBITRATOR_ONLY: list[Call] = [
     ("post", "rounds/current/open/", {}),
     ("get", "rounds/current/watch/", None),
     ("post", "rounds/current/close/", None),
+    ("post", "rounds/current/rule-again/", None),
     ("get", "rounds/current/review/", None),
     ("post", "rounds/current/top/", {"move": "8H PROOF"}),
     ("post", "rounds/current/place/", {}),
