@@ -8,8 +8,6 @@ error handlers for those paths (``arbiter/urls.py``)."""
 
 from __future__ import annotations
 
-import logging
-import uuid
 from typing import Any
 
 from django.conf import settings
@@ -22,9 +20,8 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from api.parsers import BodyRefused
+from arbiter.errors import server_error_logged
 from tournaments.services import ApplicationError
-
-logger = logging.getLogger(__name__)
 
 #: Where the API lives: Django's error handlers answer in its format below it.
 API_PREFIX = "/api/"
@@ -89,8 +86,7 @@ def not_found(request: HttpRequest, exception: Exception) -> JsonResponse:
 def server_error(request: HttpRequest) -> JsonResponse:
     """A 500 tells nothing of its cause (a message could hold a setting, a password in a
     database address): only a reference, logged with the traceback for the organiser."""
-    reference = uuid.uuid4().hex[:12]
-    logger.error("server error %s: %s %s", reference, request.method, request.path, exc_info=True)
+    reference = server_error_logged(request)
     message = _("the server failed to answer; its log has the cause under the reference %(reference)s")
     return JsonResponse(
         error_body("server_error", message % {"reference": reference}, {"reference": reference}), status=500

@@ -5,6 +5,7 @@ from django.urls import include, path
 from django.views import defaults
 
 from api import errors as api_errors
+from arbiter import errors
 from arbiter.auth import LoginForm
 from rooms.urls import console_patterns, hall_patterns, phone_patterns
 from rooms.views import home as views
@@ -26,7 +27,8 @@ urlpatterns = [
 
 
 # Django's error pages, except under /api/: the API's clients read its one JSON error
-# format there, whatever failed (no URL matched, a body too large, a server error).
+# format there, whatever failed (no URL matched, a body too large, a server error). A
+# server error's page is the site's own: it gives the reference logged with the cause.
 def handler400(request: HttpRequest, exception: Exception) -> HttpResponse:
     if api_errors.is_api(request):
         return api_errors.bad_request(request, exception)
@@ -42,4 +44,4 @@ def handler404(request: HttpRequest, exception: Exception) -> HttpResponse:
 def handler500(request: HttpRequest) -> HttpResponse:
     if api_errors.is_api(request):
         return api_errors.server_error(request)
-    return defaults.server_error(request)
+    return errors.server_error_page(request)
