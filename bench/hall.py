@@ -74,7 +74,7 @@ from http.cookies import CookieError, SimpleCookie
 from pathlib import Path
 from types import FrameType
 from typing import Any, Protocol
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import quote, urljoin, urlsplit
 
 import aiohttp
 
@@ -1243,8 +1243,13 @@ class Phone:
         try:
             for _ in range(10):
                 self.panel_again = False
+                # phone.js adds the version its stream announced (?v=), as the page does.
+                version = quote(self.known_public, safe="")
                 answer = await self._get(
-                    "panel", f"{self.play_url}?part=panel", timeout=REQUEST_TIMEOUT, headers=headers
+                    "panel",
+                    f"{self.play_url}?part=panel&v={version}",
+                    timeout=REQUEST_TIMEOUT,
+                    headers=headers,
                 )
                 if answer.status == 200:
                     self.round_key = round_key(answer.text)

@@ -155,6 +155,15 @@ else:
     }
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Rendered fragments the same on every phone (the board at one version of the event): kept
+# in each process, not sent to and fro Redis at each of a hall's 2,000 panel reloads; the
+# key holds the version, so no process can show an outdated one.
+CACHES["fragments"] = {
+    "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+    "LOCATION": "arbiter-fragments",
+    "OPTIONS": {"MAX_ENTRIES": 200},
+}
+
 # Results live in the models (Round.solved_at, rulings): no result backend to run.
 CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True

@@ -6,6 +6,7 @@ drop loses nothing: the retry is idempotent). Without JavaScript the form posts 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -29,7 +30,14 @@ from rooms.views.common import (
 from tournaments import services
 from tournaments.display import ruling_text, sorted_rack
 from tournaments.models import Event, Player, Round, Ruling, Slip
-from tournaments.selectors import GameView, current_round, live_versions_of, player_sight, public_view
+from tournaments.selectors import (
+    GameView,
+    LiveVersions,
+    current_round,
+    live_versions_of,
+    player_sight,
+    public_view,
+)
 
 #: Joins per address and slips per player, a minute, on the page (the API has its own
 #: throttles, at the same rates by default).
@@ -85,10 +93,46 @@ def _rack_order(request: HttpRequest) -> str:
     return str(request.session.get("arbiter_sort", "v"))
 
 
-def _play_context(request: HttpRequest, event: Event, player: Player, token: str) -> dict[str, Any]:
+@dataclass(frozen=True)
+class _Shared:
+    """What every phone's panel shows of an event at one public version."""
+
+    event: Event
+    round: Round | None
+    versions: LiveVersions
+    view: GameView | None
+
+
+#: event id -> the last :class:`_Shared` read in this process.
+_shared_memo: dict[int, _Shared] = {}
+
+
+def _shared(event: Event, wanted: str) -> _Shared:
+    """The event as every phone sees it. A phone reloading its panel says which public
+    version its live stream announced (``?v=``): when this process has read that version
+    already, the panel is built from it without reading the event, the round and the
+    versions again. At each change a hall's 2,000 phones ask at once; each process reads
+    once. Any other version (or none) is read from the database: a phone never gets
+    older content than the version it was told of."""
+    known = _shared_memo.get(event.pk)
+    if wanted and known is not None and known.versions.public == wanted:
+        return known
     round = current_round(event)
     versions = live_versions_of(event, round)
     view = public_view(event, versions.public, round.game if round is not None else None)
+    shared = _Shared(round.game.event if round is not None else event, round, versions, view)
+    _shared_memo[event.pk] = shared
+    return shared
+
+
+def forget_shared() -> None:
+    """Drop what the panels read (tests)."""
+    _shared_memo.clear()
+
+
+def _play_context(request: HttpRequest, event: Event, player: Player, token: str) -> dict[str, Any]:
+    shared = _shared(event, request.GET.get("v", "")[:100])
+    event, round, versions, view = shared.event, shared.round, shared.versions, shared.view
     slip = ruling = None
     if round is not None:
         slip = (
@@ -130,7 +174,11 @@ def _tiles(view: GameView, rack: str) -> list[tuple[str, int]]:
 
 
 def play(request: HttpRequest, event_id: int) -> HttpResponse:
-    event = get_object_or_404(Event, pk=event_id)
+    known = _shared_memo.get(event_id)
+    if known is not None and known.versions.public == request.GET.get("v"):
+        event = known.event  # a panel reload at a version this process has read
+    else:
+        event = get_object_or_404(Event, pk=event_id)
     player, token = session_player(request, event)
     if player is None:
         # To the join page without the code: event ids are sequential, so whoever guesses

@@ -26,10 +26,14 @@ def _english(settings) -> None:
 
 @pytest.fixture(autouse=True)
 def _fresh_cache() -> None:
-    from rooms.views import live
+    from django.core.cache import caches
+
+    from rooms.views import live, phone
 
     cache.clear()
+    caches["fragments"].clear()
     live.forget()
+    phone.forget_shared()
 
 
 @pytest.fixture

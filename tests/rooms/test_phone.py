@@ -9,6 +9,7 @@ from django.test import Client
 
 from tests.rooms.helpers import best as _best
 from tests.rooms.helpers import last_round as _round
+from tests.rooms.helpers import live_forget
 from tests.rooms.helpers import messages as _messages
 from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
@@ -221,3 +222,34 @@ def test_a_slip_sent_in_time_but_queued_past_the_deadline_is_in_time(
     slip = Slip.objects.get(round=opened, player__table=1)
     opened.refresh_from_db()
     assert slip.received_at < opened.deadline and not slip.late and slip.current
+
+
+def test_panels_at_the_announced_version_are_built_from_one_reading(
+    console: Client, event: Event, drawn: Round
+) -> None:
+    # A hall's phones reload their panels together at each change, each saying which
+    # version its stream announced: the event, the round and the versions are read once
+    # per process, not once per phone; another version is read afresh, never stale.
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from rooms.views import phone as phone_views
+
+    anne, bruno = _phone(event, 1), _phone(event, 2)
+    version = anne.get(f"/live/{event.pk}/").json()["public"]
+    first = anne.get(f"/p/{event.pk}/?part=panel&v={version}", HTTP_HX_REQUEST="true")
+    assert first.status_code == 200
+    with CaptureQueriesContext(connection) as alone:
+        anne.get(f"/p/{event.pk}/?part=panel", HTTP_HX_REQUEST="true")
+    with CaptureQueriesContext(connection) as shared:
+        again = bruno.get(f"/p/{event.pk}/?part=panel&v={version}", HTTP_HX_REQUEST="true")
+    assert again.status_code == 200 and "Bruno" not in first.content.decode()
+    assert len(shared.captured_queries) <= len(alone.captured_queries) - 4
+    # The round opens: a phone told of the new version gets the open round (the rack),
+    # even though this process last read the old one.
+    console.post(_url(event, "open/"), {"seconds": 180})
+    live_forget()
+    opened = anne.get(f"/live/{event.pk}/").json()["public"]
+    assert opened != version
+    panel = anne.get(f"/p/{event.pk}/?part=panel&v={opened}", HTTP_HX_REQUEST="true").content.decode()
+    assert 'id="slip"' in panel and phone_views._shared_memo[event.pk].versions.public == opened

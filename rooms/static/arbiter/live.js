@@ -26,6 +26,7 @@
       online();
       if (d.public !== undefined && d.public !== known.public) {
         known.public = d.public;
+        root.dataset.public = d.public; // the version the reloads ask for (phone.js)
         document.body.dispatchEvent(new CustomEvent("live-public", { bubbles: true }));
       }
       if (d.full && d.full !== known.full) {

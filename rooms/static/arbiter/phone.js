@@ -232,6 +232,12 @@
   /* The panel reloads when anything public changes (a ruling corrected, the tops
      computed...): within the same round, what the player was typing or tapping stays. */
   var kept = null;
+  document.body.addEventListener("htmx:configRequest", function (e) {
+    // The version the live stream announced: the server builds the panel of a hall's
+    // phones from one reading of it instead of one per phone.
+    var live = document.querySelector("[data-live]");
+    if (e.detail.elt === panel && live && live.dataset.public) { e.detail.parameters.v = live.dataset.public; }
+  });
   document.body.addEventListener("htmx:beforeSwap", function (e) {
     if (e.detail.target !== panel) { return; }
     var form = document.getElementById("slip");
