@@ -21,19 +21,20 @@ from kombu.exceptions import OperationalError
 logger = logging.getLogger(__name__)
 
 
-def send(task: Task[Any, Any], *args: Any) -> bool:
+def send(task: Task[Any, Any], *args: Any, countdown: float | None = None) -> bool:
     """Send ``task``; False when the broker cannot take it (Redis down or restarting).
 
     The work a task does is recorded in the rows before it is sent (a round closed, a rack
     drawn), so a message that could not be sent is not lost: the watchdog
     (:mod:`tournaments.services.watchdog`) finds the round still waiting and sends it
     again. Raising here instead would turn an arbitrator's close into an error page for a
-    round that is closed all the same (the hall benchmark saw it with Redis stopped)."""
+    round that is closed all the same (the hall benchmark saw it with Redis stopped).
+    ``countdown``: run it that many seconds from now at the earliest."""
     if task.app.conf.task_always_eager:
         task.delay(*args)  # run here: its errors are the caller's (tests, ARBITER_TASKS_EAGER)
         return True
     try:
-        task.delay(*args)
+        task.apply_async(args, countdown=countdown)
     except (OperationalError, OSError):
         logger.warning("could not send %s%r: the watchdog will send it again", task.name, args, exc_info=True)
         return False

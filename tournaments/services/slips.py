@@ -107,6 +107,10 @@ def _late(locked: Round, received: dt.datetime, source: str) -> bool:
     return received > locked.closed_at
 
 
+#: Seconds between a slip queued behind the close and the new ruling of its round.
+RULE_AGAIN_DELAY = 1.0
+
+
 def _rule_again(locked: Round) -> None:
     """A slip in time reached a round already closed (it queued behind the close): the
     round is ruled again with it, and cannot be placed until then.
@@ -120,7 +124,11 @@ def _rule_again(locked: Round) -> None:
         return
     locked.state = Round.State.CLOSED
     locked.save(update_fields=["state"])
-    transaction.on_commit(lambda: tasks.send(tasks.round_adjudicate_task, locked.pk))
+    # A moment later: the other slips queued behind the close come in meanwhile and are
+    # ruled with this one (each ruling of the round holds its lock and every phone reloads).
+    transaction.on_commit(
+        lambda: tasks.send(tasks.round_adjudicate_task, locked.pk, countdown=RULE_AGAIN_DELAY)
+    )
 
 
 def slip_submit(

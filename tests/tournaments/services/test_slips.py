@@ -277,7 +277,14 @@ def test_slips_queued_behind_the_close_rule_the_round_once_more_not_once_each(
 
     round = _open_round(game)
     sent: list[int] = []
-    monkeypatch.setattr(tasks, "send", lambda task, *args: sent.append(args[0]) or True)
+    delays: list[float | None] = []
+
+    def send(task, *args, countdown=None) -> bool:
+        sent.append(args[0])
+        delays.append(countdown)
+        return True
+
+    monkeypatch.setattr(tasks, "send", send)
     sent_at = round.deadline - dt.timedelta(seconds=1)
     with django_capture_on_commit_callbacks(execute=True):
         services.round_close(round=round, now=round.deadline)
@@ -307,6 +314,7 @@ def test_slips_queued_behind_the_close_rule_the_round_once_more_not_once_each(
         )
     round.refresh_from_db()
     assert sent == [round.pk, round.pk] and round.state == "closed"
+    assert delays == [None, services.slips.RULE_AGAIN_DELAY]  # the close's at once
 
 
 def test_a_slip_that_reached_the_server_after_the_close_or_the_deadline_is_late(

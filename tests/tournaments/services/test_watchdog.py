@@ -30,11 +30,11 @@ class Broker:
         current_app.conf.task_always_eager = False  # the fixture puts it back
         for task in (tasks.round_solve_task, tasks.round_adjudicate_task, tasks.sheet_print_task):
 
-            def refuse(*args: int, name: str = task.name) -> None:
-                self.attempts.append((name, args))
+            def refuse(args: tuple[int, ...], name: str = task.name, **options: object) -> None:
+                self.attempts.append((name, tuple(args)))
                 raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
-            self.monkeypatch.setattr(task, "delay", refuse)
+            self.monkeypatch.setattr(task, "apply_async", refuse)
 
 
 @pytest.fixture
