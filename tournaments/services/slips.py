@@ -49,12 +49,13 @@ SECOND_CORRECTION = "correction"  # the first was typed wrong: the new one repla
 SECOND_SLIP = "second"  # the player handed in two slips: both kept, the round is void
 
 
-def _second_slip(round: Round, player: Player, source: str, second: str | None) -> bool:
-    """Whether an earlier slip of this round stays current beside the new one (several
-    slips handed in, void under ``several_slips_void``). Raises when the new slip may not
-    be taken as it is (docs/rules.md#slips)."""
+def _second_slip(round: Round, player: Player, source: str, second: str | None, current: list[Slip]) -> bool:
+    """Whether an earlier slip of this round (``current``: the player's current slips)
+    stays current beside the new one (several slips handed in, void under
+    ``several_slips_void``). Raises when the new slip may not be taken as it is
+    (docs/rules.md#slips)."""
     event = round.game.event
-    if not Slip.objects.filter(round=round, player=player, current=True).exists():
+    if not current:
         return False
     if source == Slip.Source.PHONE:
         if not event.phone_replace:
@@ -182,15 +183,16 @@ def slip_submit(
             invalid = _training_check(locked, coordinates, word)
         user, _label = actor(entered_by)
         keep_earlier = False
+        current = [] if late else list(Slip.objects.filter(round=locked, player=player, current=True))
         if not late:
-            keep_earlier = _second_slip(locked, player, source, second)
+            keep_earlier = _second_slip(locked, player, source, second, current)
         if not late and not keep_earlier:
             why = (
                 "the arbitrator corrected a typing mistake"
                 if second == SECOND_CORRECTION
                 else "a later slip of the same player arrived before the deadline"
             )
-            for replaced in Slip.objects.filter(round=locked, player=player, current=True):
+            for replaced in current:
                 replaced.current = False
                 replaced.save(update_fields=["current"])
                 history_record(
