@@ -34,7 +34,10 @@ def send(task: Task[Any, Any], *args: Any, countdown: float | None = None) -> bo
         task.delay(*args)  # run here: its errors are the caller's (tests, ARBITER_TASKS_EAGER)
         return True
     try:
-        task.apply_async(args, **({"countdown": countdown} if countdown is not None else {}))
+        if countdown is None:
+            task.apply_async(args)
+        else:
+            task.apply_async(args, countdown=countdown)
     except (OperationalError, OSError):
         logger.warning("could not send %s%r: the watchdog will send it again", task.name, args, exc_info=True)
         return False
