@@ -79,6 +79,12 @@ _CONN_MAX_AGE = 60
 #: never holds more than this many, and a request waits for one (POOL_TIMEOUT) instead.
 _POOL_SIZE = 16
 _POOL_TIMEOUT = 10
+#: How long a pool goes on with one series of reconnection attempts (seconds) before it
+#: gives up, so that the next request starts a new series at once. psycopg_pool doubles the
+#: wait between attempts (1, 2, 4, 8, 16, 32 s...) for 5 minutes by default: after PostgreSQL
+#: had been away 35 s its next attempt came 20 to 30 s after it was back, and every request
+#: meanwhile waited out the pool's timeout for a 500 (tests/integration/test_faults_postgres.py).
+_POOL_RECONNECT = 5
 
 
 #: Options of the URL that are Django's (or Arbiter's), not the driver's.
@@ -167,7 +173,12 @@ def database_from_url(name: str, url: str) -> dict[str, object]:
         )
     if pool_size:
         # min_size 1: a Celery child or an idle process holds one connection, not 16.
-        options["pool"] = {"min_size": 1, "max_size": pool_size, "timeout": _POOL_TIMEOUT}
+        options["pool"] = {
+            "min_size": 1,
+            "max_size": pool_size,
+            "timeout": _POOL_TIMEOUT,
+            "reconnect_timeout": _POOL_RECONNECT,
+        }
     return {
         "ENGINE": engine,
         "NAME": unquote(database),

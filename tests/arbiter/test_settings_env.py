@@ -40,11 +40,12 @@ def test_database_url_keeps_the_query_string_as_options() -> None:
 def test_postgresql_gets_a_connection_pool_by_default() -> None:
     # One connection per server thread (CONN_MAX_AGE) exhausted PostgreSQL with 400 phones.
     entry = database_from_url("DATABASE_URL", "postgresql://db/arbiter?sslmode=require")
-    assert entry["OPTIONS"] == {"sslmode": "require", "pool": {"min_size": 1, "max_size": 16, "timeout": 10}}
+    pool = {"min_size": 1, "max_size": 16, "timeout": 10, "reconnect_timeout": 5}
+    assert entry["OPTIONS"] == {"sslmode": "require", "pool": pool}
     assert entry["CONN_MAX_AGE"] == 0  # Django refuses persistent connections beside a pool
     assert entry["CONN_HEALTH_CHECKS"] is True  # PostgreSQL restarted: new connections, not errors
     sized = database_from_url("DATABASE_URL", "postgresql://db/arbiter?pool_size=40")
-    assert sized["OPTIONS"] == {"pool": {"min_size": 1, "max_size": 40, "timeout": 10}}
+    assert sized["OPTIONS"] == {"pool": {**pool, "max_size": 40}}
     # conn_max_age alone asks for connections kept per thread: no pool then.
     kept = database_from_url("DATABASE_URL", "postgresql://db/arbiter?conn_max_age=30")
     assert kept["OPTIONS"] == {} and kept["CONN_MAX_AGE"] == 30

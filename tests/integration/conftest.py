@@ -18,16 +18,19 @@ import contextlib
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 from collections import Counter
 from collections.abc import Callable, Generator, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -59,6 +62,22 @@ def require_url(name: str, schemes: Sequence[str], what: str) -> str:
             pytest.fail(f"CI must provide {what} ({reason}); .ci/run starts it", pytrace=False)
         pytest.skip(reason)
     return url
+
+
+def unavailable(reason: str) -> NoReturn:
+    """Skip a test whose service or program is missing here; in CI, fail it: .ci/run
+    installs and starts everything the integration tests need."""
+    if in_ci():
+        pytest.fail(f"CI must provide it: {reason}; .ci/run installs it", pytrace=False)
+    pytest.skip(reason)
+
+
+def require_program(name: str) -> str:
+    """The path of a program this test runs (skip/fail as :func:`unavailable`)."""
+    path = shutil.which(name)
+    if path is None:
+        unavailable(f"{name} is not installed")
+    return path
 
 
 def require_postgres() -> str:
@@ -305,6 +324,36 @@ def free_port() -> int:
 
 def manage(*args: str) -> list[str]:
     return [sys.executable, str(MANAGE), *args]
+
+
+def redis_server(procs: Procs, port: int, folder: Path, name: str) -> Proc:
+    """A Redis server of the test's own on ``port`` (nothing saved: stopped, it is empty)."""
+    argv = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
+    server = procs.start(name, argv, {"PATH": "/usr/bin:/bin:/usr/sbin:/sbin"}, folder)
+    server.wait_for(r"Ready to accept connections", 30)
+    return server
+
+
+def api_call(
+    url: str, auth: str, body: dict[str, Any] | None = None, *, method: str = "POST", timeout: float = 10
+) -> tuple[int, Any]:
+    """One call of the API as a phone (``Player ...``) or the arbitrator (``Token ...``)
+    makes it: the status and the body, read as JSON when it is JSON."""
+    request = urllib.request.Request(
+        url,
+        data=json.dumps(body or {}).encode() if method != "GET" else None,
+        headers={"Authorization": auth, "Content-Type": "application/json"},
+        method=method,
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=timeout) as response:
+            return int(response.status), json.loads(response.read() or b"null")
+    except urllib.error.HTTPError as exc:
+        text = exc.read().decode("utf-8", "replace")
+        try:
+            return int(exc.code), json.loads(text)
+        except ValueError:
+            return int(exc.code), text
 
 
 EVENT_ARGS = ("--players", "24", "--games", "2", "--seed", "7", "--json")

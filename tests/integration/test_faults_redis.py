@@ -6,13 +6,9 @@ server of the test's own (a free port), never the one of REDIS_URL."""
 from __future__ import annotations
 
 import json
-import shutil
 import signal
 import time
-import urllib.error
-import urllib.request
 from pathlib import Path
-from typing import Any
 
 import psycopg
 import pytest
@@ -21,10 +17,12 @@ from tests.integration.conftest import (
     MIGRATE_TIMEOUT,
     READY_TIMEOUT,
     Procs,
+    api_call,
     child_env,
     free_port,
-    in_ci,
     manage,
+    redis_server,
+    require_program,
 )
 from tests.integration.test_faults import OPEN, prepare_code
 
@@ -34,36 +32,12 @@ PLAYERS = 60
 OUTAGE_SECONDS = 20.0
 
 
-def _request(url: str, auth: str, body: dict[str, Any] | None = None) -> tuple[int, Any]:
-    request = urllib.request.Request(
-        url,
-        data=json.dumps(body or {}).encode(),
-        headers={"Authorization": auth, "Content-Type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=10) as response:
-            return int(response.status), json.loads(response.read() or b"null")
-    except urllib.error.HTTPError as exc:
-        return int(exc.code), exc.read().decode("utf-8", "replace")
-
-
-def _redis(procs: Procs, port: int, tmp_path: Path, name: str) -> Any:
-    argv = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"]
-    server = procs.start(name, argv, {"PATH": "/usr/bin:/bin:/usr/sbin:/sbin"}, tmp_path)
-    server.wait_for(r"Ready to accept connections", 30)
-    return server
-
-
 def test_redis_stopped_mid_round_loses_no_slip_and_the_round_rules_when_it_is_back(
     procs: Procs, tmp_path: Path, database_url: str
 ) -> None:
-    if shutil.which("redis-server") is None:
-        if in_ci():
-            pytest.fail("redis-server is not installed: .ci/run installs it", pytrace=False)
-        pytest.skip("needs redis-server")
+    require_program("redis-server")
     redis_port, port = free_port(), free_port()
-    redis = _redis(procs, redis_port, tmp_path, "redis")
+    redis = redis_server(procs, redis_port, tmp_path, "redis")
     env = child_env(
         tmp_path / "var", DATABASE_URL=database_url, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0"
     )
@@ -101,16 +75,16 @@ def test_redis_stopped_mid_round_loses_no_slip_and_the_round_rules_when_it_is_ba
     for table in range(1, PLAYERS + 1):
         body = {"coordinates": "H8", "word": "MOT", "announced_score": 10, "client_id": f"slip-{table}"}
         answers.append(
-            _request(f"{base}/rounds/current/slips/", f"Player {prepared['tokens'][str(table)]}", body)
+            api_call(f"{base}/rounds/current/slips/", f"Player {prepared['tokens'][str(table)]}", body)
         )
     assert [status for status, _body in answers] == [201] * PLAYERS, answers
     assert not any(receipt["late"] for _status, receipt in answers)
-    closed = _request(f"{base}/rounds/current/close/", f"Token {prepared['api_token']}")
+    closed = api_call(f"{base}/rounds/current/close/", f"Token {prepared['api_token']}")
     assert closed[0] == 200, closed
     assert state()[0] == "closed"
     time.sleep(max(0.0, OUTAGE_SECONDS - (time.monotonic() - stopped)))
 
-    _redis(procs, redis_port, tmp_path, "redis-again")  # empty: the close's task was never sent
+    redis_server(procs, redis_port, tmp_path, "redis-again")  # empty: the close's task was never sent
     back = time.monotonic()
     while state()[0] != "adjudicated":
         assert time.monotonic() - back < 60, "the round was not ruled after Redis came back"
