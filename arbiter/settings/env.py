@@ -78,7 +78,11 @@ _CONN_MAX_AGE = 60
 #: held 297 idle connections and exhausted PostgreSQL (100 by default). With it a process
 #: never holds more than this many, and a request waits for one (POOL_TIMEOUT) instead.
 _POOL_SIZE = 16
-_POOL_TIMEOUT = 10
+#: A request's wait for a connection (seconds). The web server runs a process's views in two
+#: threads (arbiter/asgi.py), so the pool is never short but while PostgreSQL is away: then
+#: each of the phones' requests, one after the other, waits this long before its error, and
+#: a queue of them must drain in seconds, not minutes.
+_POOL_TIMEOUT = 2
 #: How long a pool goes on with one series of reconnection attempts (seconds) before it
 #: gives up, so that the next request starts a new series at once. psycopg_pool doubles the
 #: wait between attempts (1, 2, 4, 8, 16, 32 s...) for 5 minutes by default: after PostgreSQL

@@ -40,7 +40,7 @@ def test_database_url_keeps_the_query_string_as_options() -> None:
 def test_postgresql_gets_a_connection_pool_by_default() -> None:
     # One connection per server thread (CONN_MAX_AGE) exhausted PostgreSQL with 400 phones.
     entry = database_from_url("DATABASE_URL", "postgresql://db/arbiter?sslmode=require")
-    pool = {"min_size": 1, "max_size": 16, "timeout": 10, "reconnect_timeout": 5}
+    pool = {"min_size": 1, "max_size": 16, "timeout": 2, "reconnect_timeout": 5}
     assert entry["OPTIONS"] == {"sslmode": "require", "pool": pool}
     assert entry["CONN_MAX_AGE"] == 0  # Django refuses persistent connections beside a pool
     assert entry["CONN_HEALTH_CHECKS"] is True  # PostgreSQL restarted: new connections, not errors
