@@ -53,6 +53,16 @@ def player_at_table(event: Event, table: int) -> Player | None:
 def current_round(event: Event) -> Round | None:
     """The last round of the current game (:func:`current_game`): None between the start of
     a game and its first draw, not the last round of the game before."""
+    # While a game is played (every slip of a hall): one query, not one for the game and one
+    # for its round.
+    playing = (
+        Round.objects.filter(game__event=event, game__state=Game.State.PLAYING)
+        .select_related("game__event")
+        .order_by("-number")
+        .first()
+    )
+    if playing is not None:
+        return playing
     game = current_game(event)
     if game is None:
         return None

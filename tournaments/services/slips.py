@@ -8,6 +8,7 @@ import datetime as dt
 from dataclasses import dataclass, field
 
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -166,12 +167,19 @@ def slip_submit(
         # Locked so that a close cannot slip between reading the state and saving the slip;
         # the round only (of=self): its game and event come along, unlocked, to save queries.
         locked = Round.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=round.pk)
-        if client_id:
-            # Any round: the answer to a slip of the round before may have been lost, and
-            # the phone sends it again after the next round has opened.
-            previous = Slip.objects.filter(player=player, client_id=client_id).first()
-            if previous is not None:
-                return SubmitResult(previous, created=False)
+        # The player's slips that matter here, in one reading: the one with this client_id
+        # (any round: the answer to a slip of the round before may have been lost, and the
+        # phone sends it again after the next round has opened), and the current ones of
+        # this round (replaced by this one, or kept beside it).
+        mine = (
+            Q(round=locked, current=True) | Q(client_id=client_id)
+            if client_id
+            else Q(round=locked, current=True)
+        )
+        known = list(Slip.objects.filter(mine, player=player).order_by("pk"))
+        previous = next((s for s in known if client_id and s.client_id == client_id), None)
+        if previous is not None:
+            return SubmitResult(previous, created=False)
         check_playing(locked.game)
         check_round(locked, for_round)
         if locked.state == Round.State.DRAWN:
@@ -183,7 +191,7 @@ def slip_submit(
             invalid = _training_check(locked, coordinates, word)
         user, _label = actor(entered_by)
         keep_earlier = False
-        current = [] if late else list(Slip.objects.filter(round=locked, player=player, current=True))
+        current = [] if late else [s for s in known if s.round_id == locked.pk and s.current]
         if not late:
             keep_earlier = _second_slip(locked, player, source, second, current)
         if not late and not keep_earlier:
