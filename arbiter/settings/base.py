@@ -115,6 +115,8 @@ else:
     }
 
 _redis_url = env_str("REDIS_URL", "")
+#: Live changes published to every web process (tournaments/notify.py); none without Redis.
+ARBITER_LIVE_REDIS_URL = _redis_url
 if _redis_url:
     CELERY_BROKER_URL = redis_url("REDIS_URL", _redis_url)
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {

@@ -12,6 +12,7 @@ Both read the versions through :func:`versions_for`, computed at most every
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import threading
@@ -28,6 +29,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from rooms.views.common import session_player
+from tournaments import notify
 from tournaments.models import Event
 from tournaments.permissions import can_arbitrate
 from tournaments.selectors import LiveVersions, live_versions
@@ -39,6 +41,10 @@ logger = logging.getLogger(__name__)
 CACHE_SECONDS = 0.5
 #: How often a stream looks at the (cached) versions, and writes at the latest.
 CHECK_SECONDS = 0.2
+#: The shortest time between two looks of a channel, whatever the messages say.
+MIN_LOOK_SECONDS = 0.02
+#: After Redis failed, the listener tries again this much later.
+RECONNECT_SECONDS = 2.0
 HEARTBEAT_SECONDS = 15.0
 #: A stream ends after this long and the browser reconnects (after RETRY_MS): a phone
 #: that vanished without closing its connection holds a server thread no longer.
@@ -99,6 +105,11 @@ class _Channel:
         self.loop = asyncio.get_running_loop()
         self._changed: asyncio.Future[None] = self.loop.create_future()
         self._task: asyncio.Task[None] | None = None
+        #: Set by a message of another process (tournaments/notify.py): look now.
+        self._poked = asyncio.Event()
+
+    def poke(self) -> None:
+        self._poked.set()
 
     def join(self) -> None:
         self.listeners += 1
@@ -108,8 +119,11 @@ class _Channel:
     def leave(self) -> None:
         self.listeners -= 1
 
-    async def _look(self) -> None:
+    async def _look(self, fresh: bool = False) -> None:
         known = _memo.get(self.event.pk)
+        if fresh and known is not None and time.monotonic() - known[0] >= MIN_LOOK_SECONDS:
+            known = None  # told of a change: what this process read before is outdated
+            _memo.pop(self.event.pk, None)
         try:
             if known is not None and time.monotonic() - known[0] < CACHE_SECONDS:
                 versions = known[1]  # computed by another stream's thread (WSGI) or look
@@ -132,8 +146,13 @@ class _Channel:
     async def _watch(self) -> None:
         try:
             while self.listeners > 0 and not STOP.is_set():
-                await self._look()
-                await asyncio.sleep(CHECK_SECONDS)
+                fresh = self._poked.is_set()
+                self._poked.clear()
+                await self._look(fresh)
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(self._poked.wait(), CHECK_SECONDS)
+                # Messages in a burst (a placement records several changes) make one look.
+                await asyncio.sleep(MIN_LOOK_SECONDS)
         finally:
             self._wake()  # at STOP, every stream ends now
             if _channels.get(self.event.pk) is self and self.listeners <= 0:
@@ -165,7 +184,49 @@ def _channel(event: Event) -> _Channel:
     channel = _channels.get(event.pk)
     if channel is None or channel.loop is not asyncio.get_running_loop():  # tests: a loop each
         channel = _channels[event.pk] = _Channel(event)
+    _listen_once()
     return channel
+
+
+#: The task of this process (its event loop) that listens to the live messages.
+_listening: dict[asyncio.AbstractEventLoop, asyncio.Task[None]] = {}
+
+
+def _listen_once() -> None:
+    url = notify.live_url()
+    loop = asyncio.get_running_loop()
+    if url and (loop not in _listening or _listening[loop].done()):
+        _listening[loop] = asyncio.ensure_future(_listen(url))
+
+
+async def _listen(url: str) -> None:
+    """Poke the channel of each event another process says has changed; reconnect after a
+    failure (Redis restarting): meanwhile the channels' own looks carry on."""
+    from redis import asyncio as aioredis
+
+    while not STOP.is_set():
+        client = aioredis.Redis.from_url(url, socket_connect_timeout=0.5)
+        try:
+            async with client.pubsub() as pubsub:
+                await pubsub.subscribe(notify.CHANNEL)
+                while not STOP.is_set():
+                    message = await pubsub.get_message(ignore_subscribe_messages=True, timeout=1.0)
+                    if message is None:
+                        continue
+                    try:
+                        event_id = int(message["data"])
+                    except (TypeError, ValueError):
+                        continue
+                    channel = _channels.get(event_id)
+                    if channel is not None:
+                        channel.poke()
+        except asyncio.CancelledError:
+            raise
+        except Exception as exc:  # redis' errors and the socket's alike
+            logger.warning("live messages not received (%s): the looks carry on meanwhile", exc)
+            await asyncio.sleep(RECONNECT_SECONDS)
+        finally:
+            await client.aclose()
 
 
 def forget_versions() -> None:

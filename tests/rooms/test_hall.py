@@ -159,3 +159,42 @@ def test_an_async_stream_sends_a_heartbeat_when_nothing_changes(
 
     got = asyncio.run(scenario())
     assert got[1].startswith("event: version") and got[2].startswith("event: ping")
+
+
+def test_a_poked_channel_looks_at_once_instead_of_at_its_next_look(
+    event: Event, drawn: Round, monkeypatch
+) -> None:
+    # A message from another process (tournaments/notify.py) pokes the channel: the
+    # streams hear of the change now, not at the next look nor when the cache expires.
+    import asyncio
+
+    from asgiref.sync import sync_to_async
+
+    from rooms.views import live
+
+    monkeypatch.setattr(live, "CHECK_SECONDS", 30.0)
+    monkeypatch.setattr(live, "CACHE_SECONDS", 30.0)
+
+    async def scenario() -> float:
+        received: list[str] = []
+
+        async def consume() -> None:
+            async for frame in live._astream(event, arbitrator=False):
+                received.append(frame)
+
+        task = asyncio.ensure_future(consume())
+        while len(received) < 2:
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.05)
+        await sync_to_async(services.round_open, thread_sensitive=False)(round=drawn)
+        started = asyncio.get_running_loop().time()
+        live._channels[event.pk].poke()
+        async with asyncio.timeout(3):
+            while len(received) < 3:
+                await asyncio.sleep(0.01)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        assert json.loads(received[2].split("data: ", 1)[1])["state"] == "open"
+        return asyncio.get_running_loop().time() - started
+
+    assert asyncio.run(scenario()) < 1.0

@@ -9,6 +9,8 @@ from django.contrib.auth.models import User as AuthUser
 
 from tournaments.core import User
 from tournaments.models import Event, HistoryEntry
+from tournaments.notify import event_changed
+from tournaments.selectors import PRIVATE_ENTITIES
 
 
 def actor(by: User) -> tuple[AuthUser | None, str]:
@@ -30,6 +32,8 @@ def history_record(
     reason: str = "",
 ) -> HistoryEntry:
     user, label = actor(by)
+    if entity not in PRIVATE_ENTITIES:
+        event_changed(event.pk)  # every phone and the projector follow it
     return HistoryEntry.objects.create(
         event=event,
         entity=entity,

@@ -19,6 +19,7 @@ from tournaments.core import MAX_CREDITED, MAX_WARNINGS, ApplicationError, User
 from tournaments.display import shown_move
 from tournaments.judging import adjudication_settings, judging_rules, prior_warnings, solo_players
 from tournaments.models import Event, HistoryEntry, Round, Ruling, Slip
+from tournaments.notify import event_changed
 from tournaments.services.history import actor, history_record
 from tournaments.services.rounds import round_solve
 from tournaments.state import (
@@ -49,6 +50,7 @@ def round_adjudicate(*, round_id: int) -> Round:
         if locked.state == Round.State.CLOSED:
             locked.state = Round.State.ADJUDICATED
             locked.save(update_fields=["state"])
+        event_changed(locked.game.event_id)  # the phones show the results: tell them now
         return locked
 
 
