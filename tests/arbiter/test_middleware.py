@@ -160,3 +160,62 @@ def test_the_arbitrator_is_answered_while_the_phones_thread_is_busy(monkeypatch)
 
     asyncio.run(both())
     assert order == ["/console/1/close/", "/p/1/"]
+
+
+# ------------------------------------------------------------------ the whole ASGI application
+
+
+def _asgi_get(
+    path: str, headers: list[tuple[bytes, bytes]] | None = None
+) -> tuple[int, dict[bytes, bytes], bytes]:
+    """GET ``path`` through arbiter.asgi.application as uvicorn would call it."""
+    from arbiter import asgi
+
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": [(b"host", b"127.0.0.1"), *(headers or [])],
+        "client": ("127.0.0.1", 50000),
+        "server": ("127.0.0.1", 8000),
+    }
+    sent: list[dict] = []
+    asked: list[int] = []
+
+    async def receive() -> dict:
+        asked.append(1)
+        if len(asked) == 1:
+            return {"type": "http.request", "body": b"", "more_body": False}
+        while not any(m["type"] == "http.response.body" and not m.get("more_body") for m in sent):
+            await asyncio.sleep(0.01)  # the client stays until the answer is complete
+        return {"type": "http.disconnect"}
+
+    async def send(message: dict) -> None:
+        sent.append(message)
+
+    asyncio.run(asgi.application(scope, receive, send))
+    start = next(m for m in sent if m["type"] == "http.response.start")
+    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], {name.lower(): value for name, value in start["headers"]}, body
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_page_through_the_asgi_application_runs_the_whole_middleware_chain() -> None:
+    status, headers, body = _asgi_get("/j/", [(b"accept-language", b"fr")])
+    assert status == 200
+    assert b"content-security-policy" in headers  # django-csp, inside the chain
+    assert b"csrftoken" in headers.get(b"set-cookie", b"")  # the join form's token
+    assert b'lang="fr"' in body  # LocaleMiddleware
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_api_error_through_the_asgi_application_is_json() -> None:
+    status, headers, body = _asgi_get("/api/events/999999/", [(b"authorization", b"Token nope")])
+    assert status in (401, 404) and headers[b"content-type"].startswith(b"application/json")
+    assert b'"error"' in body
