@@ -10,9 +10,10 @@ The views are synchronous. Django's own ASGI handler runs each request's synchro
 code in a thread made for that request and joined after it: with a hall's 500 panel
 reloads at once that is 500 threads taking turns at the one interpreter lock, and the
 hall benchmark measured four times the CPU of the same requests in one thread (a slip
-p99 of 5.7 s at 500 phones). Here they run one after the other in one thread of the
-process (asgiref's single-thread executor), as fast as the interpreter allows; the
-server scales with processes (``serve --web-workers``, one per core), not threads.
+p99 of 5.7 s at 500 phones). Here the phones' requests run one after the other in one
+thread of the process (two on PostgreSQL, :func:`phone_threads`), as fast as the
+interpreter allows; the server scales with processes (``serve --web-workers``, one per
+core), not threads.
 
 The arbitrator does not queue behind the hall: the console, the projector and the API
 called with an arbitrator's token run in a second thread of their own (at 2,000 phones
@@ -38,6 +39,38 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings.local")
 #: come with a player's token (``Authorization: Player ...``).
 PHONE_PATHS = ("/p/", "/j/", "/live/", "/static/")
 ARBITRATOR_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbiter-arbitrator")
+
+
+class Lanes:
+    """The phones' threads of the process; each request goes to the least busy one and
+    stays in it (its database connection and transaction are its thread's)."""
+
+    def __init__(self, count: int) -> None:
+        self.executors = [
+            ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"arbiter-phones-{i}") for i in range(count)
+        ]
+        self.busy = [0] * count
+
+    def pick(self) -> int:
+        lane = min(range(len(self.busy)), key=self.busy.__getitem__)
+        self.busy[lane] += 1
+        return lane
+
+    def done(self, lane: int) -> None:
+        self.busy[lane] -= 1
+
+
+def phone_threads() -> int:
+    """``ARBITER_WEB_THREADS``, else 1 on SQLite and 2 on PostgreSQL. SQLite takes one
+    writer at a time and makes the others wait in sleeps: two threads of a process would
+    wait for each other. PostgreSQL answers over a socket: while one thread waits for it
+    (a quarter of a phone thread's time at 2,000 phones, measured), the other computes."""
+    configured = os.environ.get("ARBITER_WEB_THREADS", "").strip()
+    if configured:
+        return max(1, int(configured))
+    from django.db import connections
+
+    return 2 if connections["default"].vendor == "postgresql" else 1
 
 
 def is_phone(scope: dict[str, Any]) -> bool:
@@ -67,24 +100,27 @@ class OneThreadASGIHandler(ASGIHandler):
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
-        if is_phone(scope):
-            await self.handle(scope, receive, send)  # asgiref's single thread
-            return
+        lane = None if not is_phone(scope) else PHONE_LANES.pick()
         # asgiref runs the synchronous code of a request in the executor its
-        # thread-sensitive context is mapped to: the arbitrator's thread here. Mapped by
-        # hand (asgiref's own ``async with`` would make a thread for the request).
+        # thread-sensitive context is mapped to: a phones' thread or the arbitrator's.
+        # Mapped by hand (asgiref's own ``async with`` would make a thread for the request).
         context = ThreadSensitiveContext()
         token = SyncToAsync.thread_sensitive_context.set(context)
-        SyncToAsync.context_to_thread_executor[context] = ARBITRATOR_THREAD
+        SyncToAsync.context_to_thread_executor[context] = (
+            ARBITRATOR_THREAD if lane is None else PHONE_LANES.executors[lane]
+        )
         try:
             await self.handle(scope, receive, send)
         finally:
             SyncToAsync.context_to_thread_executor.pop(context, None)
             SyncToAsync.thread_sensitive_context.reset(token)
+            if lane is not None:
+                PHONE_LANES.done(lane)
 
 
 django.setup(set_prefix=False)
 django_application = OneThreadASGIHandler()
+PHONE_LANES = Lanes(phone_threads())
 
 from arbiter.middleware import SCOPE_KEY  # noqa: E402  (after Django's set-up)
 

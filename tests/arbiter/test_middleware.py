@@ -219,3 +219,54 @@ def test_an_api_error_through_the_asgi_application_is_json() -> None:
     status, headers, body = _asgi_get("/api/events/999999/", [(b"authorization", b"Token nope")])
     assert status in (401, 404) and headers[b"content-type"].startswith(b"application/json")
     assert b'"error"' in body
+
+
+def test_with_two_phone_threads_a_busy_one_does_not_hold_the_other_phones(monkeypatch) -> None:
+    # On PostgreSQL a process has two phones' threads: while one waits (for the database,
+    # a lock), the next phone's request goes to the other.
+    import threading
+
+    from asgiref.sync import sync_to_async
+
+    from arbiter import asgi
+
+    monkeypatch.setattr(asgi, "PHONE_LANES", asgi.Lanes(2))
+    busy = threading.Event()
+    order: list[tuple[str, str]] = []
+
+    async def handle(self, scope, receive, send):
+        def work() -> None:
+            if scope["path"] == "/p/1/":
+                busy.wait(5)
+            order.append((scope["path"], threading.current_thread().name))
+
+        await sync_to_async(work)()
+
+    monkeypatch.setattr(asgi.OneThreadASGIHandler, "handle", handle)
+
+    async def both() -> None:
+        first = asyncio.ensure_future(
+            asgi.django_application({"type": "http", "path": "/p/1/", "headers": []}, None, None)
+        )
+        await asyncio.sleep(0.05)
+        await asyncio.wait_for(
+            asgi.django_application({"type": "http", "path": "/p/2/", "headers": []}, None, None), 2
+        )
+        busy.set()
+        await first
+
+    asyncio.run(both())
+    assert [path for path, _ in order] == ["/p/2/", "/p/1/"]
+    assert order[0][1] != order[1][1] and all(name.startswith("arbiter-phones-") for _, name in order)
+    assert asgi.PHONE_LANES.busy == [0, 0]
+
+
+def test_phone_threads_one_on_sqlite_two_on_postgresql_unless_configured(monkeypatch) -> None:
+    from django.db import connection
+
+    from arbiter import asgi
+
+    monkeypatch.delenv("ARBITER_WEB_THREADS", raising=False)
+    assert asgi.phone_threads() == (2 if connection.vendor == "postgresql" else 1)
+    monkeypatch.setenv("ARBITER_WEB_THREADS", "3")
+    assert asgi.phone_threads() == 3

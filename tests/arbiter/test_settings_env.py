@@ -155,3 +155,33 @@ def test_the_settings_use_the_installation_key_unless_one_is_given(tmp_path: Pat
     assert made == (tmp_path / "secret_key").read_text("ascii").strip()
     assert "change-me" not in made and key() == made
     assert key(DJANGO_SECRET_KEY="x" * 40) == "x" * 40
+
+
+def test_with_redis_sessions_are_read_from_it_and_live_changes_published(tmp_path) -> None:
+    # The settings as a process started with REDIS_URL reads them (a fresh interpreter:
+    # the settings module is read once per process).
+    import json
+    import subprocess
+    import sys
+
+    code = (
+        "import json, django; from django.conf import settings; django.setup();"
+        "print(json.dumps([settings.SESSION_ENGINE, settings.ARBITER_LIVE_REDIS_URL]))"
+    )
+    env = {
+        **__import__("os").environ,
+        "DJANGO_SETTINGS_MODULE": "arbiter.settings.local",
+        "ARBITER_VAR_DIR": str(tmp_path),
+    }
+    env.pop("DATABASE_URL", None)
+    with_redis = {**env, "REDIS_URL": "redis://127.0.0.1:6379/9"}
+    without = {k: v for k, v in env.items() if k != "REDIS_URL"}
+
+    def run(environ: dict[str, str]) -> list[str]:
+        done = subprocess.run(
+            [sys.executable, "-c", code], env=environ, capture_output=True, text=True, check=True
+        )
+        return list(json.loads(done.stdout))
+
+    assert run(with_redis) == ["django.contrib.sessions.backends.cached_db", "redis://127.0.0.1:6379/9"]
+    assert run(without) == ["django.contrib.sessions.backends.db", ""]
