@@ -11,9 +11,8 @@ code in a thread made for that request and joined after it: with a hall's 500 pa
 reloads at once that is 500 threads taking turns at the one interpreter lock, and the
 hall benchmark measured four times the CPU of the same requests in one thread (a slip
 p99 of 5.7 s at 500 phones). Here the phones' requests run one after the other in one
-thread of the process (two on PostgreSQL, :func:`phone_threads`), as fast as the
-interpreter allows; the server scales with processes (``serve --web-workers``, one per
-core), not threads.
+thread of the process (:func:`phone_threads`), as fast as the interpreter allows; the
+server scales with processes (``serve --web-workers``, one per core), not threads.
 
 The arbitrator does not queue behind the hall: the console, the projector and the API
 called with an arbitrator's token run in a second thread of their own (at 2,000 phones
@@ -61,16 +60,14 @@ class Lanes:
 
 
 def phone_threads() -> int:
-    """``ARBITER_WEB_THREADS``, else 1 on SQLite and 2 on PostgreSQL. SQLite takes one
-    writer at a time and makes the others wait in sleeps: two threads of a process would
-    wait for each other. PostgreSQL answers over a socket: while one thread waits for it
-    (a quarter of a phone thread's time at 2,000 phones, measured), the other computes."""
+    """``ARBITER_WEB_THREADS`` (default 1). One thread: the requests of a process never
+    take turns at the interpreter lock. On PostgreSQL a thread waits for the database
+    about a quarter of its time at 2,000 phones, so a second one could compute meanwhile;
+    measured with the hall benchmark it cost more CPU (13.9 s instead of 11.4 s for the
+    same reloads) and the slips were no faster: kept as a setting, not the default.
+    SQLite takes one writer at a time and makes the others wait in sleeps: keep one."""
     configured = os.environ.get("ARBITER_WEB_THREADS", "").strip()
-    if configured:
-        return max(1, int(configured))
-    from django.db import connections
-
-    return 2 if connections["default"].vendor == "postgresql" else 1
+    return max(1, int(configured)) if configured else 1
 
 
 def is_phone(scope: dict[str, Any]) -> bool:

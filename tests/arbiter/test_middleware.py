@@ -222,7 +222,7 @@ def test_an_api_error_through_the_asgi_application_is_json() -> None:
 
 
 def test_with_two_phone_threads_a_busy_one_does_not_hold_the_other_phones(monkeypatch) -> None:
-    # On PostgreSQL a process has two phones' threads: while one waits (for the database,
+    # With two phones' threads (ARBITER_WEB_THREADS=2): while one waits (for the database,
     # a lock), the next phone's request goes to the other.
     import threading
 
@@ -261,12 +261,10 @@ def test_with_two_phone_threads_a_busy_one_does_not_hold_the_other_phones(monkey
     assert asgi.PHONE_LANES.busy == [0, 0]
 
 
-def test_phone_threads_one_on_sqlite_two_on_postgresql_unless_configured(monkeypatch) -> None:
-    from django.db import connection
-
+def test_one_phone_thread_unless_configured(monkeypatch) -> None:
     from arbiter import asgi
 
     monkeypatch.delenv("ARBITER_WEB_THREADS", raising=False)
-    assert asgi.phone_threads() == (2 if connection.vendor == "postgresql" else 1)
+    assert asgi.phone_threads() == 1
     monkeypatch.setenv("ARBITER_WEB_THREADS", "3")
     assert asgi.phone_threads() == 3
