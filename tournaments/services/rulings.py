@@ -70,7 +70,7 @@ def _rule_round(locked: Round) -> None:
     rack = rack_codes(locked.rack)
     settings = adjudication_settings(event)
     players = list(event.players.all())
-    existing = {r.player_id: r for r in Ruling.objects.select_for_update().filter(round=locked)}
+    existing = {r.player_id: r for r in Ruling.objects.select_for_update(of=("self",)).filter(round=locked)}
     shifted = {
         pid for pid, r in existing.items() if r.reason == adj.Reason.SHIFT_ACCEPTED and not r.overridden
     }
@@ -215,7 +215,7 @@ def _lock_ruling(ruling: Ruling) -> tuple[Round, Ruling]:
     """Lock the round, then the ruling: the order round_adjudicate uses, so a correction
     and a re-adjudication never interleave (and never deadlock)."""
     round = Round.objects.select_for_update().get(pk=ruling.round_id)
-    return round, Ruling.objects.select_for_update().get(pk=ruling.pk)
+    return round, Ruling.objects.select_for_update(of=("self",)).get(pk=ruling.pk)
 
 
 def _overridden(ruling: Ruling, verdict: adj.Verdict) -> adj.Verdict:
@@ -266,7 +266,7 @@ def _recredit(round: Round, *, by: User, reason: str, corrected: int) -> None:
     after the placement moves the tops and the solo as well."""
     event = round.game.event
     settings = adjudication_settings(event)
-    rulings = {r.player_id: r for r in Ruling.objects.select_for_update().filter(round=round)}
+    rulings = {r.player_id: r for r in Ruling.objects.select_for_update(of=("self",)).filter(round=round)}
     verdicts = {pid: _stored_verdict(r, settings) for pid, r in rulings.items()}
     credits = adj.credit_round(
         verdicts,
