@@ -13,6 +13,7 @@ import time
 import urllib.error
 import urllib.request
 from contextlib import closing
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -21,10 +22,13 @@ import pytest
 from tests.integration.conftest import (
     MIGRATE_TIMEOUT,
     READY_TIMEOUT,
+    Proc,
     Procs,
     child_env,
     free_port,
     manage,
+    redis_server,
+    require_program,
 )
 
 pytestmark = pytest.mark.integration
@@ -77,6 +81,64 @@ from tournaments import services
 from tournaments.models import Round
 services.round_open(round=Round.objects.get(pk=int(sys.argv[-1])), seconds=600)
 """
+
+
+@dataclass
+class ProductionRound:
+    """``serve`` on PostgreSQL with a Redis of the test's own, an event of ``players``
+    players and its round open: what the fault tests of the production setup break."""
+
+    serve: Proc
+    redis: Proc
+    redis_port: int
+    env: dict[str, str]
+    port: int
+    prepared: dict[str, Any]
+    database_url: str
+
+    @property
+    def round_id(self) -> int:
+        return int(self.prepared["round"])
+
+    @property
+    def api(self) -> str:
+        return f"http://127.0.0.1:{self.port}/api/events/{self.prepared['event']}"
+
+    def state(self) -> tuple[str, bool]:
+        """The round's state, and whether it is solved, read from the database itself."""
+        import psycopg
+
+        with psycopg.connect(self.database_url, connect_timeout=10) as db:
+            found = db.execute(
+                "SELECT state, solved_at IS NOT NULL FROM tournaments_round WHERE id = %s", [self.round_id]
+            ).fetchone()
+            assert found is not None
+            return str(found[0]), bool(found[1])
+
+
+def open_production_round(procs: Procs, tmp_path: Path, database_url: str, players: int) -> ProductionRound:
+    require_program("redis-server")
+    redis_port, port = free_port(), free_port()
+    redis = redis_server(procs, redis_port, tmp_path, "redis")
+    env = child_env(
+        tmp_path / "var", DATABASE_URL=database_url, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0"
+    )
+    procs.watch("worker (started by serve)", tmp_path / "var" / "worker.log")
+    serve = procs.start("serve", manage("serve", "--port", str(port)), env, tmp_path)
+    serve.wait_for(r"Worker:\s+pid \d+", MIGRATE_TIMEOUT + 2 * READY_TIMEOUT)
+    prepared = json.loads(
+        procs.run_ok(
+            "prepare", manage("shell", "-c", prepare_code(players)), env, tmp_path, 300
+        ).splitlines()[-1]
+    )
+    hall = ProductionRound(serve, redis, redis_port, env, port, prepared, database_url)
+    started = time.monotonic()
+    while not hall.state()[1]:
+        assert time.monotonic() - started < 60, "the rack was not solved"
+        time.sleep(0.2)
+    code = OPEN.replace("sys.argv[-1]", repr(str(hall.round_id)))
+    procs.run_ok("open", manage("shell", "-c", code), env, tmp_path, 120)
+    return hall
 
 
 def _serve(procs: Procs, var: Path, port: int) -> tuple[Any, int]:

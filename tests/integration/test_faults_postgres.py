@@ -12,7 +12,6 @@ could be sent while it is away."""
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import subprocess
@@ -27,18 +26,12 @@ import psycopg
 import pytest
 
 from tests.integration.conftest import (
-    MIGRATE_TIMEOUT,
-    READY_TIMEOUT,
     Procs,
     api_call,
-    child_env,
-    free_port,
-    manage,
-    redis_server,
     require_program,
     unavailable,
 )
-from tests.integration.test_faults import OPEN, prepare_code
+from tests.integration.test_faults import open_production_round
 
 pytestmark = pytest.mark.integration
 
@@ -108,39 +101,10 @@ def test_postgres_restarted_mid_round_is_a_clear_error_then_work_goes_on_in_the_
     procs: Procs, tmp_path: Path, database_url: str
 ) -> None:
     control = _cluster_control(database_url)
-    require_program("redis-server")
-    redis_port, port = free_port(), free_port()
-    redis_server(procs, redis_port, tmp_path, "redis")
-    env = child_env(
-        tmp_path / "var", DATABASE_URL=database_url, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0"
-    )
-    procs.watch("worker (started by serve)", tmp_path / "var" / "worker.log")
-    serve = procs.start("serve", manage("serve", "--port", str(port)), env, tmp_path)
-    worker_pid = int(serve.wait_for(r"Worker:\s+pid (\d+)", MIGRATE_TIMEOUT + 2 * READY_TIMEOUT).group(1))
+    hall = open_production_round(procs, tmp_path, database_url, PLAYERS)
+    serve, prepared, round_id, base, state = hall.serve, hall.prepared, hall.round_id, hall.api, hall.state
+    worker_pid = int(serve.wait_for(r"Worker:\s+pid (\d+)", 10).group(1))
     web_pid = int(serve.wait_for(r"Web:\s+pid (\d+)", 10).group(1))
-    prepared = json.loads(
-        procs.run_ok(
-            "prepare", manage("shell", "-c", prepare_code(PLAYERS)), env, tmp_path, 300
-        ).splitlines()[-1]
-    )
-    round_id = prepared["round"]
-
-    def state() -> tuple[str, bool]:
-        with psycopg.connect(database_url, connect_timeout=10) as db:
-            found = db.execute(
-                "SELECT state, solved_at IS NOT NULL FROM tournaments_round WHERE id = %s", [round_id]
-            ).fetchone()
-            assert found is not None
-            return str(found[0]), bool(found[1])
-
-    started = time.monotonic()
-    while not state()[1]:
-        assert time.monotonic() - started < 60, "the rack was not solved"
-        time.sleep(0.2)
-    procs.run_ok(
-        "open", manage("shell", "-c", OPEN.replace("sys.argv[-1]", repr(str(round_id)))), env, tmp_path, 120
-    )
-    base = f"http://127.0.0.1:{port}/api/events/{prepared['event']}"
     arbitrator = f"Token {prepared['api_token']}"
 
     def slip(table: int) -> tuple[int, Any]:

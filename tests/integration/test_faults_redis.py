@@ -5,7 +5,6 @@ server of the test's own (a free port), never the one of REDIS_URL."""
 
 from __future__ import annotations
 
-import json
 import signal
 import time
 from pathlib import Path
@@ -14,17 +13,11 @@ import psycopg
 import pytest
 
 from tests.integration.conftest import (
-    MIGRATE_TIMEOUT,
-    READY_TIMEOUT,
     Procs,
     api_call,
-    child_env,
-    free_port,
-    manage,
     redis_server,
-    require_program,
 )
-from tests.integration.test_faults import OPEN, prepare_code
+from tests.integration.test_faults import open_production_round
 
 pytestmark = pytest.mark.integration
 
@@ -35,42 +28,11 @@ OUTAGE_SECONDS = 20.0
 def test_redis_stopped_mid_round_loses_no_slip_and_the_round_rules_when_it_is_back(
     procs: Procs, tmp_path: Path, database_url: str
 ) -> None:
-    require_program("redis-server")
-    redis_port, port = free_port(), free_port()
-    redis = redis_server(procs, redis_port, tmp_path, "redis")
-    env = child_env(
-        tmp_path / "var", DATABASE_URL=database_url, REDIS_URL=f"redis://127.0.0.1:{redis_port}/0"
-    )
-    procs.watch("worker (started by serve)", tmp_path / "var" / "worker.log")
-    serve = procs.start("serve", manage("serve", "--port", str(port)), env, tmp_path)
-    serve.wait_for(r"Worker:\s+pid \d+", MIGRATE_TIMEOUT + 2 * READY_TIMEOUT)
-    prepared = json.loads(
-        procs.run_ok(
-            "prepare", manage("shell", "-c", prepare_code(PLAYERS)), env, tmp_path, 300
-        ).splitlines()[-1]
-    )
-    round_id = prepared["round"]
+    hall = open_production_round(procs, tmp_path, database_url, PLAYERS)
+    prepared, round_id, base, state = hall.prepared, hall.round_id, hall.api, hall.state
 
-    def state() -> tuple[str, bool]:
-        with psycopg.connect(database_url, connect_timeout=10) as db:
-            row = db.execute(
-                "SELECT state, solved_at IS NOT NULL FROM tournaments_round WHERE id = %s", [round_id]
-            )
-            found = row.fetchone()
-            assert found is not None
-            return str(found[0]), bool(found[1])
-
-    started = time.monotonic()
-    while not state()[1]:
-        assert time.monotonic() - started < 60, "the rack was not solved"
-        time.sleep(0.2)
-    procs.run_ok(
-        "open", manage("shell", "-c", OPEN.replace("sys.argv[-1]", repr(str(round_id)))), env, tmp_path, 120
-    )
-
-    redis.signal(signal.SIGKILL)
+    hall.redis.signal(signal.SIGKILL)
     stopped = time.monotonic()
-    base = f"http://127.0.0.1:{port}/api/events/{prepared['event']}"
     answers = []
     for table in range(1, PLAYERS + 1):
         body = {"coordinates": "H8", "word": "MOT", "announced_score": 10, "client_id": f"slip-{table}"}
@@ -84,7 +46,7 @@ def test_redis_stopped_mid_round_loses_no_slip_and_the_round_rules_when_it_is_ba
     assert state()[0] == "closed"
     time.sleep(max(0.0, OUTAGE_SECONDS - (time.monotonic() - stopped)))
 
-    redis_server(procs, redis_port, tmp_path, "redis-again")  # empty: the close's task was never sent
+    redis_server(procs, hall.redis_port, tmp_path, "redis-again")  # empty: the close's task was never sent
     back = time.monotonic()
     while state()[0] != "adjudicated":
         assert time.monotonic() - back < 60, "the round was not ruled after Redis came back"
