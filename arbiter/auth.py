@@ -17,7 +17,6 @@ import hashlib
 from typing import Any
 
 from django import forms
-from django.conf import settings
 from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.forms import AuthenticationForm
 from django.core.cache import cache
@@ -25,22 +24,17 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
+from arbiter.middleware import client_address
+
 ACCOUNT_LIMIT = 10
 ADDRESS_LIMIT = 50
 WINDOW_SECONDS = 15 * 60
 
 
 def address(request: HttpRequest | None) -> str:
-    """The caller's address, through ``ARBITER_TRUSTED_PROXIES`` reverse proxies (the rule
-    of the other rate limits)."""
-    if request is None:
-        return ""
-    proxies = int(getattr(settings, "ARBITER_TRUSTED_PROXIES", 0))
-    direct = str(request.META.get("REMOTE_ADDR", ""))
-    if proxies <= 0:
-        return direct
-    forwarded = [a.strip() for a in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",") if a.strip()]
-    return forwarded[-proxies] if len(forwarded) >= proxies else direct
+    """The caller's address (:func:`arbiter.middleware.client_address`); none without a
+    request (a login from the terminal)."""
+    return "" if request is None else client_address(request)
 
 
 def _keys(username: str, where: str) -> tuple[str, str]:

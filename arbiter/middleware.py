@@ -17,6 +17,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
+from django.conf import settings
 from django.http import HttpRequest, HttpResponseBase
 from django.utils import timezone
 from whitenoise.middleware import WhiteNoiseMiddleware  # type: ignore[import-untyped]
@@ -31,6 +32,18 @@ def received_at(request: HttpRequest) -> dt.datetime:
     a test's RequestFactory)."""
     stamped = getattr(request, ATTRIBUTE, None)
     return stamped if isinstance(stamped, dt.datetime) else timezone.now()
+
+
+def client_address(request: HttpRequest) -> str:
+    """The caller's address, through ``ARBITER_TRUSTED_PROXIES`` reverse proxies (the same
+    rule as the API's throttles, DRF's NUM_PROXIES): the join and login rate limits and
+    the first account's "from this laptop" check read it."""
+    proxies = int(getattr(settings, "ARBITER_TRUSTED_PROXIES", 0))
+    direct = str(request.META.get("REMOTE_ADDR", ""))
+    if proxies <= 0:
+        return direct
+    forwarded = [a.strip() for a in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",") if a.strip()]
+    return forwarded[-proxies] if len(forwarded) >= proxies else direct
 
 
 def _arrival(request: HttpRequest) -> dt.datetime:

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
@@ -98,14 +97,3 @@ def within_rate(key: str, limit: int, seconds: int = 60) -> bool:
         cache.set(key, 1, seconds)
         count = 1
     return count <= limit
-
-
-def client_address(request: HttpRequest) -> str:
-    """The caller's address, through ``ARBITER_TRUSTED_PROXIES`` reverse proxies (the same
-    rule as the API's throttles, DRF's NUM_PROXIES)."""
-    proxies = int(getattr(settings, "ARBITER_TRUSTED_PROXIES", 0))
-    direct = str(request.META.get("REMOTE_ADDR", ""))
-    if proxies <= 0:
-        return direct
-    forwarded = [a.strip() for a in str(request.META.get("HTTP_X_FORWARDED_FOR", "")).split(",") if a.strip()]
-    return forwarded[-proxies] if len(forwarded) >= proxies else direct

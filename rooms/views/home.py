@@ -14,7 +14,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from rooms.views.common import client_address
+from arbiter.middleware import client_address
 from solver.boards import LAYOUT_NAMES, layout
 from tournaments import services
 from tournaments.models import Event

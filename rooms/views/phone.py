@@ -16,11 +16,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from arbiter.middleware import received_at
+from arbiter.middleware import client_address, received_at
 from rooms.forms import JoinForm
 from rooms.views.common import (
     SESSION_PLAYERS,
-    client_address,
     is_htmx,
     refusals,
     remember_player,
