@@ -658,14 +658,17 @@ class RoundSlipsView(EventMixin, APIView):
                 round=self.current_round(), player=player, by=request.user, second=second, **fields
             )
         else:
-            result = services.slip_submit(
-                round=self.current_round(),
-                player=self.token_player(request),
-                source=Slip.Source.PHONE,
-                # When the request reached the server: waiting in it costs the phone nothing.
-                now=received_at(request),
-                **fields,
-            )
+            try:
+                result = services.slip_submit(
+                    event=event,  # its current round, read under the lock
+                    player=self.token_player(request),
+                    source=Slip.Source.PHONE,
+                    # When the request reached the server: waiting in it costs the phone nothing.
+                    now=received_at(request),
+                    **fields,
+                )
+            except services.NoRoundError as exc:
+                raise NotFound(exc.message) from exc
         receipt = {
             "id": result.slip.pk,
             "received_at": result.slip.received_at,

@@ -1042,6 +1042,8 @@ class Phone:
         self.stream_drops = 0
         self.polling = False
         self.public_changes: list[float] = []
+        #: Panels the stream sent (rooms/views/panels.py) instead of a reload.
+        self.panels_pushed = 0
         self.pending: dict[str, Any] | None = None
         self.sending = False
         self.stopped = False
@@ -1189,7 +1191,7 @@ class Phone:
                             with suppress(ValueError):
                                 retry = int(line.split(":", 1)[1]) / 1000
                         event = parser.feed(line)
-                        if event is not None and event[0] in ("version", "ping"):
+                        if event is not None and event[0] in ("version", "panel", "ping"):
                             with suppress(ValueError):
                                 self._message(json.loads(event[1]), stream=True)
                 self.stream_drops += 1  # the server ended it
@@ -1216,7 +1218,7 @@ class Phone:
 
     def _message(self, body: Any, *, stream: bool) -> None:
         """live.js's apply: a sign of life (phone.js sends a waiting slip), then a new
-        public version reloads the panel."""
+        public version: the panel the stream sent, or a reload of the panel."""
         if not isinstance(body, dict):
             return
         now = time.perf_counter()
@@ -1227,7 +1229,12 @@ class Phone:
         if isinstance(public, str) and public != self.known_public:
             self.known_public = public
             self.public_changes.append(now)
-            self.reload_panel()
+            html = body.get("html")
+            if isinstance(html, str):  # the stream sent the panel: phone.js puts it in place
+                self.panels_pushed += 1
+                self.round_key = round_key(html) or self.round_key
+            else:
+                self.reload_panel()
 
     def reload_panel(self) -> None:
         if not self.hall.panels:
@@ -1720,6 +1727,10 @@ class Hall:
             "round_s": round(self.options.lead + self.options.window),
             "rounds_before": self.options.rounds_before,
             "panel_reload": self.options.panels,
+            "panels": {
+                "pushed": sum(p.panels_pushed for p in phones),
+                "asked": sum(self.log.outcomes["panel"].values()),
+            },
             "round": {
                 "game": measured["game"],
                 "number": measured["number"],
@@ -1910,6 +1921,8 @@ def report_text(report: Mapping[str, Any]) -> str:
         f"within {TARGET_STREAMS_S:g} s: {st['connected_within_target']} [{_met(t['streams_within_5s'])}]; "
         f"polling instead {st['polling_instead']}, dropped {st['dropped']}; round open seen p50 "
         f"{_s(st['open_seen']['p50'])} / max {_s(st['open_seen']['max'])} s",
+        f"  panels at the public changes: {r['panels']['pushed']} sent by the streams, "
+        f"{r['panels']['asked']} asked for by the phones",
         f"  slips: {s['sent_in_time']} sent in time, {s['acknowledged']} acknowledged "
         f"({s['acknowledged_late']} as late), {s['refused']} refused, {s['gave_up']} given up, "
         f"{s['retried']} retried ({s['attempts']} attempts), {s['not_sent']} not sent, "

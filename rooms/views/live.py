@@ -17,6 +17,7 @@ import json
 import logging
 import threading
 import time
+from collections import Counter
 from collections.abc import AsyncIterator, Iterator
 
 from asgiref.sync import sync_to_async
@@ -25,12 +26,16 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
+from rooms.views import panels
 from rooms.views.common import session_player
+from rooms.views.panels import Panels, Seat
+from rooms.views.phone import rack_order
 from tournaments import notify
-from tournaments.models import Event
+from tournaments.models import Event, Player
 from tournaments.permissions import can_arbitrate
 from tournaments.selectors import LiveVersions, live_versions
 
@@ -43,6 +48,10 @@ CACHE_SECONDS = 0.5
 CHECK_SECONDS = 0.2
 #: The shortest time between two looks of a channel, whatever the messages say.
 MIN_LOOK_SECONDS = 0.02
+#: The phones' panels are built at most this often per event and process: the rulings of
+#: a round's last slips can follow each other within a second (tournaments/services/slips.py,
+#: RULE_AGAIN_DELAY), and each build sends every phone its panel.
+PANEL_EVERY_SECONDS = 1.0
 #: After Redis failed, the listener tries again this much later.
 RECONNECT_SECONDS = 2.0
 HEARTBEAT_SECONDS = 15.0
@@ -100,6 +109,12 @@ class _Channel:
     def __init__(self, event: Event) -> None:
         self.event = event
         self.listeners = 0
+        #: The phones' streams that are sent their panels (rooms/views/panels.py), counted.
+        self.seats: Counter[Seat] = Counter()
+        #: Their panels at the last public version, None when they could not be built.
+        self.panels: Panels | None = None
+        self._panels_for = ""
+        self._panels_at = -PANEL_EVERY_SECONDS
         self.versions: LiveVersions | None = None
         self.failed: BaseException | None = None
         self.loop = asyncio.get_running_loop()
@@ -111,13 +126,34 @@ class _Channel:
     def poke(self) -> None:
         self._poked.set()
 
-    def join(self) -> None:
+    def join(self, seat: Seat | None = None) -> None:
         self.listeners += 1
+        if seat is not None:
+            self.seats[seat] += 1
         if self._task is None or self._task.done():
             self._task = asyncio.ensure_future(self._watch())
 
-    def leave(self) -> None:
+    def leave(self, seat: Seat | None = None) -> None:
         self.listeners -= 1
+        if seat is not None:
+            self.seats[seat] -= 1
+            if self.seats[seat] <= 0:
+                del self.seats[seat]
+
+    async def _build_panels(self, versions: LiveVersions) -> None:
+        """The phones' panels at this public version, before the streams wake to send them."""
+        if not self.seats or versions.public == self._panels_for:
+            return
+        # Changes in a burst wait for each other (every stream with them): one panel each.
+        await asyncio.sleep(max(0.0, self._panels_at + PANEL_EVERY_SECONDS - time.monotonic()))
+        self._panels_for, self._panels_at = versions.public, time.monotonic()
+        try:
+            self.panels = await sync_to_async(panels.build, thread_sensitive=False)(
+                self.event, versions.public, list(self.seats)
+            )
+        except Exception:  # the phones ask for their panels instead, as they did before
+            logger.warning("phone panels of event %s not built", self.event.pk, exc_info=True)
+            self.panels = None
 
     async def _look(self, fresh: bool = False) -> None:
         known = _memo.get(self.event.pk)
@@ -136,6 +172,7 @@ class _Channel:
             return
         self.failed = None
         if versions != self.versions:
+            await self._build_panels(versions)
             self.versions = versions
             self._wake()
 
@@ -254,13 +291,14 @@ def _body(versions: LiveVersions, arbitrator: bool) -> dict[str, object]:
     return body
 
 
-def _listener(request: HttpRequest, event_id: int) -> tuple[Event, bool] | JsonResponse:
+def _listener(request: HttpRequest, event_id: int) -> tuple[Event, bool, Player | None] | JsonResponse:
     event = get_object_or_404(Event, pk=event_id)
     arbitrator = can_arbitrate(request.user, event)
-    if not arbitrator and session_player(request, event)[0] is None:
+    player = None if arbitrator else session_player(request, event)[0]
+    if not arbitrator and player is None:
         message = _("join the event first")
         return JsonResponse({"error": {"code": "forbidden", "message": message, "detail": {}}}, status=403)
-    return event, arbitrator
+    return event, arbitrator, player
 
 
 @never_cache
@@ -269,7 +307,7 @@ def live(request: HttpRequest, event_id: int) -> JsonResponse:
     found = _listener(request, event_id)
     if isinstance(found, JsonResponse):
         return found
-    event, arbitrator = found
+    event, arbitrator, _player = found
     return JsonResponse(_body(versions_for(event), arbitrator))
 
 
@@ -297,11 +335,15 @@ class _Writer:
             "live stream of event %s ended: the versions cannot be read", self.event.pk, exc_info=True
         )
 
-    def frame(self, versions: LiveVersions) -> str:
+    def frame(self, versions: LiveVersions, panels: Panels | None = None, seat: Seat | None = None) -> str:
         now = time.monotonic()
         seen = (versions.public, versions.full if self.arbitrator else "")
         if seen != self.sent:
+            first = self.sent is None
             self.sent, self.last_write = seen, now
+            # The first message only tells the page its versions: the page was just built.
+            if not first and (panel := _panel(versions, panels, seat)):
+                return panel
             return f"event: version\ndata: {json.dumps(_body(versions, self.arbitrator))}\n\n"
         if now - self.last_write >= HEARTBEAT_SECONDS:
             # A write is the only way a WSGI server learns that the phone has gone; the
@@ -309,6 +351,13 @@ class _Writer:
             self.last_write = now
             return f"event: ping\ndata: {json.dumps({'now': int(time.time() * 1000)})}\n\n"
         return ""
+
+
+def _panel(versions: LiveVersions, panels: Panels | None, seat: Seat | None) -> str | None:
+    """The ``panel`` message of a phone's stream, if its panels were built at ``versions``."""
+    if panels is None or seat is None or panels.asked != versions.public:
+        return None
+    return panels.frame(seat)
 
 
 def _stream(event: Event, arbitrator: bool) -> Iterator[str]:
@@ -326,14 +375,14 @@ def _stream(event: Event, arbitrator: bool) -> Iterator[str]:
         STOP.wait(CHECK_SECONDS)
 
 
-async def _astream(event: Event, arbitrator: bool) -> AsyncIterator[str]:
+async def _astream(event: Event, arbitrator: bool, seat: Seat | None = None) -> AsyncIterator[str]:
     """:func:`_stream` for an ASGI server: a coroutine per phone, not a thread, asleep
     until its event's :class:`_Channel` says the versions changed or a heartbeat is due;
     the server ends it when the phone goes away (Django cancels a streaming response on
-    disconnect)."""
+    disconnect). A phone's stream (``seat``) sends its panel at each public change."""
     writer = _Writer(event, arbitrator)
     channel = _channel(event)
-    channel.join()
+    channel.join(seat)
     try:
         yield f"retry: {RETRY_MS}\n\n"
         while writer.open():
@@ -346,11 +395,11 @@ async def _astream(event: Event, arbitrator: bool) -> AsyncIterator[str]:
             if channel.failed is not None:
                 writer.unreadable()
                 return
-            if frame := writer.frame(versions):
+            if frame := writer.frame(versions, channel.panels, seat):
                 yield frame
             await channel.changed(writer.until_due(), waiter)
     finally:
-        channel.leave()
+        channel.leave(seat)
 
 
 @never_cache
@@ -358,12 +407,15 @@ def live_stream(request: HttpRequest, event_id: int) -> HttpResponseBase:
     found = _listener(request, event_id)
     if isinstance(found, JsonResponse):
         return found
-    event, arbitrator = found
+    event, arbitrator, player = found
     if isinstance(request, ASGIRequest):
+        seat = None
+        if player is not None and request.GET.get("panel"):  # the phone page's stream
+            seat = Seat(player.pk, translation.get_language(), rack_order(request))
         # The connection this check used goes back now, not when the stream ends minutes
         # later: 2,000 open streams must not hold 2,000 database connections.
         db.connections.close_all()
-        stream: Iterator[str] | AsyncIterator[str] = _astream(event, arbitrator)
+        stream: Iterator[str] | AsyncIterator[str] = _astream(event, arbitrator, seat)
     else:
         stream = _stream(event, arbitrator)  # a WSGI server's thread per phone
     response = StreamingHttpResponse(stream, content_type="text/event-stream")

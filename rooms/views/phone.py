@@ -27,13 +27,15 @@ from rooms.views.common import (
     within_rate,
 )
 from tournaments import services
-from tournaments.display import ruling_text, sorted_rack
-from tournaments.models import Event, Player, Round, Ruling, Slip
+from tournaments.display import sorted_rack
+from tournaments.models import Event, Player, Round
 from tournaments.selectors import (
     GameView,
     LiveVersions,
+    PlayerLines,
     current_round,
     live_versions_of,
+    player_lines,
     player_sight,
     public_view,
 )
@@ -85,7 +87,8 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
     return render(request, "phone/join.html", {"form": form})
 
 
-def _rack_order(request: HttpRequest) -> str:
+def rack_order(request: HttpRequest) -> str:
+    """The player's rack order (``?sort=``, then kept in the session): vowels first by default."""
     order = request.GET.get("sort")
     if order in ("a", "v"):
         request.session["arbiter_sort"] = order
@@ -93,7 +96,7 @@ def _rack_order(request: HttpRequest) -> str:
 
 
 @dataclass(frozen=True)
-class _Shared:
+class Shared:
     """What every phone's panel shows of an event at one public version."""
 
     event: Event
@@ -102,11 +105,11 @@ class _Shared:
     view: GameView | None
 
 
-#: event id -> the last :class:`_Shared` read in this process.
-_shared_memo: dict[int, _Shared] = {}
+#: event id -> the last :class:`Shared` read in this process.
+_shared_memo: dict[int, Shared] = {}
 
 
-def _shared(event: Event, wanted: str) -> _Shared:
+def shared_at(event: Event, wanted: str) -> Shared:
     """The event as every phone sees it. A phone reloading its panel says which public
     version its live stream announced (``?v=``): when this process has read that version
     already, the panel is built from it without reading the event, the round and the
@@ -119,7 +122,7 @@ def _shared(event: Event, wanted: str) -> _Shared:
     round = current_round(event)
     versions = live_versions_of(event, round)
     view = public_view(event, versions.public, round.game if round is not None else None)
-    shared = _Shared(round.game.event if round is not None else event, round, versions, view)
+    shared = Shared(round.game.event if round is not None else event, round, versions, view)
     _shared_memo[event.pk] = shared
     return shared
 
@@ -129,41 +132,43 @@ def forget_shared() -> None:
     _shared_memo.clear()
 
 
-def _play_context(request: HttpRequest, event: Event, player: Player, token: str) -> dict[str, Any]:
-    shared = _shared(event, request.GET.get("v", "")[:100])
+def public_context(shared: Shared, order: str) -> dict[str, Any]:
+    """What a panel shows that is the same on every phone at this public version, in one
+    rack order (the player's own lines are in :func:`mine_context`)."""
     event, round, versions, view = shared.event, shared.round, shared.versions, shared.view
-    slip = ruling = None
-    if round is not None:
-        slip = (
-            Slip.objects.filter(round=round, player=player).order_by("-current", "-received_at").first()
-            if round.state != Round.State.DRAWN
-            else None
-        )
-        if player_sight(round).answers:
-            ruling = Ruling.objects.filter(round=round, player=player).first()
-    order = _rack_order(request)
-    mine = dict(
-        Ruling.objects.filter(
-            player=player, round__game__number=view.game if view else 0, round__state=Round.State.PLACED
-        ).values_list("round__number", "credited")
-    )
     return {
         "event": event,
-        "player": player,
-        "token": token,
         "versions": versions,
         "view": view,
         "round": round,
-        "slip": slip,
-        "ruling": ruling,
-        "ruling_label": ruling_text(ruling.reason) if ruling else "",
         "order": order,
         "rack_sorted": sorted_rack(view.rack, order) if view else "",
         "rack_tiles": _tiles(view, sorted_rack(view.rack, order)) if view else [],
         "ruled": round is not None and player_sight(round).answers,
-        "placed": [(p, mine.get(p.number)) for p in view.placed] if view else [],
-        "total": sum(mine.values()),
+        "placed": [(p, None) for p in view.placed] if view else [],
     }
+
+
+def player_lines_of(shared: Shared, players: list[int]) -> dict[int, PlayerLines]:
+    view = shared.view
+    return player_lines(shared.event, shared.round, view.game if view else None, players)
+
+
+def mine_context(context: dict[str, Any], lines: PlayerLines) -> dict[str, Any]:
+    """``context`` (:func:`public_context`) with one player's own lines in place."""
+    view = context["view"]
+    return {
+        **context,
+        "mine": lines,
+        "placed": [(p, lines.credited.get(p.number)) for p in view.placed] if view else [],
+    }
+
+
+def _play_context(request: HttpRequest, event: Event, player: Player, token: str) -> dict[str, Any]:
+    shared = shared_at(event, request.GET.get("v", "")[:100])
+    context = public_context(shared, rack_order(request))
+    lines = player_lines_of(shared, [player.pk])[player.pk]
+    return {**mine_context(context, lines), "player": player, "token": token}
 
 
 def _tiles(view: GameView, rack: str) -> list[tuple[str, int]]:

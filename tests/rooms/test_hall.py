@@ -100,9 +100,9 @@ def test_async_streams_sleep_until_a_change_and_share_one_look(
     wakes = []
     real_frame = live._Writer.frame
 
-    def frame(self, versions):
+    def frame(self, versions, *more):
         wakes.append(1)
-        return real_frame(self, versions)
+        return real_frame(self, versions, *more)
 
     monkeypatch.setattr(live._Writer, "frame", frame)
 

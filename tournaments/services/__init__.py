@@ -46,6 +46,7 @@ from tournaments.services.sheets import sheet_print, sheet_request
 from tournaments.services.slips import (
     SECOND_CORRECTION,
     SECOND_SLIP,
+    NoRoundError,
     SubmitResult,
     check_round,
     paper_slip_submit,
@@ -63,6 +64,7 @@ __all__ = [
     "SECOND_SLIP",
     "ApplicationError",
     "Backup",
+    "NoRoundError",
     "SubmitResult",
     "TopChoice",
     "User",

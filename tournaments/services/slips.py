@@ -17,7 +17,8 @@ from tournaments import tasks
 from tournaments.core import MAX_ANNOUNCED, ApplicationError, User
 from tournaments.judging import SlipJudge
 from tournaments.messages import say_notes
-from tournaments.models import Event, Player, Round, Slip
+from tournaments.models import Event, Game, Player, Round, Slip
+from tournaments.selectors import current_round
 from tournaments.services.games import check_playing
 from tournaments.services.history import actor, history_record
 
@@ -133,9 +134,32 @@ def _rule_again(locked: Round) -> None:
     )
 
 
+class NoRoundError(ApplicationError):
+    """The event has no round to hand a slip in for (no game, or no draw yet)."""
+
+
+def _locked_round(round: Round | None, event: Event | None) -> Round:
+    """``round`` locked; or, without it, ``event``'s current round found and locked in one
+    query while a game is played (every slip of a hall: one query fewer than reading the
+    current round first, and the round read is the one locked)."""
+    # The round only (of=self): its game and event come along, unlocked, to save queries.
+    rounds = Round.objects.select_for_update(of=("self",)).select_related("game__event")
+    if round is not None:
+        return rounds.get(pk=round.pk)
+    assert event is not None
+    locked = rounds.filter(game__event=event, game__state=Game.State.PLAYING).order_by("-number").first()
+    if locked is None:  # between games: the last round of the last game says why not
+        current = current_round(event)
+        if current is None:
+            raise NoRoundError(_("no round has been drawn in this event yet"), {"reason": "no_round"})
+        locked = rounds.get(pk=current.pk)
+    return locked
+
+
 def slip_submit(
     *,
-    round: Round,
+    round: Round | None = None,
+    event: Event | None = None,
     player: Player,
     coordinates: str,
     word: str,
@@ -150,8 +174,15 @@ def slip_submit(
     """Record a slip. The same ``client_id`` twice returns the first slip (a retry). A
     slip after the deadline is kept, marked late, ruled 0. A second slip on time for the
     same player follows :func:`_second_slip`: it replaces the first (the last one counts),
-    or both are kept as several slips handed in, or it is refused."""
-    if player.event_id != round.game.event_id:
+    or both are kept as several slips handed in, or it is refused. ``round`` is the round
+    handed in for, or None for ``event``'s current round (read under the lock)."""
+    if round is not None:
+        event_id = round.game.event_id
+    elif event is not None:
+        event_id = event.pk
+    else:
+        raise TypeError("slip_submit needs the round or the event")
+    if player.event_id != event_id:
         raise ApplicationError(_("this player is not in this event"))
     coordinates, word = coordinates.strip(), word.strip()
     if announced_score is not None and not 0 <= announced_score <= MAX_ANNOUNCED:
@@ -164,9 +195,8 @@ def slip_submit(
     # the server (arbiter.middleware), earlier still.
     received = now or timezone.now()
     with transaction.atomic():
-        # Locked so that a close cannot slip between reading the state and saving the slip;
-        # the round only (of=self): its game and event come along, unlocked, to save queries.
-        locked = Round.objects.select_for_update(of=("self",)).select_related("game__event").get(pk=round.pk)
+        # Locked so that a close cannot slip between reading the state and saving the slip.
+        locked = _locked_round(round, event)
         # The player's slips that matter here, in one reading: the one with this client_id
         # (any round: the answer to a slip of the round before may have been lost, and the
         # phone sends it again after the next round has opened), and the current ones of

@@ -1,6 +1,7 @@
 /* Live updates (README, "Live updates"): listen to the server-sent events stream of the
    event; when a version changes fire "live-public" (or "live-full", the console's slip
-   list) on <body>, and the page's htmx regions reload themselves. A browser without
+   list) on <body>, and the page's htmx regions reload themselves; a phone's stream sends
+   its new panel instead ("live-panel", put in place by phone.js). A browser without
    EventSource, or whose stream keeps failing (a proxy that buffers it), asks the polling
    endpoint every second instead. The countdowns follow the server's clock: every
    message carries the server's time. */
@@ -27,7 +28,10 @@
       if (d.public !== undefined && d.public !== known.public) {
         known.public = d.public;
         root.dataset.public = d.public; // the version the reloads ask for (phone.js)
-        document.body.dispatchEvent(new CustomEvent("live-public", { bubbles: true }));
+        // A phone's stream sends the new panel itself (rooms/views/panels.py): phone.js
+        // puts it in place; any other message makes the page's regions reload.
+        var name = d.html !== undefined ? "live-panel" : "live-public";
+        document.body.dispatchEvent(new CustomEvent(name, { bubbles: true, detail: d }));
       }
       if (d.full && d.full !== known.full) {
         known.full = d.full;
@@ -62,6 +66,7 @@
         apply(JSON.parse(e.data), 0);
       };
       source.addEventListener("version", onMessage);
+      source.addEventListener("panel", onMessage);
       source.addEventListener("ping", onMessage);
       source.onerror = function () {
         if (source.readyState === EventSource.CLOSED) { clearTimeout(silent); fallback(); return; }

@@ -238,8 +238,7 @@
     var live = document.querySelector("[data-live]");
     if (e.detail.elt === panel && live && live.dataset.public) { e.detail.parameters.v = live.dataset.public; }
   });
-  document.body.addEventListener("htmx:beforeSwap", function (e) {
-    if (e.detail.target !== panel) { return; }
+  function keepTyping() {
     var form = document.getElementById("slip");
     var box = document.getElementById("receipt");
     kept = form && box ? {
@@ -249,9 +248,8 @@
       score: form.announced_score.value,
       tap: tap
     } : null;
-  });
-  document.body.addEventListener("htmx:afterSwap", function (e) {
-    if (e.detail.target !== panel) { return; }
+  }
+  function restoreTyping() {
     var form = document.getElementById("slip");
     var box = document.getElementById("receipt");
     if (kept && form && box && box.dataset.round === kept.round) {
@@ -268,6 +266,33 @@
     }
     kept = null;
     sayAgain();
+  }
+  document.body.addEventListener("htmx:beforeSwap", function (e) {
+    if (e.detail.target === panel) { keepTyping(); }
+  });
+  document.body.addEventListener("htmx:afterSwap", function (e) {
+    if (e.detail.target === panel) { restoreTyping(); }
+  });
+  /* The live stream sends the panel every phone shows and this player's own lines
+     (rooms/views/panels.py): the lines go in the panel's slots, as the server puts them
+     in the panel it builds for the page. */
+  function fillMine(mine) {
+    var total = panel.querySelector('[data-mine="total"]');
+    if (total) { total.textContent = mine.total; }
+    var receipt = panel.querySelector('[data-mine="receipt"]');
+    if (receipt) { receipt.innerHTML = mine.receipt; }
+    var result = panel.querySelector('[data-mine="result"]');
+    if (result) { result.innerHTML = mine.result; }
+    panel.querySelectorAll("[data-you]").forEach(function (td) {
+      var value = mine.you[td.dataset.you];
+      td.textContent = value === undefined || value === null ? "—" : value;
+    });
+  }
+  document.body.addEventListener("live-panel", function (e) {
+    keepTyping();
+    panel.innerHTML = e.detail.html;
+    fillMine(e.detail.mine);
+    restoreTyping();
   });
   if (pending()) { send(); }
 })();

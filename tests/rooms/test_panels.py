@@ -1,0 +1,205 @@
+"""The phones' panels sent by their live streams (rooms/views/panels.py): one build per
+public version for every phone of a process, each phone sent its own lines and nobody
+else's, and the plain version message whenever a panel cannot be sent."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+from typing import Any
+
+import pytest
+from asgiref.sync import sync_to_async
+from django.test import Client
+
+from tests.rooms.helpers import phone as _phone
+from tests.rooms.helpers import url as _url
+from tournaments import services
+from tournaments.models import Event, Player, Round
+from tournaments.selectors import player_lines
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _data(frame: str) -> dict[str, Any]:
+    found: dict[str, Any] = json.loads(frame.split("data: ", 1)[1])
+    return found
+
+
+async def _frames(streams: dict[str, Any], count: int, change: Any) -> dict[str, list[str]]:
+    """Every stream's frames until each has ``count``, ``change`` made once each has its
+    first version message."""
+    received: dict[str, list[str]] = {name: [] for name in streams}
+
+    async def consume(name: str) -> None:
+        async for frame in streams[name]:
+            received[name].append(frame)
+
+    tasks = [asyncio.ensure_future(consume(name)) for name in streams]
+    async with asyncio.timeout(10):
+        while any(len(r) < 2 for r in received.values()):
+            await asyncio.sleep(0.01)
+        await sync_to_async(change, thread_sensitive=False)()
+        from rooms.views import live
+
+        live.forget_versions()
+        while any(len(r) < count for r in received.values()):
+            await asyncio.sleep(0.01)
+    for task in tasks:
+        task.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    return received
+
+
+_phones: dict[tuple[int, int], Client] = {}
+
+
+@pytest.fixture(autouse=True)
+def _new_phones() -> None:
+    _phones.clear()  # a test's phones joined its event only
+
+
+def _slip(event: Event, table: int, move: str, score: int) -> None:
+    coordinates, word = move.split()
+    if (event.pk, table) not in _phones:
+        _phones[event.pk, table] = _phone(event, table)
+    response = _phones[event.pk, table].post(
+        f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word, "announced_score": score}
+    )
+    assert response.status_code == 302
+
+
+def test_each_phone_stream_sends_the_shared_panel_and_its_own_lines_only(
+    console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
+) -> None:
+    from rooms.views import live, panels
+
+    monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+    _slip(event, 1, "8H PROOF", 28)
+    _slip(event, 2, "8D BOOF", 99)
+    anne, bruno = players[0], players[1]
+    streams = {
+        "anne": live._astream(event, False, panels.Seat(anne.pk, "en", "v")),
+        "bruno": live._astream(event, False, panels.Seat(bruno.pk, "en", "a")),
+        "projector": live._astream(event, False),
+    }
+
+    def close() -> None:
+        console.post(_url(event, "close/"))
+
+    got = asyncio.run(_frames(streams, 3, close))
+    assert all(frames[1].startswith("event: version") for frames in got.values())  # the page is new
+    assert got["projector"][2].startswith("event: version")  # the projector reloads its regions
+    for name in ("anne", "bruno"):
+        assert got[name][2].startswith("event: panel\ndata: ")
+    a, b = _data(got["anne"][2]), _data(got["bruno"][2])
+    assert a["public"] == b["public"] == _data(got["projector"][2])["public"]
+    assert a["state"] == "adjudicated" and "now" in a  # the tests' tasks run at once
+    # The same panel, in each player's rack order; the slots empty, the lines beside.
+    assert 'data-mine="receipt"></div>' in a["html"] and 'data-mine="result"></div>' in a["html"]
+    assert "BOOF" not in a["html"] and "BOOF" not in b["html"]
+    assert 'class="current"' in a["html"] and a["html"] != b["html"]
+    assert "8H PROOF" in a["mine"]["receipt"] and "BOOF" not in a["mine"]["receipt"]
+    assert "8D BOOF" in b["mine"]["receipt"] and "PROOF" not in b["mine"]["receipt"]
+    assert "PROOF" in a["mine"]["result"] and "BOOF" not in a["mine"]["result"]
+    assert "BOOF" in b["mine"]["result"] and a["mine"]["total"] == 0  # not placed yet
+
+
+def test_the_lines_sent_are_those_the_page_shows(
+    console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
+) -> None:
+    """The phone's page and its stream show one player the same slip and the same ruling
+    (phone.js puts the stream's lines where the page has them)."""
+    from rooms.views import live, panels
+
+    monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+    _slip(event, 1, "8H PROOF", 28)
+    anne = players[0]
+    streams = {"anne": live._astream(event, False, panels.Seat(anne.pk, "en", "v"))}
+
+    def close() -> None:
+        console.post(_url(event, "close/"))  # and ruled at once (the tests' tasks)
+
+    sent = _data(asyncio.run(_frames(streams, 3, close))["anne"][2])
+    page = _phones[event.pk, 1].get(f"/p/{event.pk}/?part=panel", HTTP_HX_REQUEST="true").content.decode()
+
+    def slot(html: str, name: str) -> str:
+        found = re.search(rf'data-mine="{name}">(.*?)</div>', html, re.S)
+        assert found is not None
+        return found.group(1).strip()
+
+    assert sent["mine"]["result"].strip() == slot(page, "result") and "PROOF" in slot(page, "result")
+    assert sent["mine"]["receipt"].strip() == slot(page, "receipt")
+    assert "28" in sent["mine"]["result"]
+
+
+def test_one_build_serves_every_phone_of_the_process(
+    event: Event, players: list[Player], opened: Round, monkeypatch
+) -> None:
+    from rooms.views import live, panels
+
+    monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+    builds: list[int] = []
+    real = panels.build
+
+    def counted(event: Event, wanted: str, seats: list[panels.Seat]) -> panels.Panels:
+        builds.append(len(seats))
+        return real(event, wanted, seats)
+
+    monkeypatch.setattr(panels, "build", counted)
+    seats = [panels.Seat(players[i % 3].pk, "en", "v") for i in range(30)]
+    streams = {str(i): live._astream(event, False, seat) for i, seat in enumerate(seats)}
+    got = asyncio.run(_frames(streams, 3, lambda: services.round_close(round=opened)))
+    assert all(frames[2].startswith("event: panel") for frames in got.values())
+    # One build per public version (closed, then ruled at once by the tests' tasks) for
+    # the three players listening, not one per stream.
+    assert set(builds) == {3} and len(builds) <= 2
+
+
+def test_a_panel_that_cannot_be_built_sends_the_version_message(
+    event: Event, players: list[Player], opened: Round, monkeypatch
+) -> None:
+    from rooms.views import live, panels
+
+    monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+
+    def broken(*args: object) -> panels.Panels:
+        raise RuntimeError("a template that does not render")
+
+    monkeypatch.setattr(panels, "build", broken)
+    streams = {"anne": live._astream(event, False, panels.Seat(players[0].pk, "en", "v"))}
+    got = asyncio.run(_frames(streams, 3, lambda: services.round_close(round=opened)))
+    assert got["anne"][2].startswith("event: version")  # the phone asks for its panel
+    assert _data(got["anne"][2])["state"] in ("closed", "adjudicated")
+
+
+def test_the_phone_page_streams_its_panels_and_the_other_pages_do_not(
+    console: Client, event: Event, opened: Round
+) -> None:
+    page = _phone(event, 1).get(f"/p/{event.pk}/").content.decode()
+    assert f'data-stream="/live/{event.pk}/stream/?panel=1"' in page
+    projector = console.get(f"/hall/{event.pk}/").content.decode()
+    assert "?panel=1" not in projector
+
+
+def test_player_lines_read_by_id_or_for_the_whole_round_agree(
+    console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
+) -> None:
+    from tournaments import selectors
+
+    _slip(event, 1, "8H PROOF", 28)
+    _slip(event, 2, "8D BOOF", 12)
+    _slip(event, 2, "8H PROOF", 28)  # replaces the first: the current slip is the one shown
+    console.post(_url(event, "close/"))  # and ruled at once (the tests' tasks)
+    round = Round.objects.get(pk=opened.pk)
+    assert round.state == Round.State.ADJUDICATED
+    ids = [p.pk for p in players]
+    by_id = player_lines(event, round, round.game.number, ids)
+    monkeypatch.setattr(selectors, "_LINES_BY_ID", 0)
+    whole = player_lines(event, round, round.game.number, ids)
+    assert by_id == whole
+    assert by_id[players[1].pk].slip is not None and by_id[players[1].pk].slip.word == "PROOF"
+    assert by_id[players[0].pk].ruling is not None and by_id[players[0].pk].ruling.credited == 28
+    assert by_id[players[2].pk].slip is None and by_id[players[2].pk].ruling is not None
+    assert set(player_lines(event, round, round.game.number, ids[:1])) == {players[0].pk}
