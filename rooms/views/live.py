@@ -142,8 +142,8 @@ class _Channel:
 
     async def _build_panels(self, versions: LiveVersions) -> None:
         """The phones' panels at this public version, before the streams wake to send them."""
-        if not self.seats or versions.public == self._panels_for:
-            return
+        if not self.seats or versions.public == self._panels_for or self.versions is None:
+            return  # nor at the channel's first look: a stream's first message is no panel
         # Changes in a burst wait for each other (every stream with them): one panel each.
         await asyncio.sleep(max(0.0, self._panels_at + PANEL_EVERY_SECONDS - time.monotonic()))
         self._panels_for, self._panels_at = versions.public, time.monotonic()

@@ -274,3 +274,22 @@ def test_a_slip_kept_offline_for_a_round_that_is_over_is_refused(event: Event, o
     assert not Slip.objects.filter(word="TWO").exists()
     half = p1.post(url, {"coordinates": "8H", "word": "TWO", "game": game}, format="json")
     assert half.status_code == 400
+
+
+def test_a_phone_slip_before_any_draw_is_a_404(event: Event, players, p1) -> None:
+    # The phone's slip reads its round under the lock (slip_submit(event=...)): no round
+    # answers as the current round's endpoints do, and nothing is stored.
+    response = p1.post(
+        event_url(event, "rounds/current/slips/"), {"coordinates": "8H", "word": "PROOF"}, format="json"
+    )
+    assert_error(response, 404, "not_found")
+    assert not Slip.objects.exists()
+
+
+def test_a_phone_slip_after_the_game_ended_is_refused_on_its_last_round(event: Event, open_round, p1) -> None:
+    services.round_close(round=open_round)
+    services.game_end(game=open_round.game, reason="stopped")
+    response = p1.post(event_url(event, "rounds/current/slips/"), top_slip(open_round), format="json")
+    body = assert_error(response, 400, "application_error")
+    assert "has ended" in body["message"]
+    assert not Slip.objects.exists()

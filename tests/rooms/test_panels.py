@@ -157,6 +157,52 @@ def test_one_build_serves_every_phone_of_the_process(
     assert set(builds) == {3} and len(builds) <= 2
 
 
+def test_builds_in_a_burst_of_changes_wait_for_each_other(
+    event: Event, players: list[Player], opened: Round, monkeypatch
+) -> None:
+    import time
+
+    from rooms.views import live, panels
+
+    monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+    monkeypatch.setattr(live, "PANEL_EVERY_SECONDS", 0.5)
+    built: list[float] = []
+    real = panels.build
+
+    def timed(event: Event, wanted: str, seats: list[panels.Seat]) -> panels.Panels:
+        built.append(time.monotonic())
+        return real(event, wanted, seats)
+
+    monkeypatch.setattr(panels, "build", timed)
+    streams = {"anne": live._astream(event, False, panels.Seat(players[0].pk, "en", "v"))}
+
+    async def run() -> list[str]:
+        got: list[str] = []
+
+        async def consume() -> None:
+            async for frame in streams["anne"]:
+                got.append(frame)
+
+        task = asyncio.ensure_future(consume())
+        async with asyncio.timeout(10):
+            while len(got) < 2:
+                await asyncio.sleep(0.01)
+            await sync_to_async(services.round_close, thread_sensitive=False)(round=opened)
+            while len(got) < 3:  # closed and ruled (the tests' tasks run at once): one panel
+                await asyncio.sleep(0.01)
+            record = sync_to_async(services.history_record, thread_sensitive=False)
+            await record(event=event, entity="event", object_id=event.pk, action="edit", by=None)
+            while len(got) < 4:  # the next change at once: its panel waits for its turn
+                await asyncio.sleep(0.01)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return got
+
+    got = asyncio.run(run())
+    assert [frame.split("\n", 1)[0] for frame in got[2:]] == ["event: panel", "event: panel"]
+    assert len(built) == 2 and built[1] - built[0] >= 0.45  # none at the streams' first look
+
+
 def test_a_panel_that_cannot_be_built_sends_the_version_message(
     event: Event, players: list[Player], opened: Round, monkeypatch
 ) -> None:
