@@ -9,7 +9,8 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
 
-from tournaments.models import Player, PlayerToken
+from tournaments import selectors
+from tournaments.models import Player
 
 KEYWORD = "Player"
 
@@ -44,7 +45,7 @@ class PlayerTokenAuthentication(BaseAuthentication):
             key = parts[1].decode()
         except UnicodeError as exc:
             raise exceptions.AuthenticationFailed("Invalid player token.") from exc
-        token = PlayerToken.objects.select_related("player__event").filter(key=key).first()
+        token = selectors.player_token(key)
         if token is None:
             raise exceptions.AuthenticationFailed("Invalid player token.")
         return PlayerPrincipal(token.player), token

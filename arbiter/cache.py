@@ -18,6 +18,7 @@ from typing import Any
 
 from django.core.cache.backends.locmem import LocMemCache
 from django.core.cache.backends.redis import RedisCache
+from django.utils.functional import cached_property
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -29,22 +30,54 @@ RETRY_SECONDS = 5.0
 UNAVAILABLE = (RedisConnectionError, RedisTimeoutError, OSError)
 
 
+class _Link:
+    """One process's link to one Redis: its client (connection pool), its memory for
+    while Redis is away, and since when it is away."""
+
+    def __init__(self, client: Any, memory: LocMemCache) -> None:
+        self.client = client
+        self.memory = memory
+        self.away_until = 0.0
+        self.lock = threading.Lock()
+
+
+_LINKS: dict[str, _Link] = {}
+_LINKS_LOCK = threading.Lock()
+
+
 class FallbackRedisCache(RedisCache):
+    """Django makes a cache object per request context: under ASGI, one per request. Its
+    client, and so its connection pool, came new with each: every slip of a hall opened a
+    connection to Redis (a tenth of a slip's time in the hall benchmark), and the memory
+    for while Redis is away was new at each request, counting nothing. Both live here once
+    per process and location (:class:`_Link`)."""
+
     def __init__(self, server: str, params: dict[str, Any]) -> None:
         super().__init__(server, params)
-        self._memory = LocMemCache(f"arbiter-fallback-{id(self)}", {"TIMEOUT": params.get("TIMEOUT", 300)})
-        self._away_until = 0.0
-        self._lock = threading.Lock()
+        own: Any = self  # RedisCache's attributes, private to Django (and to its stubs)
+        name = f"{server}|{sorted(own._options.items())!r}"
+        with _LINKS_LOCK:
+            link = _LINKS.get(name)
+            if link is None:
+                timeout = {"TIMEOUT": params.get("TIMEOUT", 300)}
+                memory = LocMemCache(f"arbiter-fallback-{len(_LINKS)}", timeout)
+                link = _LINKS[name] = _Link(own._class(own._servers, **own._options), memory)
+        self._link = link
+        self._memory = link.memory
+
+    @cached_property
+    def _cache(self) -> Any:
+        return self._link.client
 
     @property
     def away(self) -> bool:
-        return time.monotonic() < self._away_until
+        return time.monotonic() < self._link.away_until
 
     def _failed(self, exc: BaseException) -> None:
-        with self._lock:
+        with self._link.lock:
             if not self.away:
                 logger.warning("Redis cache unavailable (%s): counting in this process for now", exc)
-            self._away_until = time.monotonic() + RETRY_SECONDS
+            self._link.away_until = time.monotonic() + RETRY_SECONDS
 
     def _either(self, name: str, *args: Any, **kwargs: Any) -> Any:
         if not self.away:

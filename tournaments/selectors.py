@@ -7,18 +7,21 @@ changes; :func:`public_view` replays the game, so its result is cached per versi
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from django.contrib.auth.models import User as AuthUser
 from django.core.cache import cache
+from django.db import connection
 from django.db.models import Max, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
 from solver.notation import parse_move
 from solver.tiles import ALPHABET, BLANK_CHAR, rack_codes
+from tournaments import rows
 from tournaments.display import Cell, axis_labels, board_cells, rack_text, shown_move, tile_values
 from tournaments.messages import say_error
 from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
@@ -28,6 +31,32 @@ from tournaments.state import rebuild
 SCORED = (adj.Reason.OK, adj.Reason.SHIFT_ACCEPTED)
 INVALID = (adj.Reason.ILLEGAL, adj.Reason.NOT_IN_LEXICON, adj.Reason.UNREADABLE)
 RULED = (Round.State.ADJUDICATED, Round.State.PLACED)
+
+
+_TOKEN = rows.Columns(PlayerToken, Player, Event)
+
+
+@functools.cache
+def _token_sql(vendor: str) -> str:
+    c = rows.column
+    return (
+        f"SELECT {_TOKEN.select()} FROM {rows.table(PlayerToken)}"
+        f" INNER JOIN {rows.table(Player)} ON {c(Player, 'pk')} = {c(PlayerToken, 'player')}"
+        f" INNER JOIN {rows.table(Event)} ON {c(Event, 'pk')} = {c(Player, 'event')}"
+        f" WHERE {c(PlayerToken, 'key')} = %s"
+    )
+
+
+def player_token(key: str) -> PlayerToken | None:
+    """The token of ``key`` with its player and the player's event, or None. Every slip of
+    a hall reads it (the API's player authentication): in SQL written once (tournaments/rows.py)."""
+    found = rows.fetch(_token_sql(connection.vendor), [key], _TOKEN)
+    if not found:
+        return None
+    token, player, event = found[0]
+    player.event = event
+    token.player = player
+    return cast(PlayerToken, token)
 
 
 def playing_game(event: Event) -> Game | None:

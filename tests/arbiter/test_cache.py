@@ -18,12 +18,17 @@ def _closed_port() -> int:
         return int(sock.getsockname()[1])  # nothing listens there once closed
 
 
+OPTIONS = {"OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}}
+
+
 @pytest.fixture
-def away() -> FallbackRedisCache:
-    return FallbackRedisCache(
-        f"redis://127.0.0.1:{_closed_port()}/0",
-        {"OPTIONS": {"socket_connect_timeout": 0.5, "socket_timeout": 0.5}},
-    )
+def location() -> str:
+    return f"redis://127.0.0.1:{_closed_port()}/0"
+
+
+@pytest.fixture
+def away(location: str) -> FallbackRedisCache:
+    return FallbackRedisCache(location, OPTIONS)
 
 
 def test_without_redis_the_cache_counts_in_memory(away: FallbackRedisCache) -> None:
@@ -68,3 +73,18 @@ def test_redis_is_tried_again_after_a_while(
 def test_a_programming_error_is_not_hidden(away: FallbackRedisCache) -> None:
     with pytest.raises(ValueError):
         away.incr("never-set")  # Django's own refusal, from memory as from Redis
+
+
+def test_the_cache_objects_of_one_process_share_redis_and_the_memory(
+    away: FallbackRedisCache, location: str
+) -> None:
+    """Django makes a cache object per request context (one per request under ASGI): the
+    next request's must use the same connection pool, know that Redis is away, and count
+    on from the same memory."""
+    assert away.add("rate:slip:7", 0, 60) is True and away.incr("rate:slip:7") == 1
+    next_request = FallbackRedisCache(location, OPTIONS)
+    assert next_request._cache is away._cache
+    assert next_request.away
+    assert next_request.incr("rate:slip:7") == 2
+    other = FallbackRedisCache(location.replace("/0", "/1"), {"OPTIONS": {}})
+    assert other._cache is not away._cache and not other.away

@@ -1,0 +1,213 @@
+"""How a slip locks on PostgreSQL (tournaments/services/slips.py, ``_lock_sql``): the round
+in SHARE mode, the player's row for update.
+
+A hall's slips must not wait for each other (two web processes each waiting for the round
+the other one held was the limit of a 2,000-phone hall), while a player's own slips (a
+retry, a correction) still come one after the other and the close still waits for every
+slip already in. Each test holds a slip's transaction open in a thread of its own (its own
+connection) and looks at what another connection can do meanwhile. Needs ``DATABASE_URL``
+(skipped locally without it, failed in CI).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import pytest
+from django.db import connection, transaction
+from django.utils import timezone
+
+from tests.integration.conftest import require_postgres
+from tests.tournaments.test_rows import same_as_the_orm
+from tournaments import services
+from tournaments.models import Player, Round, Ruling, Slip
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+#: Bounds of every wait (seconds): what must not wait gets WAIT, what must wait is seen
+#: still waiting after BLOCKED.
+WAIT = 10.0
+BLOCKED = 0.5
+
+
+@pytest.fixture
+def open_round() -> tuple[Round, list[Player]]:
+    require_postgres()
+    if connection.vendor != "postgresql":
+        pytest.fail("DATABASE_URL is PostgreSQL but the test database is not", pytrace=False)
+    event = services.event_create(
+        name="Locks",
+        starts_on=dt.date(2026, 11, 24),
+        lexicon=services.lexicon_bundled(name="enable"),
+        language="english",
+        notation="gcg",
+        random_seed=5,
+    )
+    players = [services.player_add(event=event, name=f"Player {i + 1}") for i in range(3)]
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    round = Round.objects.get(pk=round.pk)
+    assert round.tops, "the solve task did not run"
+    services.round_open(round=round)
+    return Round.objects.select_related("game__event").get(pk=round.pk), players
+
+
+def _slip(round: Round, player: Player, **more: Any) -> services.SubmitResult:
+    coordinates, word = round.tops[0].split(" ", 1)
+    fields: dict[str, Any] = {"coordinates": coordinates, "word": word, "announced_score": round.top_score}
+    fields.update(more)
+    return services.slip_submit(event=round.game.event, player=player, **fields)
+
+
+class Worker(threading.Thread):
+    """``job`` in a thread of its own, with its own connection; ``result`` or ``error``."""
+
+    def __init__(self, job: Callable[[], Any]) -> None:
+        super().__init__(daemon=True)
+        self.job = job
+        self.result: Any = None
+        self.error: BaseException | None = None
+
+    def run(self) -> None:
+        try:
+            self.result = self.job()
+        except BaseException as exc:
+            self.error = exc
+        finally:
+            connection.close()
+
+    def finished(self) -> Any:
+        self.join(WAIT)
+        assert not self.is_alive(), f"still waiting after {WAIT} s"
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+
+@contextmanager
+def holding(round: Round, player: Player) -> Iterator[Worker]:
+    """A slip of ``player`` recorded in a transaction kept open until the block ends."""
+    held, release = threading.Event(), threading.Event()
+
+    def job() -> services.SubmitResult:
+        with transaction.atomic():
+            result = _slip(round, player)
+            held.set()
+            release.wait(WAIT * 3)
+        return result
+
+    worker = Worker(job)
+    worker.start()
+    try:
+        assert held.wait(WAIT), "the held slip was not recorded"
+        yield worker
+    finally:
+        release.set()
+    worker.finished()
+
+
+def test_the_slips_of_two_players_do_not_wait_for_each_other(open_round) -> None:
+    round, (anne, bruno, _c) = open_round
+    with holding(round, anne):
+        other = Worker(lambda: _slip(round, bruno))
+        other.start()
+        result = other.finished()  # while Anne's slip holds the round
+        assert result.created and not result.slip.late
+    assert Slip.objects.filter(round=round, current=True).count() == 2
+
+
+def test_a_players_second_slip_waits_for_the_first_and_replaces_it(open_round) -> None:
+    round, (anne, _b, _c) = open_round
+    with holding(round, anne) as first:
+        second = Worker(lambda: _slip(round, anne, coordinates="8A", word="XYZ"))
+        second.start()
+        second.join(BLOCKED)
+        assert second.is_alive(), "a player's two slips were recorded side by side"
+    replacing = second.finished()
+    kept = first.finished()
+    assert Slip.objects.get(pk=kept.slip.pk).current is False
+    assert list(Slip.objects.filter(round=round, player=anne, current=True)) == [replacing.slip]
+
+
+def test_the_same_slip_sent_twice_at_once_is_one_slip(open_round) -> None:
+    round, (anne, _b, _c) = open_round
+    held, release = threading.Event(), threading.Event()
+
+    def first_job() -> services.SubmitResult:
+        with transaction.atomic():
+            result = _slip(round, anne, client_id="same")
+            held.set()
+            release.wait(WAIT * 3)
+        return result
+
+    first = Worker(first_job)
+    first.start()
+    assert held.wait(WAIT)
+    again = Worker(lambda: _slip(round, anne, client_id="same"))
+    again.start()
+    again.join(BLOCKED)
+    release.set()
+    retry = again.finished()
+    original = first.finished()
+    assert original.created and not retry.created
+    assert retry.slip.pk == original.slip.pk
+    assert Slip.objects.filter(round=round, player=anne).count() == 1
+
+
+def test_the_close_waits_for_the_slips_already_in_and_rules_them(open_round) -> None:
+    round, (anne, bruno, _c) = open_round
+    with holding(round, anne) as held:
+        close = Worker(lambda: services.round_close(round=Round.objects.get(pk=round.pk)))
+        close.start()
+        close.join(BLOCKED)
+        assert close.is_alive(), "the round closed under a slip still being recorded"
+    close.finished()
+    slip = held.finished().slip
+    # After the close, a new slip is late (the close's time is after its own arrival).
+    late = _slip(Round.objects.select_related("game__event").get(pk=round.pk), bruno)
+    assert late.slip.late
+    ruling = Ruling.objects.get(round=round, player=anne)
+    assert ruling.slip_id == slip.pk and ruling.credited == round.top_score
+
+
+def test_slips_queued_behind_a_ruled_round_rule_it_again_side_by_side(open_round) -> None:
+    """Two in-time slips reach a round already ruled (they queued behind the close): each
+    needs the round for itself (it rules it again); neither deadlocks on the other's share."""
+    round, (_a, bruno, claire) = open_round
+    sent = timezone.now()
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    assert Round.objects.get(pk=round.pk).state == Round.State.ADJUDICATED
+    start = threading.Barrier(2, timeout=WAIT)
+
+    def job(player: Player) -> services.SubmitResult:
+        start.wait()
+        return _slip(round, player, now=sent)
+
+    workers = [Worker(lambda p=p: job(p)) for p in (bruno, claire)]
+    for worker in workers:
+        worker.start()
+    results = [worker.finished() for worker in workers]
+    assert all(r.created and not r.slip.late for r in results)
+    assert Round.objects.get(pk=round.pk).state == Round.State.ADJUDICATED  # ruled again (eager tasks)
+    credited = dict(Ruling.objects.filter(round=round).values_list("player_id", "credited"))
+    assert credited[bruno.pk] == credited[claire.pk] == round.top_score
+
+
+def test_the_hot_paths_rows_are_the_orms_on_postgresql() -> None:
+    """tests/tournaments/test_rows.py's comparison, on PostgreSQL (psycopg's own types)."""
+    require_postgres()
+    event = services.event_create(
+        name="Rows",
+        starts_on=dt.date(2026, 11, 24),
+        lexicon=services.lexicon_bundled(name="enable"),
+        language="english",
+        notation="gcg",
+        random_seed=6,
+    )
+    players = [services.player_add(event=event, name=f"Player {i + 1}") for i in range(2)]
+    same_as_the_orm(services.game_start(event=event), players)

@@ -1,0 +1,110 @@
+"""The hot path's hand-written SQL (tournaments/rows.py) gives what the ORM gives: the same
+instances, every field equal and of the same type (aware datetimes, JSON, booleans), and
+the same rows chosen. :func:`same_as_the_orm` runs here on the tests' SQLite and on
+PostgreSQL in tests/integration/test_slip_locks.py."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.db.models import Model, Q
+from django.utils import timezone
+
+from tournaments import selectors, services
+from tournaments.models import Game, Player, PlayerToken, Round, Slip
+from tournaments.rows import Columns, column
+from tournaments.services import slips
+
+pytestmark = pytest.mark.django_db
+
+
+def _fields(instance: Model) -> dict[str, Any]:
+    return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
+
+
+def assert_same(made: Model, orm: Model) -> None:
+    assert type(made) is type(orm) and made.pk == orm.pk
+    ours, theirs = _fields(made), _fields(orm)
+    assert ours == theirs
+    assert {k: type(v) for k, v in ours.items()} == {k: type(v) for k, v in theirs.items()}
+    assert made._state.adding is False and made._state.db == orm._state.db
+
+
+def same_as_the_orm(game: Game, players: list[Player]) -> None:
+    """A round opened with slips in it: the token, the locked round and the player's slips
+    read by the hot path equal the ORM's readings."""
+    anne, bruno = players[0], players[1]
+    round = services.round_draw(game=game)
+    assert round is not None
+    services.round_open(round=Round.objects.get(pk=round.pk))
+    coordinates, word = Round.objects.get(pk=round.pk).tops[0].split(" ", 1)
+    event = game.event
+    for player, client_id in ((anne, "a-1"), (anne, "a-2"), (bruno, "b-1")):
+        services.slip_submit(
+            event=event,
+            player=player,
+            coordinates=coordinates,
+            word=word,
+            announced_score=None,
+            client_id=client_id,
+        )
+    key = PlayerToken.objects.create(player=anne).key
+
+    token = selectors.player_token(key)
+    assert token is not None
+    orm_token = PlayerToken.objects.select_related("player__event").get(key=key)
+    assert_same(token, orm_token)
+    assert_same(token.player, orm_token.player)
+    assert_same(token.player.event, orm_token.player.event)
+    assert selectors.player_token(key + "x") is None
+
+    with transaction.atomic():
+        locked = slips._locked_round(None, event, anne, exclusive=False)
+        orm_round = Round.objects.select_related("game__event").get(pk=round.pk)
+        assert_same(locked, orm_round)
+        assert_same(locked.game, orm_round.game)
+        assert_same(locked.game.event, orm_round.game.event)
+        assert locked.deadline is not None and timezone.is_aware(locked.deadline)
+
+        for client_id in ("a-1", "", "nothing"):
+            known = slips._known_slips(anne, locked, client_id)
+            mine = (
+                Q(round=locked, current=True) | Q(client_id=client_id)
+                if client_id
+                else Q(round=locked, current=True)
+            )
+            orm_known = list(Slip.objects.filter(mine, player=anne).order_by("pk"))
+            assert [s.pk for s in known] == [s.pk for s in orm_known] and known
+            for ours, theirs in zip(known, orm_known, strict=True):
+                assert_same(ours, theirs)
+
+
+def test_the_hot_paths_rows_are_the_orms(game: Game, players: list[Player]) -> None:
+    same_as_the_orm(game, players)
+
+
+def test_the_round_of_another_event_or_a_player_of_another_is_not_found(
+    game: Game, players: list[Player], event
+) -> None:
+    round = services.round_draw(game=game)
+    assert round is not None
+    other = services.event_create(
+        name="Elsewhere", starts_on=event.starts_on, lexicon=event.lexicon, language="english", notation="gcg"
+    )
+    stranger = services.player_add(event=other, name="Stranger")
+    with transaction.atomic():
+        assert slips._fetch_locked(stranger, False, round.pk, event.pk) is None
+        assert slips._fetch_locked(stranger, False, None, event.pk) is None
+        assert slips._fetch_locked(players[0], False, None, other.pk) is None
+        assert slips._fetch_locked(players[0], False, round.pk, event.pk) is not None
+
+
+def test_a_column_that_is_no_column_is_refused() -> None:
+    assert column(Slip, "player").endswith('"player_id"')
+    with pytest.raises(ValueError, match="not a column"):
+        column(Player, "slips")  # the reverse side of a foreign key
+    assert len(Columns(Round, Game).select().split(", ")) == len(Round._meta.concrete_fields) + len(
+        Game._meta.concrete_fields
+    )

@@ -1,0 +1,97 @@
+"""Queries of a hall's hot path (each phone's slip), written once per process in SQL.
+
+Building and compiling a query through the ORM cost more than running it: a slip read a
+token, a round and the player's slips and wrote two rows, and compiling those queries took
+about half of the slip's time in the web process. Here the SQL is written once, from the
+models' own tables and columns, and the rows come back as the ORM would give them: every
+column through the converters the ORM applies (SQLite's dates come as text, say), the
+instances made by ``Model.from_db`` (so they save, refresh and compare as any other).
+
+Only what a hall does thousands of times a minute belongs here; everything else goes
+through the ORM."""
+
+from __future__ import annotations
+
+import weakref
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from django.db import DEFAULT_DB_ALIAS, connections
+from django.db.models import Model
+
+Converter = Callable[[Any, Any, Any], Any]
+
+
+class Columns:
+    """The columns of ``models``, one after the other, as a SELECT list and back."""
+
+    def __init__(self, *models: type[Model]) -> None:
+        self.models = models
+        self.names = [[f.attname for f in model._meta.concrete_fields] for model in models]
+        #: Per database connection: each column with its converters (a connection's
+        #: converters are bound to it, and each thread has its own).
+        self._converters: weakref.WeakKeyDictionary[Any, list[tuple[Any, list[Converter]]]] = (
+            weakref.WeakKeyDictionary()
+        )
+
+    def select(self) -> str:
+        quote = connections[DEFAULT_DB_ALIAS].ops.quote_name
+        return ", ".join(
+            f"{quote(model._meta.db_table)}.{quote(str(f.column))}"
+            for model in self.models
+            for f in model._meta.concrete_fields
+        )
+
+    def _columns(self, wrapper: Any) -> list[tuple[Any, list[Converter]]]:
+        known = self._converters.get(wrapper)
+        if known is None:
+            known = []
+            for model in self.models:
+                for f in model._meta.concrete_fields:
+                    column = f.get_col(model._meta.db_table)
+                    converters = wrapper.ops.get_db_converters(column) + f.get_db_converters(wrapper)
+                    known.append((column, converters))
+            self._converters[wrapper] = known
+        return known
+
+    def instances(self, row: Sequence[Any]) -> list[Any]:
+        """One instance of each model from ``row``, in the models' order."""
+        wrapper = connections[DEFAULT_DB_ALIAS]
+        values = []
+        for read, (column, converters) in zip(row, self._columns(wrapper), strict=True):
+            value = read
+            for convert in converters:
+                value = convert(value, column, wrapper)
+            values.append(value)
+        made = []
+        start = 0
+        for model, names in zip(self.models, self.names, strict=True):
+            made.append(model.from_db(wrapper.alias, names, values[start : start + len(names)]))
+            start += len(names)
+        return made
+
+
+def fetch(sql: str, params: Sequence[Any], columns: Columns) -> list[list[Any]]:
+    """The rows of ``sql`` (selecting ``columns.select()``) as instances, per row."""
+    with connections[DEFAULT_DB_ALIAS].cursor() as cursor:
+        cursor.execute(sql, params)
+        rows = cursor.fetchall()
+    return [columns.instances(row) for row in rows]
+
+
+def quote(name: str) -> str:
+    return str(connections[DEFAULT_DB_ALIAS].ops.quote_name(name))
+
+
+def table(model: type[Model]) -> str:
+    return quote(model._meta.db_table)
+
+
+def column(model: type[Model], name: str) -> str:
+    """``table.column`` of the field ``name`` (``"pk"`` for the primary key)."""
+    meta = model._meta
+    field = meta.pk if name == "pk" else meta.get_field(name)
+    name_in_table = getattr(field, "column", None)
+    if not name_in_table:
+        raise ValueError(f"{model.__name__}.{name} is not a column of {meta.db_table}")
+    return f"{table(model)}.{quote(name_in_table)}"
