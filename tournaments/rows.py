@@ -95,3 +95,41 @@ def column(model: type[Model], name: str) -> str:
     if not name_in_table:
         raise ValueError(f"{model.__name__}.{name} is not a column of {meta.db_table}")
     return f"{table(model)}.{quote(name_in_table)}"
+
+
+class Insert:
+    """``INSERT ... RETURNING`` of new ``model`` instances, written once: what ``save()``
+    does for a new row, with the values prepared by the fields as the ORM prepares them
+    (``pre_save`` fills ``auto_now_add``) and no ``pre_save``/``post_save`` signals (no
+    receiver listens to the models inserted so; tests/tournaments/test_rows.py checks it)."""
+
+    def __init__(self, model: type[Model]) -> None:
+        self.model = model
+        pk = model._meta.pk
+        self.fields = [f for f in model._meta.concrete_fields if f is not pk]
+
+        self._sql: dict[str, str] = {}
+
+    def sql(self, vendor: str) -> str:
+        known = self._sql.get(vendor)
+        if known is None:
+            names = ", ".join(quote(str(f.column)) for f in self.fields)
+            marks = ", ".join(["%s"] * len(self.fields))
+            returning = quote(str(self.model._meta.pk.column if self.model._meta.pk else "id"))
+            known = self._sql[vendor] = (
+                f"INSERT INTO {table(self.model)} ({names}) VALUES ({marks}) RETURNING {returning}"
+            )
+        return known
+
+    def __call__(self, instance: Model) -> Model:
+        wrapper = connections[DEFAULT_DB_ALIAS]
+        if not wrapper.features.can_return_columns_from_insert:
+            instance.save(force_insert=True)
+            return instance
+        values = [f.get_db_prep_save(f.pre_save(instance, True), wrapper) for f in self.fields]
+        with wrapper.cursor() as cursor:
+            cursor.execute(self.sql(wrapper.vendor), values)
+            (instance.pk,) = cursor.fetchone()
+        instance._state.adding = False
+        instance._state.db = wrapper.alias
+        return instance

@@ -9,13 +9,14 @@ from typing import Any
 
 import pytest
 from django.db import transaction
-from django.db.models import Model, Q
+from django.db.models import Model, Q, signals
 from django.utils import timezone
 
 from tournaments import selectors, services
-from tournaments.models import Game, Player, PlayerToken, Round, Slip
+from tournaments.models import Game, HistoryEntry, Player, PlayerToken, Round, Slip
 from tournaments.rows import Columns, column
 from tournaments.services import slips
+from tournaments.services.history import history_record
 
 pytestmark = pytest.mark.django_db
 
@@ -24,11 +25,14 @@ def _fields(instance: Model) -> dict[str, Any]:
     return {f.attname: getattr(instance, f.attname) for f in instance._meta.concrete_fields}
 
 
-def assert_same(made: Model, orm: Model) -> None:
+def assert_same(made: Model, orm: Model, read: bool = True) -> None:
+    """``made`` equals ``orm``; when ``made`` was read (not made by the caller, whose values
+    stay as given: a choice's enum, say), each field of the same type too."""
     assert type(made) is type(orm) and made.pk == orm.pk
     ours, theirs = _fields(made), _fields(orm)
     assert ours == theirs
-    assert {k: type(v) for k, v in ours.items()} == {k: type(v) for k, v in theirs.items()}
+    if read:
+        assert {k: type(v) for k, v in ours.items()} == {k: type(v) for k, v in theirs.items()}
     assert made._state.adding is False and made._state.db == orm._state.db
 
 
@@ -42,7 +46,7 @@ def same_as_the_orm(game: Game, players: list[Player]) -> None:
     coordinates, word = Round.objects.get(pk=round.pk).tops[0].split(" ", 1)
     event = game.event
     for player, client_id in ((anne, "a-1"), (anne, "a-2"), (bruno, "b-1")):
-        services.slip_submit(
+        submitted = services.slip_submit(
             event=event,
             player=player,
             coordinates=coordinates,
@@ -50,6 +54,14 @@ def same_as_the_orm(game: Game, players: list[Player]) -> None:
             announced_score=None,
             client_id=client_id,
         )
+        # Inserted in SQL (rows.Insert): the row read back is the instance returned.
+        assert_same(submitted.slip, Slip.objects.get(pk=submitted.slip.pk), read=False)
+        assert timezone.is_aware(submitted.slip.received_at)
+    entry = history_record(
+        event=event, entity="slip", object_id=1, action="submit", by=None, old={"a": [1, "é"]}, new=None
+    )
+    assert_same(entry, HistoryEntry.objects.get(pk=entry.pk), read=False)
+    assert entry.at is not None and timezone.is_aware(entry.at)
     key = PlayerToken.objects.create(player=anne).key
 
     token = selectors.player_token(key)
@@ -99,6 +111,13 @@ def test_the_round_of_another_event_or_a_player_of_another_is_not_found(
         assert slips._fetch_locked(stranger, False, None, event.pk) is None
         assert slips._fetch_locked(players[0], False, None, other.pk) is None
         assert slips._fetch_locked(players[0], False, round.pk, event.pk) is not None
+
+
+def test_no_receiver_misses_the_rows_inserted_in_sql() -> None:
+    """rows.Insert sends no pre_save/post_save: nothing may listen to those models."""
+    for model in (Slip, HistoryEntry):
+        assert not signals.pre_save.has_listeners(model)
+        assert not signals.post_save.has_listeners(model)
 
 
 def test_a_column_that_is_no_column_is_refused() -> None:

@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User as AuthUser
 
+from tournaments import rows
 from tournaments.core import User
 from tournaments.models import Event, HistoryEntry
 from tournaments.notify import event_changed
@@ -18,6 +19,9 @@ def actor(by: User) -> tuple[AuthUser | None, str]:
     if not isinstance(by, AuthUser):
         return None, "system"
     return by, by.get_username()
+
+
+_INSERT = rows.Insert(HistoryEntry)
 
 
 def history_record(
@@ -34,7 +38,8 @@ def history_record(
     user, label = actor(by)
     if entity not in PRIVATE_ENTITIES:
         event_changed(event.pk)  # every phone and the projector follow it
-    return HistoryEntry.objects.create(
+    # Written in SQL once (tournaments/rows.py): each slip of a hall writes an entry.
+    entry = HistoryEntry(
         event=event,
         entity=entity,
         object_id=object_id,
@@ -45,3 +50,5 @@ def history_record(
         new=new,
         reason=reason,
     )
+    _INSERT(entry)
+    return entry

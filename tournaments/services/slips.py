@@ -192,6 +192,7 @@ def _fetch_locked(player: Player, exclusive: bool, round_id: int | None, event_i
 
 
 _SLIP = rows.Columns(Slip)
+_INSERT_SLIP = rows.Insert(Slip)
 
 
 @functools.cache
@@ -344,7 +345,7 @@ class _Submission:
                         new={"current": False},
                         reason=why,
                     )
-            slip = Slip.objects.create(
+            slip = Slip(
                 round=locked,
                 player=player,
                 coordinates=self.coordinates,
@@ -357,6 +358,7 @@ class _Submission:
                 late=late,
                 current=not late,
             )
+            _INSERT_SLIP(slip)
             if not late and locked.state != Round.State.OPEN:
                 _rule_again(locked)
             history_record(
