@@ -59,6 +59,14 @@ def round_adjudicate_task(round_id: int) -> None:
 
 
 @shared_task(acks_late=True)
+def round_rule_when_quiet_task(round_id: int, newest: int | None, waited: float) -> None:
+    """A round ruled again once the in-time slips queued behind its close stop coming."""
+    from tournaments.services.rulings import round_adjudicate_when_quiet
+
+    round_adjudicate_when_quiet(round_id=round_id, newest=newest, waited=waited)
+
+
+@shared_task(acks_late=True)
 def sheet_print_task(sheet_id: int) -> None:
     """Printing in a worker: the layout of a 300-player event takes a second or two."""
     from tournaments.services.sheets import sheet_print

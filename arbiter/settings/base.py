@@ -179,6 +179,7 @@ CELERY_TASK_TIME_LIMIT = env_int("ARBITER_TASK_TIME_LIMIT", 180)
 CELERY_TASK_ROUTES = {
     "tournaments.tasks.round_solve_task": {"queue": "solve"},
     "tournaments.tasks.round_adjudicate_task": {"queue": "adjudicate"},
+    "tournaments.tasks.round_rule_when_quiet_task": {"queue": "adjudicate"},
     "tournaments.tasks.sheet_print_task": {"queue": "default"},
 }
 CELERY_TASK_DEFAULT_QUEUE = "default"

@@ -48,9 +48,10 @@ CACHE_SECONDS = 0.5
 CHECK_SECONDS = 0.2
 #: The shortest time between two looks of a channel, whatever the messages say.
 MIN_LOOK_SECONDS = 0.02
-#: The phones' panels are built at most this often per event and process: the rulings of
-#: a round's last slips can follow each other within a second (tournaments/services/slips.py,
-#: RULE_AGAIN_DELAY), and each build sends every phone its panel.
+#: The phones' panels are built at most this often per event and process: public changes
+#: can follow each other within a second (a ruling, then the ruling again with the slips
+#: that queued behind the close: tournaments/services/rulings.py, RULE_AGAIN_QUIET), and
+#: each build sends every phone its panel.
 PANEL_EVERY_SECONDS = 1.0
 #: After Redis failed, the listener tries again this much later.
 RECONNECT_SECONDS = 2.0

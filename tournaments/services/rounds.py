@@ -1,10 +1,12 @@
 """A round's life after its draw: opened with a deadline, closed, solved by a worker, its
 top chosen and placed on the board for everyone.
 
-Races between players and the arbitrator are settled on the Round row: ``slip_submit``
-and ``round_close`` both lock it (``select_for_update``) before reading its state, so a
-slip is either in before the close or marked late after it, never lost or half-counted.
-On SQLite, where ``select_for_update`` is a no-op, the IMMEDIATE transactions of the
+Races between players and the arbitrator are settled on the Round row: ``round_close``
+locks it (``select_for_update``) before reading its state, and ``slip_submit`` locks it
+too, in SHARE mode on PostgreSQL (slips do not wait for each other; the close waits for
+the slips already in, the slips after it wait for the close: tournaments/services/slips.py),
+so a slip is either in before the close or marked late after it, never lost or
+half-counted. On SQLite, where row locks do not exist, the IMMEDIATE transactions of the
 settings serialize the writers instead."""
 
 from __future__ import annotations

@@ -22,6 +22,7 @@ from tournaments.models import Event, Game, Player, Round, Slip
 from tournaments.selectors import current_round
 from tournaments.services.games import check_playing
 from tournaments.services.history import actor, history_record
+from tournaments.services.rulings import RULE_AGAIN_QUIET
 
 
 @dataclass
@@ -111,27 +112,24 @@ def _late(locked: Round, received: dt.datetime, source: str) -> bool:
     return received > locked.closed_at
 
 
-#: Seconds between a slip queued behind the close and the new ruling of its round.
-RULE_AGAIN_DELAY = 1.0
-
-
-def _rule_again(locked: Round) -> None:
+def _rule_again(locked: Round, slip: Slip) -> None:
     """A slip in time reached a round already closed (it queued behind the close): the
     round is ruled again with it, and cannot be placed until then.
 
     Only a round already ruled is sent again. A round still ``closed`` has its ruling to
     come (the close sent it, or the watchdog will), and that ruling takes the round's lock
-    before it reads the slips, so it sees this one: a hall whose last slips queue behind
-    the close is ruled once more, not once per slip (at 500 phones the benchmark saw 38
-    rulings of the whole round, each flipping every phone's panel)."""
+    before it reads the slips, so it sees this one. The new ruling waits until the slips
+    queued behind the close stop coming (:func:`~tournaments.services.rulings.round_adjudicate_when_quiet`):
+    a hall whose last slips queue behind the close is ruled once more, not once per slip
+    (each ruling of the round holds its lock and every phone gets a new panel)."""
     if locked.state != Round.State.ADJUDICATED:
         return
     locked.state = Round.State.CLOSED
     locked.save(update_fields=["state"])
-    # A moment later: the other slips queued behind the close come in meanwhile and are
-    # ruled with this one (each ruling of the round holds its lock and every phone reloads).
     transaction.on_commit(
-        lambda: tasks.send(tasks.round_adjudicate_task, locked.pk, countdown=RULE_AGAIN_DELAY)
+        lambda: tasks.send(
+            tasks.round_rule_when_quiet_task, locked.pk, slip.pk, 0.0, countdown=RULE_AGAIN_QUIET
+        )
     )
 
 
@@ -360,7 +358,7 @@ class _Submission:
             )
             _INSERT_SLIP(slip)
             if not late and locked.state != Round.State.OPEN:
-                _rule_again(locked)
+                _rule_again(locked, slip)
             history_record(
                 event=locked.game.event,
                 entity="slip",

@@ -13,6 +13,7 @@ from tests.tournaments.helpers import open_round_with_a_shift
 from tournaments import services
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
 from tournaments.services import MAX_CREDITED, MAX_WARNINGS, ApplicationError
+from tournaments.services.rulings import RULE_AGAIN_QUIET
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -421,3 +422,64 @@ def test_an_accepted_shift_is_the_on_time_slips_even_with_a_late_one_beside_it(h
     assert ruling.shift_candidate == top
     accepted = services.ruling_accept_shift(ruling=ruling, by=arbitrator)
     assert accepted.reason == adj.Reason.SHIFT_ACCEPTED and accepted.move == top
+
+
+# ------------------------------------------------------------------ ruled again once the queued slips stop
+
+
+def test_a_round_reopened_to_ruling_waits_until_the_queued_slips_stop_coming(
+    game: Game, players: list[Player], monkeypatch
+) -> None:
+    from tournaments import tasks
+    from tournaments.services import rulings
+
+    round = _open_round(game)
+    services.round_close(round=round, now=round.deadline)
+    sent_at = round.deadline - dt.timedelta(seconds=1)
+    top_coords, top_word = round.tops[0].split()
+    asked: list[tuple[object, ...]] = []
+    monkeypatch.setattr(
+        tasks, "send", lambda task, *args, countdown=None: asked.append((*args, countdown)) or True
+    )
+
+    def queued(player: Player) -> Slip:
+        return services.slip_submit(
+            round=round, player=player, coordinates=top_coords, word=top_word,
+            announced_score=round.top_score, now=sent_at,
+        ).slip  # fmt: skip
+
+    first = queued(players[0])  # reopens the round to ruling: state closed
+    assert Round.objects.get(pk=round.pk).state == Round.State.CLOSED
+    second = queued(players[1])  # still coming
+    assert not rulings.round_adjudicate_when_quiet(round_id=round.pk, newest=first.pk)
+    assert asked[-1] == (round.pk, second.pk, RULE_AGAIN_QUIET, RULE_AGAIN_QUIET)  # asked again later
+    assert Ruling.objects.get(round=round, player=players[1]).reason == "missing"  # not ruled yet
+    # Nothing new for a while: ruled, with both.
+    assert rulings.round_adjudicate_when_quiet(round_id=round.pk, newest=second.pk, waited=RULE_AGAIN_QUIET)
+    assert Round.objects.get(pk=round.pk).state == Round.State.ADJUDICATED
+    credited = Ruling.objects.filter(round=round, player__in=players[:2]).values_list("credited", flat=True)
+    assert list(credited) == [round.top_score] * 2
+    # A task that finds the round ruled (by another, with every slip stored then) does nothing.
+    assert not rulings.round_adjudicate_when_quiet(round_id=round.pk, newest=first.pk)
+
+
+def test_a_round_whose_slips_keep_coming_is_ruled_after_the_longest_wait(
+    game: Game, players: list[Player], monkeypatch
+) -> None:
+    from tournaments import tasks
+    from tournaments.services import rulings
+
+    round = _open_round(game)
+    services.round_close(round=round, now=round.deadline)
+    top_coords, top_word = round.tops[0].split()
+    monkeypatch.setattr(tasks, "send", lambda task, *args, countdown=None: True)
+    slip = services.slip_submit(
+        round=round, player=players[0], coordinates=top_coords, word=top_word,
+        announced_score=round.top_score, now=round.deadline - dt.timedelta(seconds=1),
+    ).slip  # fmt: skip
+    assert Round.objects.get(pk=round.pk).state == Round.State.CLOSED
+    newer_than_seen = slip.pk - 1
+    assert rulings.round_adjudicate_when_quiet(
+        round_id=round.pk, newest=newer_than_seen, waited=rulings.RULE_AGAIN_MAX_WAIT
+    )
+    assert Ruling.objects.get(round=round, player=players[0]).credited == round.top_score

@@ -11,6 +11,7 @@ from tests.tournaments.helpers import draw_and_open as _open_round
 from tournaments import services
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Ruling, Slip
 from tournaments.services import ApplicationError
+from tournaments.services.rulings import RULE_AGAIN_QUIET
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -282,7 +283,10 @@ def test_slips_queued_behind_the_close_rule_the_round_once_more_not_once_each(
     def send(task, *args, countdown=None) -> bool:
         sent.append(args[0])
         delays.append(countdown)
+        calls.append((task, args))
         return True
+
+    calls: list[tuple[object, tuple[object, ...]]] = []
 
     monkeypatch.setattr(tasks, "send", send)
     sent_at = round.deadline - dt.timedelta(seconds=1)
@@ -314,7 +318,9 @@ def test_slips_queued_behind_the_close_rule_the_round_once_more_not_once_each(
         )
     round.refresh_from_db()
     assert sent == [round.pk, round.pk] and round.state == "closed"
-    assert delays == [None, services.slips.RULE_AGAIN_DELAY]  # the close's at once
+    assert delays == [None, RULE_AGAIN_QUIET]  # the close's at once
+    last = Slip.objects.filter(round=round).latest("pk")
+    assert calls[-1] == (tasks.round_rule_when_quiet_task, (round.pk, last.pk, 0.0))
 
 
 def test_a_slip_that_reached_the_server_after_the_close_or_the_deadline_is_late(

@@ -1,0 +1,169 @@
+"""The phones' panels as the production server sends them, in a real browser.
+
+Under the ASGI server (uvicorn, as ``serve`` and the production setup run it) a phone's
+live stream sends its new panel at each public change, with the player's own lines beside
+it (rooms/views/panels.py); the phone does not ask for it. Django's ``live_server`` (WSGI)
+streams nothing of the kind, so here the ASGI application is served by uvicorn in a
+thread of the test. Two phones, one in French and one in English, 360 px wide: the round
+opens, each hands in a slip, the round closes and the top is placed; each phone shows its
+own receipt, its own ruling and total, in its own language, without asking for its panel.
+
+Needs PostgreSQL (the server's threads have connections of their own: an in-memory SQLite
+database is one connection's) and chromium: skipped locally without them, failed in CI."""
+
+from __future__ import annotations
+
+import datetime as dt
+import socket
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from django.db import connection
+
+from tests.e2e.test_browser import LIVE_MS, PHONE, browser, shot  # noqa: F401  (the browser fixture)
+from tests.integration.conftest import require_postgres
+from tournaments import services
+from tournaments.models import Round, Ruling
+
+pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
+
+#: The request that asks for a panel (htmx): a phone whose stream sends panels makes none.
+PANEL_ASKED = "part=panel"
+COUNTDOWN_SHOWN = "() => /\\d\\d:\\d\\d/.test(document.querySelector('[data-countdown]').textContent)"
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def asgi_url(transactional_db: None) -> Iterator[str]:
+    require_postgres()
+    if connection.vendor != "postgresql":
+        pytest.fail("DATABASE_URL is PostgreSQL but the test database is not", pytrace=False)
+    import uvicorn
+
+    from arbiter.asgi import application
+    from rooms.views import live
+
+    port = _free_port()
+    server = uvicorn.Server(
+        uvicorn.Config(application, host="127.0.0.1", port=port, lifespan="off", log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
+    live.STOP.clear()
+    thread.start()
+    deadline = time.monotonic() + 20
+    while not server.started:
+        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
+        time.sleep(0.05)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        live.STOP.set()  # the streams end, then the server
+        server.should_exit = True
+        thread.join(15)
+        live.STOP.clear()
+        # The server's threads keep their connections: closed so that the test database
+        # can be emptied and dropped.
+        with connection.cursor() as cursor:
+            cursor.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+            )
+
+
+def test_each_phone_gets_its_panel_and_only_its_own_lines_in_its_language(
+    asgi_url: str,
+    browser: Any,  # noqa: F811
+) -> None:
+    event = services.event_create(
+        name="Pushed panels",
+        starts_on=dt.date(2026, 11, 24),
+        lexicon=services.lexicon_bundled(name="enable"),
+        language="english",
+        notation="gcg",
+        random_seed=7,
+    )
+    for name in ("Anne", "Bruno"):
+        services.player_add(event=event, name=name)
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+
+    phones: dict[str, Any] = {}
+    asked: dict[str, list[str]] = {}
+    for table, locale in ((1, "fr-FR"), (2, "en-GB")):
+        context = browser.new_context(viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
+        page = context.new_page()
+        page.set_default_timeout(LIVE_MS)
+        page.goto(f"{asgi_url}/j/{event.code}/")
+        page.fill("#id_who", str(table))
+        page.locator("form button.primary").click()
+        page.wait_for_url(f"{asgi_url}/p/{event.pk}/")
+        assert page.evaluate("() => document.documentElement.lang") == locale[:2]
+        asked[locale] = []
+        page.on("request", lambda request, log=asked[locale]: log.append(request.url))
+        phones[locale] = page
+    anne, bruno = phones["fr-FR"], phones["en-GB"]
+    # Each stream is open before the round opens (its first message is the version).
+    for page in phones.values():
+        page.wait_for_function("() => !!document.querySelector('[data-stream]')")
+    time.sleep(1.5)
+
+    services.round_open(round=Round.objects.get(pk=round.pk), seconds=240)
+    round.refresh_from_db()
+    coordinates, word = round.tops[0].split()
+    for page in phones.values():
+        page.wait_for_selector("ol.rack .tile")
+        page.wait_for_function(COUNTDOWN_SHOWN)
+    shot(anne, "pushed-phone-open-fr")
+    shot(bruno, "pushed-phone-open-en")
+
+    # Anne plays the top; Bruno a word of his own.
+    anne.fill("#slip input[name=coordinates]", coordinates)
+    anne.fill("#slip input[name=word]", word)
+    anne.locator("#slip button.primary").click()
+    anne.wait_for_selector("#receipt .receipt.ok")
+    assert "reçu" in anne.locator("#receipt").inner_text().lower()
+    bruno.fill("#slip input[name=coordinates]", "8H")
+    bruno.fill("#slip input[name=word]", "ZZZ")
+    bruno.locator("#slip button.primary").click()
+    bruno.wait_for_selector("#receipt .receipt.ok")
+    assert "received" in bruno.locator("#receipt").inner_text().lower()
+
+    # The close: the results come to each phone, its own ruling beside the shared panel.
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    rulings = {r.player.name: r for r in Ruling.objects.filter(round=round).select_related("player")}
+    assert rulings["Anne"].credited == round.top_score and rulings["Bruno"].credited == 0
+    for page in phones.values():
+        page.wait_for_selector("#result-title")
+    anne.wait_for_function(
+        "s => document.querySelector('[data-mine=result]').textContent.includes(s)", arg=str(round.top_score)
+    )
+    anne_result = anne.locator("[data-mine=result]").inner_text()
+    bruno_result = bruno.locator("[data-mine=result]").inner_text()
+    assert word in anne_result and "ZZZ" not in anne_result  # her slip, not his
+    assert "ZZZ" in bruno_result and word not in bruno_result
+    assert "Votre bulletin" in anne_result and "Your slip" in bruno_result
+    shot(anne, "pushed-phone-result-fr")
+    shot(bruno, "pushed-phone-result-en")
+
+    # Placed: the totals in the players' own slots.
+    services.round_place(round=Round.objects.get(pk=round.pk))
+    anne.wait_for_function(
+        "s => document.querySelector('[data-mine=total]').textContent.trim() === s", arg=str(round.top_score)
+    )
+    bruno.wait_for_function("() => document.querySelector('[data-mine=total]').textContent.trim() === '0'")
+
+    # Nothing fits wider than the phone, and no phone asked for its panel: the streams sent them.
+    for locale, page in phones.items():
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"], locale
+        assert [url for url in asked[locale] if PANEL_ASKED in url] == [], locale
+    for page in phones.values():
+        page.context.close()
