@@ -481,6 +481,9 @@ def account(
 
 # --------------------------------------------------------------------------- the worker's log
 
+#: The worker's tasks that rule a round: at the close, and again once the in-time slips
+#: that queued behind the close stop coming (tournaments/services/rulings.py).
+ADJUDICATIONS = ("round_adjudicate_task", "round_rule_when_quiet_task")
 _TASK_LINE = re.compile(
     r"^\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d{3}): \w+/[^\]]+\] Task ([\w.]+)\[([\w-]+)\] "
     r"(received|succeeded in ([\d.]+)s)",
@@ -493,6 +496,8 @@ class TaskRun:
     name: str
     received: float  # seconds since the epoch
     seconds: float | None  # its run, None when it did not succeed
+    done: float | None = None  # when it succeeded, seconds since the epoch (a task sent
+    # with a countdown is received at once and runs later)
 
 
 def worker_tasks(log: str, utc_offset: dt.timedelta) -> list[TaskRun]:
@@ -500,15 +505,19 @@ def worker_tasks(log: str, utc_offset: dt.timedelta) -> list[TaskRun]:
     writes the local time of the worker (Django sets the process's TZ to TIME_ZONE): the
     offset is the one the API's times carry."""
     received: dict[str, tuple[str, float]] = {}
-    ran: dict[str, float] = {}
+    ran: dict[str, tuple[float, float]] = {}
     zone = dt.timezone(utc_offset)
     for stamp, name, task_id, what, seconds in _TASK_LINE.findall(log):
+        when = dt.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S,%f").replace(tzinfo=zone).timestamp()
         if what == "received":
-            when = dt.datetime.strptime(stamp, "%Y-%m-%d %H:%M:%S,%f").replace(tzinfo=zone)
-            received[task_id] = (name.rsplit(".", 1)[-1], when.timestamp())
+            received[task_id] = (name.rsplit(".", 1)[-1], when)
         else:
-            ran[task_id] = float(seconds)
-    return [TaskRun(name, when, ran.get(task_id)) for task_id, (name, when) in received.items()]
+            ran[task_id] = (float(seconds), when)
+    runs = []
+    for task_id, (name, when) in received.items():
+        seconds, done = ran.get(task_id, (None, None))
+        runs.append(TaskRun(name, when, seconds, done))
+    return runs
 
 
 # --------------------------------------------------------------------------- /proc
@@ -1717,9 +1726,7 @@ class Hall:
         if rulings is not None and found.unruled == 0:
             ruled_s = seen_ruled
             if before and all(a["ran_s"] is not None for a in before):
-                ruled_s = round(
-                    max((a["received_after_close_s"] or 0) + (a["ran_s"] or 0) for a in before), 3
-                )
+                ruled_s = round(max(done_after_close(a) for a in before), 3)
         rows = self._slip_rows(phones, deadline)
         return {
             "phones": count,
@@ -1828,7 +1835,7 @@ class Hall:
             "timeline": self.timeline,
         }
 
-    def _adjudications(self, close: Mapping[str, Any]) -> list[dict[str, float | None]]:
+    def _adjudications(self, close: Mapping[str, Any]) -> list[dict[str, Any]]:
         """From the worker's log (a server the bench started with ``serve``): when each
         adjudication after the close reached the worker, and how long it ran (None: it had
         not finished when the bench read the log)."""
@@ -1837,9 +1844,14 @@ class Hall:
         offset = dt.datetime.fromisoformat(close["closed_at"]).utcoffset() or dt.timedelta()
         runs = worker_tasks(self.worker_log.read_text("utf-8", errors="replace"), offset)
         return [
-            {"received_after_close_s": round(run.received - close["sent_wall"], 3), "ran_s": run.seconds}
+            {
+                "task": run.name,
+                "received_after_close_s": round(run.received - close["sent_wall"], 3),
+                "ran_s": run.seconds,
+                "done_after_close_s": None if run.done is None else round(run.done - close["sent_wall"], 3),
+            }
             for run in runs
-            if run.name == "round_adjudicate_task" and run.received >= close["sent_wall"] - 1.0
+            if run.name in ADJUDICATIONS and run.received >= close["sent_wall"] - 1.0
         ]
 
     def _slip_rows(self, phones: Sequence[Phone], deadline: float) -> list[dict[str, Any]]:
@@ -1887,6 +1899,14 @@ def _met(ok: bool) -> str:
     return "met" if ok else "MISSED"
 
 
+def done_after_close(run: Mapping[str, Any]) -> float:
+    """When an adjudication's task was done, in seconds after the close (an older log's
+    runs have no end time: received plus its run)."""
+    if run.get("done_after_close_s") is not None:
+        return float(run["done_after_close_s"])
+    return float((run["received_after_close_s"] or 0) + (run["ran_s"] or 0))
+
+
 def adjudication_text(runs: Sequence[Mapping[str, Any]]) -> str:
     if not runs:
         return "(no worker log read)"
@@ -1894,11 +1914,13 @@ def adjudication_text(runs: Sequence[Mapping[str, Any]]) -> str:
     said = f"received {_s(first['received_after_close_s'])} s after the close, ran {_s(first['ran_s'])} s"
     if len(runs) == 1:
         return said
-    done = [(a["received_after_close_s"] or 0) + a["ran_s"] for a in runs if a["ran_s"] is not None]
+    done = [done_after_close(a) for a in runs if a["ran_s"] is not None]
     ran = sum(a["ran_s"] for a in runs if a["ran_s"] is not None)
+    again = sum(a.get("task") == "round_rule_when_quiet_task" for a in runs)
     return (
-        f"{len(runs)} runs (the round ruled again as in-time slips came in after the close): the first "
-        f"{said}; the last done {_s(max(done, default=None))} s after the close; {ran:.1f} s of runs in all"
+        f"{len(runs)} tasks ({again} to rule the round again once the in-time slips queued behind the close"
+        f" stop coming): the first {said}; the last done {_s(max(done, default=None))} s after the close;"
+        f" {ran:.1f} s of runs in all"
     )
 
 

@@ -385,6 +385,11 @@ WORKER_LOG = "\n".join(
         "succeeded in 0.03394090599977062s: None",
         "[2026-11-24 10:02:53,000: ERROR/ForkPoolWorker-1] Task tournaments.tasks.round_solve_task[aa11] "
         "raised unexpected: OperationalError()",
+        # Sent with a countdown: received at once, run a second later.
+        "[2026-11-24 10:02:54,000: INFO/MainProcess] Task tournaments.tasks.round_rule_when_quiet_task[cc3] "
+        "received",
+        "[2026-11-24 10:02:55,500: INFO/ForkPoolWorker-1] Task "
+        "tournaments.tasks.round_rule_when_quiet_task[cc3] succeeded in 0.5s: None",
     ]
 )
 
@@ -393,9 +398,30 @@ def test_the_worker_log_says_when_each_task_arrived_and_how_long_it_ran():
     runs = worker_tasks(WORKER_LOG, dt.timedelta(hours=1))
     received = dt.datetime(2026, 11, 24, 9, 2, 52, 718000, tzinfo=dt.UTC).timestamp()
     assert runs[0] == hall.TaskRun(
-        "round_adjudicate_task", pytest.approx(received), pytest.approx(0.0339, abs=1e-4)
+        "round_adjudicate_task",
+        pytest.approx(received),
+        pytest.approx(0.0339, abs=1e-4),
+        pytest.approx(received + 0.035),
     )
-    assert runs[1].name == "round_solve_task" and runs[1].seconds is None
+    assert runs[1].name == "round_solve_task" and runs[1].seconds is None and runs[1].done is None
+    again = runs[2]
+    assert again.name == "round_rule_when_quiet_task" and again.done == pytest.approx(again.received + 1.5)
+
+
+def test_a_ruling_sent_with_a_countdown_is_done_when_it_ends_not_when_it_arrived():
+    close_at = dt.datetime(2026, 11, 24, 9, 2, 52, 700000, tzinfo=dt.UTC).timestamp()
+    runs = [
+        {"task": r.name, "received_after_close_s": round(r.received - close_at, 3), "ran_s": r.seconds,
+         "done_after_close_s": round(r.done - close_at, 3)}
+        for r in worker_tasks(WORKER_LOG, dt.timedelta(hours=1))
+        if r.name in hall.ADJUDICATIONS
+    ]  # fmt: skip
+    assert [hall.done_after_close(r) for r in runs] == [pytest.approx(0.053), pytest.approx(2.8)]
+    text = hall.adjudication_text(runs)
+    assert text.startswith("2 tasks (1 to rule the round again")
+    assert "the last done 2.80 s after the close" in text
+    old = {"received_after_close_s": 1.0, "ran_s": 0.5}  # a report from before the end times
+    assert hall.done_after_close(old) == 1.5
 
 
 def test_the_server_command_is_a_template():
