@@ -537,8 +537,13 @@ class TopChoiceSerializer(serializers.Serializer[Any]):
     warning = serializers.CharField(help_text="set when the move scores less than the top")
 
 
-class PlaceInputSerializer(serializers.Serializer[Any]):
-    draw_next = serializers.BooleanField(default=True, help_text="draw the next rack at random")
+class PlaceInputSerializer(DrawInputSerializer):
+    """The next rack may come typed from a physical draw: refused, it refuses the placement
+    with it (nothing placed: type it again)."""
+
+    draw_next = serializers.BooleanField(
+        default=True, help_text="draw the next rack at random (when no rack is typed)"
+    )
 
 
 class PlaceResultSerializer(serializers.Serializer[Any]):

@@ -539,8 +539,13 @@ class PlaceView(EventMixin, APIView):
         data = PlaceInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         round = self.current_round()
+        fields = data.validated_data
         following = services.round_place(
-            round=round, by=request.user, draw_next=data.validated_data["draw_next"]
+            round=round,
+            by=request.user,
+            draw_next=fields["draw_next"],
+            typed=fields.get("typed"),
+            rejected=tuple(fields["rejected"]),
         )
         round.game.refresh_from_db()
         body = {

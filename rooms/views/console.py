@@ -517,16 +517,22 @@ def top_choose(request: HttpRequest, event_id: int) -> HttpResponse:
 @arbitrator_page
 def round_place(request: HttpRequest, event_id: int) -> HttpResponse:
     """Place the chosen move, then draw the next rack: at random, or as typed from a
-    physical draw (a refused rack leaves the round placed and the draw form open)."""
+    physical draw (a refused rack places nothing: the arbitrator reads why and types it
+    again)."""
     event = arbitrated_event(request, event_id)
     typed = (request.POST.get("typed") or "").strip().upper()[:20]
     with refusals(request):
         round = _unplaced_round(event, request)
-        following = services.round_place(round=round, by=request.user, draw_next=not typed)
-        if typed:
-            following = services.round_draw(
-                game=round.game, by=request.user, typed=typed, rejected=_rejected(request.POST)
+        try:
+            rejected = _rejected(request.POST) if typed else ()
+            following = services.round_place(
+                round=round, by=request.user, typed=typed or None, rejected=rejected
             )
+        except services.RackRefusedError as exc:
+            raise services.ApplicationError(
+                _("Nothing was placed: the rack typed, %(rack)s, is refused (%(why)s). Type it again.")
+                % {"rack": typed, "why": exc.message}
+            ) from exc
         if following is None and Game.objects.get(pk=round.game_id).state == Game.State.ENDED:
             messages.info(request, _("The draw rule ends the game: no rack can be drawn."))
     return _back(event)

@@ -549,6 +549,26 @@ def test_placing_draws_the_next_rack(event: Event, open_round: Round, arbitrator
     assert body["next"]["tops"] == ["9D BOOGIE", "7K BOGIE"] and body["game_over"] is False
 
 
+def test_placing_with_a_typed_rack_places_nothing_when_the_rack_is_refused(
+    event: Event, open_round: Round, arbitrator_client
+) -> None:
+    _close(open_round)
+    url = event_url(event, "rounds/current/place/")
+    refused = arbitrator_client.post(url, {"typed": "ZZZZZZZ"}, format="json")
+    error = assert_error(refused, 400, "application_error")
+    assert "reliquat" in error["message"]  # the reason
+    assert Round.objects.get(pk=open_round.pk).state == Round.State.ADJUDICATED  # not placed
+    assert Round.objects.filter(game=open_round.game).count() == 1
+    # The rack as drawn from the bag (the reliquat BI, then five of the bag's tiles): placed.
+    response = arbitrator_client.post(url, {"typed": "BIGOEOE"}, format="json")
+    assert response.status_code == 200, response.content
+    body = response.json()
+    assert body["placed"]["state"] == "placed" and (body["next"]["reliquat"], body["next"]["new_tiles"]) == (
+        "BI",
+        "GOEOE",
+    )
+
+
 def test_placing_without_the_next_draw(event: Event, open_round: Round, arbitrator_client) -> None:
     _close(open_round)
     response = arbitrator_client.post(

@@ -174,15 +174,22 @@ def test_start_draws_the_first_rack(console: Client, event: Event, drawn: Round)
     assert drawn.new_tiles in page
 
 
-def test_a_typed_rack_is_refused_with_its_reason(console: Client, event: Event, opened: Round) -> None:
-    # Play round 1 through, keep the board, then type an impossible rack.
+def test_a_typed_rack_refused_at_place_places_nothing_and_says_so(
+    console: Client, event: Event, opened: Round
+) -> None:
+    # Round 1 ruled, then an impossible rack typed for round 2: the move stays off the
+    # board (placing it would leave a placed round and no rack), and the page says why.
     console.post(_url(event, "close/"))
     response = console.post(_url(event, "place/"), {"typed": "ZZZZZZZ"}, follow=True)
-    assert "rack" in _messages(response)[-1], _messages(response)  # the reason, at once
+    said = _messages(response)[-1]
+    assert "Nothing was placed" in said and "ZZZZZZZ" in said and "rack" in said, said
     game = Game.objects.get(event=event)
-    assert game.rounds.count() == 1 and game.rounds.get().state == Round.State.PLACED
-    response = console.post(_url(event, "draw/"), {"typed": ""}, follow=True)
-    assert game.rounds.count() == 2
+    assert game.rounds.count() == 1 and game.rounds.get().state == Round.State.ADJUDICATED
+    assert not HistoryEntry.objects.filter(entity="round", action="place").exists()
+    french = console.post(_url(event, "place/"), {"typed": "ZZZZZZZ"}, follow=True, HTTP_ACCEPT_LANGUAGE="fr")
+    assert "Rien n’a été placé" in _messages(french)[-1], _messages(french)
+    console.post(_url(event, "place/"), {"typed": ""}, follow=True)  # a random draw: placed
+    assert game.rounds.count() == 2 and game.rounds.get(number=1).state == Round.State.PLACED
 
 
 def test_open_sets_the_deadline(console: Client, event: Event, drawn: Round) -> None:
@@ -357,7 +364,7 @@ def test_the_current_round_is_none_between_a_new_game_and_its_draw(
 
 def test_a_typed_rack_is_checked_as_it_is_typed(console: Client, event: Event, opened: Round) -> None:
     console.post(_url(event, "close/"))
-    console.post(_url(event, "place/"), {"typed": "ZZZZZZZ"})  # placed, the typed rack refused
+    services.round_place(round=_round(event), draw_next=False)  # placed, the next rack to type
     refused = console.get(_url(event, "draw/check/"), {"typed": "ZZZZZZZ"}).content.decode()
     assert "msg error" in refused and "ZZZZZZZ" in refused
     game = Game.objects.get(event=event)

@@ -22,7 +22,7 @@ from tournaments.core import (
 from tournaments.services.backups import Backup, game_backup
 from tournaments.services.demo import event_demo
 from tournaments.services.events import event_create, event_update
-from tournaments.services.games import game_end, game_start, round_draw
+from tournaments.services.games import RackRefusedError, game_end, game_start, round_draw
 from tournaments.services.history import actor, history_record
 from tournaments.services.lexicons import lexicon_bundled, lexicon_import, lexicon_pack
 from tournaments.services.players import player_add, player_release, player_token_issue, players_import
@@ -65,6 +65,7 @@ __all__ = [
     "ApplicationError",
     "Backup",
     "NoRoundError",
+    "RackRefusedError",
     "SubmitResult",
     "TopChoice",
     "User",

@@ -71,6 +71,10 @@ def _check_master_settings(game: Game, record: GameRecord) -> None:
         )
 
 
+class RackRefusedError(ApplicationError):
+    """A rack typed from a physical draw that cannot be the next rack (say why)."""
+
+
 def round_draw(
     *, game: Game, by: User = None, typed: str | None = None, rejected: tuple[str, ...] = ()
 ) -> Round | None:
@@ -92,7 +96,7 @@ def round_draw(
         drawn: RackDraw | None
         if planned is not None:
             if typed is not None:
-                raise ApplicationError(
+                raise RackRefusedError(
                     _("round %(number)s of a master game takes its rack from the record: draw without typing")
                     % {"number": number}
                 )
@@ -106,7 +110,7 @@ def round_draw(
             try:
                 drawn = solver_game.draw_manual(typed, rejected)
             except IllegalRackError as exc:
-                raise ApplicationError(say_error(exc)) from exc
+                raise RackRefusedError(say_error(exc)) from exc
         reliquat, new, rejected = drawn.texts()
         round = Round.objects.create(
             game=game,

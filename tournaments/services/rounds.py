@@ -184,10 +184,20 @@ def top_choose(*, round: Round, move_text: str, by: User = None, confirm_lower: 
         return TopChoice(round, warning)
 
 
-def round_place(*, round: Round, by: User = None, draw_next: bool = True) -> Round | None:
+def round_place(
+    *,
+    round: Round,
+    by: User = None,
+    draw_next: bool = True,
+    typed: str | None = None,
+    rejected: tuple[str, ...] = (),
+) -> Round | None:
     """Place the chosen move (default: the automatic choice among the tops) on the board
-    for everyone; then draw the next rack at random unless ``draw_next`` is False.
-    Returns the next round, or None (no next round drawn, or the game ended)."""
+    for everyone; then draw the next rack: as ``typed`` from a physical draw (with the
+    tiles ``rejected`` back to the bag), else at random unless ``draw_next`` is False.
+    A typed rack that is refused refuses the placement with it: nothing is placed, the
+    arbitrator types the rack again. Returns the next round, or None (no next round
+    drawn, or the game ended)."""
     # One transaction for the placement and the next draw: a refused draw leaves the
     # round unplaced rather than a placed round with no next rack.
     with transaction.atomic():
@@ -219,6 +229,8 @@ def round_place(*, round: Round, by: User = None, draw_next: bool = True) -> Rou
         )
         rebuild(round.game)  # the placed move must replay: refuse the commit otherwise
         game_backup_on_commit(game=round.game)
+        if typed is not None:
+            return round_draw(game=round.game, by=by, typed=typed, rejected=rejected)
         if draw_next:
             return round_draw(game=round.game, by=by)
         return None
