@@ -620,6 +620,34 @@ def _word(text: str) -> str | None:
         return None
 
 
+def unreadable(slip: SlipInput, notation: str, size: int, any_reference: bool = False) -> Note | None:
+    """Why the slip cannot be read at all, or None: no square of a board of ``size`` in its
+    coordinates (``Z99`` on a 15x15 board, no coordinates), or a word with a character no
+    tile carries. A phone's slip is refused for it at submission, so that the player writes
+    it again (the close would rule it unreadable: 0). Nothing about the move's legality or
+    its words: a readable slip is taken as it is, and judged at the close.
+
+    ``any_reference``: the game's first slip under ``first_slip_best_placement``, where the
+    word counts at its best placement whatever the coordinates (FISF 5.4.2.a): the word
+    alone must be readable."""
+    coords, word = _split_slip(slip)
+    if not coords and not word:
+        return None  # a blank slip: handed in as such
+    if any_reference:
+        try:
+            parse_word(word or coords)
+        except InvalidMoveError as err:
+            return Note.of(err)
+        return None
+    try:
+        _read_move(coords, word, notation, size)
+    except InvalidMoveError as err:
+        return Note.of(err)
+    except IllegalMoveError:
+        return None  # read: the close judges where it goes
+    return None
+
+
 def _reads(coords: str, notation: str, size: int) -> bool:
     try:
         parse_coord(coords, notation, size)

@@ -293,3 +293,20 @@ def test_a_phone_slip_after_the_game_ended_is_refused_on_its_last_round(event: E
     body = assert_error(response, 400, "application_error")
     assert "has ended" in body["message"]
     assert not Slip.objects.exists()
+
+
+def test_a_phone_slip_that_cannot_be_read_is_refused_in_the_phones_language(
+    event: Event, open_round, p1
+) -> None:
+    url = event_url(event, "rounds/current/slips/")
+    services.round_close(round=open_round)
+    services.round_place(round=Round.objects.get(pk=open_round.pk))
+    services.round_open(round=Round.objects.get(game=open_round.game, number=2))
+    english = p1.post(url, {"coordinates": "Z99", "word": "POULE"}, format="json")
+    body = assert_error(english, 400, "application_error")
+    assert body["detail"]["reason"] == "unreadable" and "column Z is off a 15x15 board" in body["message"]
+    french = p1.post(url, {"coordinates": "8H", "word": "P0ULE"}, format="json", HTTP_ACCEPT_LANGUAGE="fr")
+    message = assert_error(french, 400, "application_error")["message"]
+    assert message.startswith("Ce bulletin ne peut pas être lu") and "0" in message
+    assert not Slip.objects.filter(round__number=2).exists()
+    assert p1.post(url, {"coordinates": "A1", "word": "POULE"}, format="json").status_code == 201  # readable

@@ -3,28 +3,38 @@
 Under the ASGI server (uvicorn, as ``serve`` and the production setup run it) a phone's
 live stream sends its new panel at each public change, with the player's own lines beside
 it (rooms/views/panels.py); the phone does not ask for it. Django's ``live_server`` (WSGI)
-streams nothing of the kind, so here the ASGI application is served by uvicorn in a
-thread of the test. Two phones, one in French and one in English, 360 px wide: the round
-opens, each hands in a slip, the round closes and the top is placed; each phone shows its
-own receipt, its own ruling and total, in its own language, without asking for its panel.
+streams nothing of the kind, so here the ASGI application is served by uvicorn. Two
+phones, one in French and one in English, 360 px wide: the round opens, each hands in a
+slip, the round closes and the top is placed; each phone shows its own receipt, its own
+ruling and total, in its own language, without asking for its panel.
 
-Needs PostgreSQL (the server's threads have connections of their own: an in-memory SQLite
-database is one connection's) and chromium: skipped locally without them, failed in CI."""
+Needs PostgreSQL (the server is a process of its own on the test's database: an
+in-memory SQLite database is one connection's) and chromium: skipped locally without them,
+failed in CI."""
 
 from __future__ import annotations
 
 import datetime as dt
-import socket
-import threading
+import os
+import sys
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
 from django.db import connection
 
 from tests.e2e.test_browser import LIVE_MS, PHONE, browser, shot  # noqa: F401  (the browser fixture)
-from tests.integration.conftest import require_postgres
+from tests.integration.conftest import (  # noqa: F401  (procs: the fixture)
+    READY_TIMEOUT,
+    ROOT,
+    Procs,
+    child_env,
+    free_port,
+    procs,
+    require_postgres,
+)
 from tournaments import services
 from tournaments.models import Round, Ruling
 
@@ -35,47 +45,32 @@ PANEL_ASKED = "part=panel"
 COUNTDOWN_SHOWN = "() => /\\d\\d:\\d\\d/.test(document.querySelector('[data-countdown]').textContent)"
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
-def asgi_url(transactional_db: None) -> Iterator[str]:
+def asgi_url(
+    transactional_db: None,
+    procs: Procs,  # noqa: F811
+    tmp_path: Path,
+) -> Iterator[str]:
+    """The ASGI application under uvicorn, as ``serve`` runs it, in a process of its own
+    on the test's database (so that its connections end with it)."""
     require_postgres()
     if connection.vendor != "postgresql":
         pytest.fail("DATABASE_URL is PostgreSQL but the test database is not", pytrace=False)
-    import uvicorn
-
-    from arbiter.asgi import application
-    from rooms.views import live
-
-    port = _free_port()
-    server = uvicorn.Server(
-        uvicorn.Config(application, host="127.0.0.1", port=port, lifespan="off", log_level="warning")
-    )
-    thread = threading.Thread(target=server.run, name="uvicorn", daemon=True)
-    live.STOP.clear()
-    thread.start()
-    deadline = time.monotonic() + 20
-    while not server.started:
-        assert time.monotonic() < deadline and thread.is_alive(), "uvicorn did not start"
-        time.sleep(0.05)
+    db = connection.settings_dict
+    url = f"postgresql://{db['USER']}:{db['PASSWORD']}@{db['HOST']}:{db['PORT']}/{db['NAME']}"
+    extra = {"DATABASE_URL": url}
+    if os.environ.get("REDIS_URL"):
+        extra["REDIS_URL"] = os.environ["REDIS_URL"]  # the services' notifications reach it
+    env = child_env(tmp_path / "var", **extra)
+    port = free_port()
+    argv = [sys.executable, "-m", "uvicorn", "arbiter.asgi:application", "--port", str(port)]
+    argv += ["--lifespan", "off"]
+    server = procs.start("uvicorn", argv, env, ROOT)
+    server.wait_for(r"Uvicorn running on", READY_TIMEOUT)
     try:
         yield f"http://127.0.0.1:{port}"
     finally:
-        live.STOP.set()  # the streams end, then the server
-        server.should_exit = True
-        thread.join(15)
-        live.STOP.clear()
-        # The server's threads keep their connections: closed so that the test database
-        # can be emptied and dropped.
-        with connection.cursor() as cursor:
-            cursor.execute(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-                " WHERE datname = current_database() AND pid <> pg_backend_pid()"
-            )
+        server.kill()  # before the test's database is emptied: its connections go with it
 
 
 def test_each_phone_gets_its_panel_and_only_its_own_lines_in_its_language(

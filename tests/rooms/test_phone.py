@@ -143,7 +143,8 @@ def test_rack_sort_is_remembered(console: Client, event: Event, opened: Round) -
 def test_phone_slips_are_rate_limited(console: Client, event: Event, opened: Round) -> None:
     anne = _phone(event, 1)
     for i in range(30):
-        anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": f"W{i}"})
+        word = "W" + "".join(chr(ord("A") + int(digit)) for digit in str(i))  # letters only: readable
+        anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": word})
     response = anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "LAST"}, follow=True)
     assert any("Too many" in m for m in _messages(response))
     assert not Slip.objects.filter(word="LAST").exists()
@@ -253,3 +254,18 @@ def test_panels_at_the_announced_version_are_built_from_one_reading(
     assert opened != version
     panel = anne.get(f"/p/{event.pk}/?part=panel&v={opened}", HTTP_HX_REQUEST="true").content.decode()
     assert 'id="slip"' in panel and phone_views._shared_memo[event.pk].versions.public == opened
+
+
+def test_a_slip_that_cannot_be_read_is_refused_on_the_page(
+    console: Client, event: Event, opened: Round
+) -> None:
+    anne = _phone(event, 1)
+    # Round 1 takes a word without coordinates (the best placement): round 2 does not.
+    console.post(_url(event, "close/"))
+    console.post(_url(event, "place/"))
+    console.post(_url(event, "open/"), {"seconds": 60})
+    unreadable = {"coordinates": "Z99", "word": "POULE"}
+    response = anne.post(f"/p/{event.pk}/slip/", unreadable, follow=True, HTTP_ACCEPT_LANGUAGE="fr")
+    said = _messages(response)
+    assert any(m.startswith("Ce bulletin ne peut pas être lu") for m in said), said
+    assert not Slip.objects.filter(player__table=1).exists()

@@ -14,9 +14,10 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
+from solver.boards import layout
 from tournaments import rows, tasks
 from tournaments.core import MAX_ANNOUNCED, ApplicationError, User
-from tournaments.judging import SlipJudge
+from tournaments.judging import SlipJudge, adjudication_settings
 from tournaments.messages import say_notes
 from tournaments.models import Event, Game, Player, Round, Slip
 from tournaments.selectors import current_round
@@ -82,6 +83,21 @@ def _second_slip(round: Round, player: Player, source: str, second: str | None, 
     if second not in (SECOND_CORRECTION, SECOND_SLIP):
         raise ApplicationError(_("unknown kind of second slip: correction or second"))
     return second == SECOND_SLIP
+
+
+def _check_readable(round: Round, coordinates: str, word: str) -> None:
+    """A phone's slip that cannot be read at all is refused, in every mode, so that the
+    player writes it again (a paper slip is typed as written, and ruled unreadable)."""
+    event = round.game.event
+    # A game's first round is played on an empty board (a master game's too).
+    any_reference = round.number == 1 and adjudication_settings(event).first_slip_best_placement
+    slip = adj.SlipInput(coordinates, word, None)
+    why = adj.unreadable(slip, event.notation, layout(event.board).size, any_reference)
+    if why is not None:
+        raise ApplicationError(
+            _("This slip cannot be read (%(why)s): write it again.") % {"why": say_notes([why])},
+            {"reason": adj.Reason.UNREADABLE},
+        )
 
 
 def check_round(round: Round, expected: tuple[int, int] | None) -> None:
@@ -314,6 +330,8 @@ class _Submission:
             if locked.state == Round.State.PLACED:
                 raise ApplicationError(_("round %(number)s is over") % {"number": locked.number})
             late = _late(locked, self.received, source)
+            if source == Slip.Source.PHONE and not late:
+                _check_readable(locked, self.coordinates, self.word)
             if not late and locked.state == Round.State.ADJUDICATED and not exclusive:
                 raise _Exclusive  # it rules the round again: the round's row is written
             invalid: list[str] = []

@@ -349,3 +349,72 @@ def test_a_slip_that_reached_the_server_after_the_close_or_the_deadline_is_late(
         now=closed_at - dt.timedelta(seconds=1),
     )
     assert paper.slip.late  # typing stops at the close, as before
+
+
+# ------------------------------------------------------------------ a phone's slip that cannot be read
+
+
+def _phone_slip(round, player, coordinates: str, word: str, **more):
+    return services.slip_submit(
+        round=round, player=player, coordinates=coordinates, word=word, announced_score=None, **more
+    )
+
+
+@pytest.mark.parametrize(
+    ("coordinates", "word", "why"),
+    [
+        ("Z99", "POULE", "column Z"),  # no such square on a 15x15 board
+        ("8P", "POULE", "column P"),  # off the board
+        ("", "POULE", "coordinates"),  # none at all
+        ("8H", "P0ULE", "0"),  # a character no tile carries
+        ("8H", "P?ULE", "?"),  # a blank is written as its letter, lower case
+    ],
+)
+def test_a_phone_slip_that_cannot_be_read_is_refused_in_every_mode(
+    game: Game, players: list[Player], coordinates: str, word: str, why: str
+) -> None:
+    first = _open_round(game)
+    services.round_close(round=first)
+    services.round_place(round=first.__class__.objects.get(pk=first.pk), draw_next=False)
+    round = services.round_open(round=services.round_draw(game=game))  # round 2: the board has a word
+    for mode in (Event.Mode.TOURNAMENT, Event.Mode.NOSTRICT):
+        Event.objects.filter(pk=game.event_id).update(mode=mode)
+        round = round.__class__.objects.select_related("game__event").get(pk=round.pk)
+        with pytest.raises(ApplicationError) as refused:
+            _phone_slip(round, players[0], coordinates, word, client_id=f"c-{mode}")
+        assert refused.value.extra == {"reason": "unreadable"}
+        assert why in refused.value.message and "write it again" in refused.value.message
+    assert not Slip.objects.filter(round=round).exists()
+
+
+def test_a_readable_slip_is_taken_whatever_it_is_worth_and_paper_as_written(
+    game: Game, players: list[Player], arbitrator
+) -> None:
+    first = _open_round(game)
+    services.round_close(round=first)
+    services.round_place(round=first.__class__.objects.get(pk=first.pk), draw_next=False)
+    round = services.round_open(round=services.round_draw(game=game))
+    # Wrong, but readable: judged at the close (nothing said about its worth now). Accents
+    # are read as the letters (French players write them).
+    assert _phone_slip(round, players[0], "8H", "ZZZÉ").created
+    assert _phone_slip(round, players[1], "A1", "QUIXOTE").created
+    # The arbitrator types a paper slip as the player wrote it: it is ruled unreadable.
+    paper = services.paper_slip_submit(
+        round=round, player=players[2], coordinates="Z99", word="POULE", announced_score=None, by=arbitrator
+    )
+    assert paper.created
+    services.round_close(round=round)
+    assert Ruling.objects.get(round=round, player=players[2]).reason == "unreadable"
+
+
+def test_the_first_slip_of_a_game_needs_no_coordinates_under_the_best_placement_rule(
+    game: Game, players: list[Player]
+) -> None:
+    round = _open_round(game)  # round 1: the word counts at its best placement (FISF 5.4.2.a)
+    assert _phone_slip(round, players[0], "", round.tops[0].split()[1]).created
+    with pytest.raises(ApplicationError):
+        _phone_slip(round, players[1], "", "P0ULE")  # the word itself still has to be read
+    Event.objects.filter(pk=game.event_id).update(first_slip_best_placement=False)
+    round = round.__class__.objects.select_related("game__event").get(pk=round.pk)
+    with pytest.raises(ApplicationError):
+        _phone_slip(round, players[2], "", round.tops[0].split()[1])
