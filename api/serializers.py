@@ -300,6 +300,12 @@ class SlipReceiptSerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     received_at = serializers.DateTimeField()
     late = serializers.BooleanField()
+    late_reason = serializers.ChoiceField(
+        choices=["time_up", "closed"],
+        allow_null=True,
+        help_text="a late slip: it arrived after the deadline (time_up) or after the arbitrator closed "
+        "the round before it (closed); null when in time",
+    )
     current = serializers.BooleanField()
     created = serializers.BooleanField(help_text="false when the client_id was already received")
     invalid_words = serializers.ListField(child=serializers.CharField(), help_text="nostrict mode")

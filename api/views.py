@@ -678,6 +678,7 @@ class RoundSlipsView(EventMixin, APIView):
             "id": result.slip.pk,
             "received_at": result.slip.received_at,
             "late": result.slip.late,
+            "late_reason": services.late_reason(result.slip),
             "current": result.slip.current,
             "created": result.created,
             "invalid_words": result.invalid_words,

@@ -101,7 +101,7 @@ class Reason:
 REASON_TEXT: dict[str, str] = {
     Reason.OK: gettext_noop("The move is valid and scored."),
     Reason.MISSING: gettext_noop("No slip was handed in for this round."),
-    Reason.LATE: gettext_noop("The slip arrived after the round closed."),
+    Reason.LATE: gettext_noop("The slip arrived too late."),
     Reason.BLANK_SLIP: gettext_noop("The slip is blank."),
     Reason.SEVERAL_SLIPS: gettext_noop("Several slips were handed in for this round: it scores 0."),
     Reason.UNREADABLE: gettext_noop("The slip cannot be read."),
@@ -128,6 +128,7 @@ REASON_TEXT: dict[str, str] = {
 NOTES: dict[str, str] = {
     "no_slip": gettext_noop("no slip for this round"),
     "late_slip": gettext_noop("the slip arrived after the round closed"),
+    "time_up": gettext_noop("the slip arrived after time was up"),
     "blank_slip": gettext_noop("the slip is blank"),
     "several_slips": gettext_noop("%(count)s slips handed in for this round: several slips make it void"),
     "scores": gettext_noop("%(move)s scores %(score)s"),
@@ -252,6 +253,9 @@ class SlipInput:
     word: str
     announced: int | None
     late: bool = False
+    #: A late slip that reached the arbitrator after the deadline (not only after a close
+    #: that came before it): said "time was up", not "the round closed".
+    after_time: bool = False
 
 
 @dataclass(frozen=True)
@@ -567,7 +571,7 @@ def adjudicate_slip(
     if slip is None:
         return Verdict(Reason.MISSING, (Note("no_slip"),))
     if slip.late:
-        return Verdict(Reason.LATE, (Note("late_slip"),))
+        return Verdict(Reason.LATE, (Note("time_up" if slip.after_time else "late_slip"),))
     coords, word = _split_slip(slip)
     if not coords and not word:
         return Verdict(Reason.BLANK_SLIP, (Note("blank_slip"),))

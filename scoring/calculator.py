@@ -482,7 +482,8 @@ def _slip(entry: Mapping[str, Any], where: str) -> adj.SlipInput:
     late = entry.get("late", False)
     if not isinstance(late, bool):
         raise CaseError(f'{where}"late" must be true or false, not {_kind(late)}')
-    return adj.SlipInput(coordinates, word, announced, late=late)
+    # A case's late slip came after the deadline, as almost every late slip does.
+    return adj.SlipInput(coordinates, word, announced, late=late, after_time=late)
 
 
 def _actions(entry: Mapping[str, Any], where: str) -> dict[str, Any]:

@@ -39,7 +39,7 @@ END_REASON_LABELS = {
 RULING_LABELS = {
     "ok": _("valid move"),
     "missing": _("no slip handed in: 0"),
-    "late": _("slip received after the close: 0"),
+    "late": _("slip received too late: 0"),
     "blank_slip": _("blank slip: 0"),
     "unreadable": _("the slip cannot be read: 0"),
     "illegal": _("the word cannot be placed there: 0"),

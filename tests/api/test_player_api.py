@@ -310,3 +310,12 @@ def test_a_phone_slip_that_cannot_be_read_is_refused_in_the_phones_language(
     assert message.startswith("Ce bulletin ne peut pas être lu") and "0" in message
     assert not Slip.objects.filter(round__number=2).exists()
     assert p1.post(url, {"coordinates": "A1", "word": "POULE"}, format="json").status_code == 201  # readable
+
+
+def test_a_late_receipt_says_why_it_is_late(event: Event, open_round, p1) -> None:
+    url = event_url(event, "rounds/current/slips/")
+    in_time = p1.post(url, {"coordinates": "8H", "word": "PROOF", "client_id": "a"}, format="json").json()
+    assert in_time["late"] is False and in_time["late_reason"] is None
+    services.round_close(round=open_round)  # before its deadline
+    late = p1.post(url, {"coordinates": "8H", "word": "PROOF", "client_id": "b"}, format="json").json()
+    assert late["late"] is True and late["late_reason"] == "closed"

@@ -323,11 +323,39 @@ def test_a_slip_typed_while_the_wifi_drops_is_not_lost(live_server: Any, browser
     services.round_close(round=round)
     context.set_offline(False)
     phone.wait_for_selector("#receipt .receipt.late", timeout=LIVE_MS)
-    assert "not received" in phone.locator("#receipt").inner_text().lower()
+    said = phone.locator("#receipt").inner_text().lower()
+    assert "too late" in said and "closed the round" in said  # the close came before time was up
     # Still said after the page has caught up with the close.
     phone.wait_for_selector("#result-title, .status-line", timeout=LIVE_MS)
     phone.wait_for_timeout(2500)
-    assert "not received" in phone.locator("#receipt").inner_text().lower()
+    assert "too late" in phone.locator("#receipt").inner_text().lower()
+    context.close()
     assert Slip.objects.filter(late=True).count() == 1
     assert Slip.objects.get(current=True).word == word  # the slip on time still counts
+
+
+def test_at_0000_the_phone_closes_its_form_and_says_time_is_up(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    services.round_open(round=round, seconds=4)
+    context = browser.new_context(viewport=PHONE, locale="fr-FR", has_touch=True, is_mobile=True)
+    phone = context.new_page()
+    phone.set_default_timeout(LIVE_MS)
+    phone.goto(f"{live_server.url}/j/{event.code}/")
+    phone.fill("#id_who", "1")
+    phone.locator("form button.primary").click()
+    phone.wait_for_selector("ol.rack .tile")
+    assert phone.locator("#slip button.primary").is_enabled()
+    phone.fill("#slip input[name=word]", "ABC")  # typing when time runs out
+    phone.wait_for_selector("#slip .time-up", timeout=LIVE_MS)
+    assert "Temps écoulé" in phone.locator("#slip .time-up").inner_text()
+    assert phone.locator("#slip .time-up").get_attribute("role") == "status"  # said aloud
+    assert phone.locator("#slip button.primary").is_disabled()
+    assert phone.locator("#slip input[name=word]").is_disabled()
+    assert phone.locator("[data-countdown]").inner_text() == "00:00"
+    shot(phone, "phone-time-up")
+    assert not Slip.objects.exists()
     context.close()

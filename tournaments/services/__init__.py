@@ -49,6 +49,7 @@ from tournaments.services.slips import (
     NoRoundError,
     SubmitResult,
     check_round,
+    late_reason,
     paper_slip_submit,
     slip_submit,
 )
@@ -80,6 +81,7 @@ __all__ = [
     "game_end",
     "game_start",
     "history_record",
+    "late_reason",
     "lexicon_bundled",
     "lexicon_import",
     "lexicon_pack",

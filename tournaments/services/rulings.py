@@ -86,6 +86,15 @@ def round_adjudicate_when_quiet(*, round_id: int, newest: int | None, waited: fl
     return True
 
 
+def slip_input(slip: Slip, round: Round) -> adj.SlipInput:
+    """What the adjudication reads of a stored slip: a late one says whether time was up
+    when it arrived, or the round was closed before its deadline."""
+    after_time = slip.late and round.deadline is not None and slip.received_at > round.deadline
+    return adj.SlipInput(
+        slip.coordinates, slip.word, slip.announced_score, late=slip.late, after_time=after_time
+    )
+
+
 def _rule_round(locked: Round) -> None:
     """(Re)write the rulings of a round the caller holds locked.
 
@@ -127,15 +136,14 @@ def _rule_round(locked: Round) -> None:
         on_time = [slip for slip in slips if not slip.late]
         counted = on_time or slips
         used[player.pk] = counted[-1] if counted else None
-        inputs = tuple(adj.SlipInput(s.coordinates, s.word, s.announced_score, late=s.late) for s in slips)
+        inputs = tuple(slip_input(s, locked) for s in slips)
         verdict = judged.get(inputs)
         if verdict is None:
             verdict = judged[inputs] = adj.adjudicate_slips(board, rack, lexicon, rules, settings, inputs)
         if player.pk in shifted and counted and verdict.shift_candidate:
             # The slip ruled is the last one on time (a late one beside it is not).
-            ruled = counted[-1]
-            slip_input = adj.SlipInput(ruled.coordinates, ruled.word, ruled.announced_score, late=ruled.late)
-            verdict = adj.accept_shift(board, rack, lexicon, rules, settings, slip_input, verdict)
+            ruled = slip_input(counted[-1], locked)
+            verdict = adj.accept_shift(board, rack, lexicon, rules, settings, ruled, verdict)
         previous = existing.get(player.pk)
         if previous is not None and previous.overridden:
             verdict = _overridden(previous, verdict)

@@ -128,6 +128,15 @@ def _late(locked: Round, received: dt.datetime, source: str) -> bool:
     return received > locked.closed_at
 
 
+def late_reason(slip: Slip) -> str | None:
+    """``time_up`` for a late slip that arrived after its round's deadline, ``closed`` for
+    one the arbitrator's close came before (the deadline still ahead); None in time."""
+    if not slip.late:
+        return None
+    deadline = slip.round.deadline
+    return "time_up" if deadline is None or slip.received_at > deadline else "closed"
+
+
 def _rule_again(locked: Round, slip: Slip) -> None:
     """A slip in time reached a round already closed (it queued behind the close): the
     round is ruled again with it, and cannot be placed until then.

@@ -91,6 +91,12 @@
       if (el.textContent !== text) { el.textContent = text; }
       el.classList.toggle("urgent", left > 0 && left <= 30);
       el.classList.toggle("over", left === 0);
+      // Time up (or given back): said once per countdown shown, a new panel's too.
+      var over = left === 0 ? "1" : "0";
+      if (el.dataset.over !== over) {
+        el.dataset.over = over;
+        document.body.dispatchEvent(new CustomEvent("live-time", { detail: { up: left === 0, el: el } }));
+      }
     });
   }
   window.arbiterClock = function () { return Date.now() + offset; };

@@ -70,7 +70,7 @@
         var more = finished(slip);
         var at = new Date(res.body.received_at).toLocaleTimeString();
         if (res.body.late) {
-          say(T.notsent + " " + slipText(slip), "late");
+          say((res.body.late_reason === "closed" ? T.notsent : T.timeup) + " " + slipText(slip), "late");
         } else {
           var words = (res.body.invalid_words || []).length ? " · ⚠ " + esc(res.body.invalid_words.join(", ")) : "";
           say(T.received + " " + esc(at) + " : " + slipText(slip) + words + " — " + T.replace, "ok");
@@ -288,6 +288,21 @@
       td.textContent = value === undefined || value === null ? "—" : value;
     });
   }
+  /* ---------------------------------------------------------------- time up */
+  // At 00:00 the form is closed and says why; a slip already waiting on the phone is still
+  // sent (the server dates it by its arrival). Given time again, the form opens again.
+  document.body.addEventListener("live-time", function (e) {
+    var form = document.getElementById("slip"), panel = document.getElementById("panel");
+    if (!form || !panel || !panel.contains(e.detail.el)) { return; }
+    form.querySelectorAll("input:not([type=hidden]), button").forEach(function (c) { c.disabled = e.detail.up; });
+    var said = form.querySelector(".time-up");
+    if (e.detail.up && !said) {
+      form.insertAdjacentHTML("afterbegin", '<p class="time-up receipt late" role="status">' + esc(T.timeisup) + "</p>");
+    } else if (!e.detail.up && said) {
+      said.remove();
+    }
+  });
+
   document.body.addEventListener("live-panel", function (e) {
     keepTyping();
     panel.innerHTML = e.detail.html;

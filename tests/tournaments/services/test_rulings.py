@@ -483,3 +483,28 @@ def test_a_round_whose_slips_keep_coming_is_ruled_after_the_longest_wait(
         round_id=round.pk, newest=newer_than_seen, waited=rulings.RULE_AGAIN_MAX_WAIT
     )
     assert Ruling.objects.get(round=round, player=players[0]).credited == round.top_score
+
+
+# ------------------------------------------------------------------ why a late slip is late
+
+
+def test_a_late_slip_says_whether_time_was_up_or_the_round_closed(game: Game, players: list[Player]) -> None:
+    round = _open_round(game)
+    top_coords, top_word = round.tops[0].split()
+
+    def slip(player: Player, at: dt.datetime) -> Slip:
+        return services.slip_submit(
+            round=round, player=player, coordinates=top_coords, word=top_word, announced_score=None, now=at
+        ).slip
+
+    closed_at = round.deadline - dt.timedelta(seconds=20)
+    in_time = slip(players[2], closed_at - dt.timedelta(seconds=1))
+    assert services.late_reason(in_time) is None
+    services.round_close(round=round, now=closed_at)  # closed before time was up
+    after_close = slip(players[0], closed_at + dt.timedelta(seconds=5))
+    after_time = slip(players[1], round.deadline + dt.timedelta(seconds=1))
+    assert services.late_reason(after_close) == "closed" and services.late_reason(after_time) == "time_up"
+    services.round_adjudicate(round_id=round.pk)
+    notes = {r.player_id: r.notes for r in Ruling.objects.filter(round=round, reason="late")}
+    assert notes[players[0].pk] == [{"code": "late_slip", "params": {}}]
+    assert notes[players[1].pk] == [{"code": "time_up", "params": {}}]
