@@ -198,6 +198,15 @@ STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 WHITENOISE_USE_FINDERS = True
 # Passwords are checked only within the login rate limits (arbiter/auth.py).
 AUTHENTICATION_BACKENDS = ["arbiter.auth.RateLimitedBackend"]
+# An arbitrator's account guards every event of the laptop, which may serve a hall's open
+# Wi-Fi: Django's checks (not like the name, at least 10 characters, not a common
+# password, not only digits) for the first account, createsuperuser and password changes.
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator", "OPTIONS": {"min_length": 10}},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "console:events"
 LOGOUT_REDIRECT_URL = "home"

@@ -40,6 +40,28 @@ def test_the_first_arbitrator_account_is_made_from_the_laptop_only(client: Clien
     assert get_user_model().objects.count() == 1
 
 
+@pytest.mark.parametrize(
+    ("password", "why"),
+    [
+        ("abc", "too short"),
+        ("password123", "too common"),
+        ("48213397610", "entirely numeric"),
+        ("chef-arbitre-2026", "too similar"),  # to the name
+    ],
+)
+def test_the_first_arbitrator_account_needs_a_real_password(client: Client, password: str, why: str) -> None:
+    """The laptop may serve a hall's open Wi-Fi: Django's password checks, said in the
+    page's language."""
+    from django.contrib.auth import get_user_model
+
+    data = {"username": "chef-arbitre", "password1": password, "password2": password}
+    page = client.post("/first-arbitrator/", data, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert why in page
+    assert not get_user_model().objects.exists()
+    french = client.post("/first-arbitrator/", data, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "mot de passe" in french.lower()
+
+
 @pytest.mark.django_db(transaction=True)
 def test_the_demo_event_is_ready_to_play(client: Client) -> None:
     from django.contrib.auth import get_user_model
