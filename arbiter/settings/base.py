@@ -33,14 +33,15 @@ DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 
 INSTALLED_APPS = [
+    # First: the first app with a command of a name wins. rooms' runserver (a listen queue
+    # of 1,024, not 10) must be the one `serve` starts, and its createsuperuser prepares
+    # the embedded default's database on a fresh checkout before auth's runs.
+    "rooms",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
     "django.contrib.messages",
-    # Before staticfiles: the first app with a command of a name wins, and rooms'
-    # runserver (a listen queue of 1,024, not 10) must be the one `serve` starts.
-    "rooms",
     "django.contrib.staticfiles",
     "django_htmx",
     "csp",

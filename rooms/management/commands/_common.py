@@ -105,6 +105,27 @@ def tasks_in_process() -> Iterator[None]:
         conf.task_always_eager, conf.task_eager_propagates = previous
 
 
+def prepare_database(err: Any) -> None:
+    """The database ready for a command run before anything else on a fresh checkout (the
+    README's commands work in any order). The embedded default (SQLite) is migrated on its
+    first use, as ``serve`` would; another database (PostgreSQL, shared by several machines)
+    is migrated by whoever runs ``migrate``: a one-line error says so. ``err``: where the
+    note goes (stderr: a command's stdout may be JSON)."""
+    from django.core.management import call_command
+    from django.db import connection
+    from django.db.migrations.executor import MigrationExecutor
+
+    executor = MigrationExecutor(connection)
+    if not executor.migration_plan(executor.loader.graph.leaf_nodes()):
+        return
+    if connection.vendor != "sqlite":
+        raise CommandError(
+            "The database is not ready for this version of Arbiter: run `python manage.py migrate` first."
+        )
+    err.write(f"Preparing the database {connection.settings_dict['NAME']} (first use)...")
+    call_command("migrate", interactive=False, verbosity=0)
+
+
 class ArbiterCommand(BaseCommand):
     """Base of the event commands: ``--event``, ``--user`` and, when the command triggers
     Celery tasks, ``--worker``/``--wait``. Subclasses implement :meth:`run`."""
@@ -147,6 +168,7 @@ class ArbiterCommand(BaseCommand):
     @no_translations
     def handle(self, *args: Any, **options: Any) -> None:
         self.options = options
+        prepare_database(self.stderr)
         try:
             with ExitStack() as stack:
                 stack.enter_context(refusals())

@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser, no_translations
 
-from rooms.management.commands._common import find_event, write_file
+from rooms.management.commands._common import find_event, prepare_database, write_file
 from tournaments.exports import EXPORTS, export
 
 
@@ -31,6 +31,7 @@ class Command(BaseCommand):
 
     @no_translations
     def handle(self, *args: Any, **opts: Any) -> None:
+        prepare_database(self.stderr)
         event = find_event(opts["event"])
         try:
             data = export(opts["kind"], event, opts["game"])

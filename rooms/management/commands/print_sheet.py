@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from rooms.management.commands._common import find_event, write_file
+from rooms.management.commands._common import find_event, prepare_database, write_file
 from tournaments import selectors
 from tournaments.printing import KINDS, SheetError, render_sheet
 
@@ -44,6 +44,7 @@ class Command(BaseCommand):
         parser.add_argument("--out", required=True, metavar="FILE.pdf")
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        prepare_database(self.stderr)
         event = find_event(opts["event"])
         player_id = opts["player"]
         if opts["table"] is not None:

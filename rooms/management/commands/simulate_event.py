@@ -15,7 +15,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser, no_translations
 
-from rooms.management.commands._common import tasks_in_process
+from rooms.management.commands._common import prepare_database, tasks_in_process
 from scoring.standings import to_dict
 from solver.boards import LAYOUT_NAMES
 from solver.notation import format_coord, format_word
@@ -47,6 +47,7 @@ class Command(BaseCommand):
 
     @no_translations  # English output, like the other commands
     def handle(self, *args: Any, **opts: Any) -> None:
+        prepare_database(self.stderr)
         if opts["players"] < 1 or opts["games"] < 1:
             raise CommandError("at least one player and one game")
         # In this process, a failed task ends the command with its reason (not a round

@@ -15,6 +15,7 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError, connections
 
+from rooms.management.commands._common import prepare_database
 from tournaments.services import Watchdog, tasks_requeue_pending
 
 
@@ -28,6 +29,7 @@ class Command(BaseCommand):
         )
 
     def handle(self, *args: Any, **opts: Any) -> None:
+        prepare_database(self.stderr)
         if opts["once"]:
             self.stdout.write(f"Sent {tasks_requeue_pending()} task(s).")
             return
