@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Event, Lexicon
-from tournaments.services import EVENT_SETTINGS, MAX_ANNOUNCED
+from tournaments.services import EVENT_SETTINGS, LIVE_SETTINGS, MAX_ANNOUNCED
 
 #: One help line per setting, with its default (docs/rules.md#event-settings) where it has one.
 EVENT_HELP = {
@@ -76,6 +76,17 @@ def lexicon_choices() -> list[tuple[str, Any]]:
     return [*BUNDLED, *imported]
 
 
+class DayInput(forms.DateInput):
+    """A browser's date picker. Its value is always ISO (``2026-11-23``), whatever the
+    page's language: the French format (``23/11/2026``) is refused by the picker, which
+    then showed an empty date and blocked *Create*."""
+
+    input_type = "date"
+
+    def __init__(self) -> None:
+        super().__init__(format="%Y-%m-%d")
+
+
 class EventForm(forms.ModelForm[Event]):
     lexicon_choice = forms.ChoiceField(
         label=_("Word list"),
@@ -92,8 +103,8 @@ class EventForm(forms.ModelForm[Event]):
         fields = ["name", "starts_on", *EVENT_SETTINGS]
         help_texts = EVENT_HELP
         widgets = {
-            "starts_on": forms.DateInput(attrs={"type": "date"}),
-            "ends_on": forms.DateInput(attrs={"type": "date"}),
+            "starts_on": DayInput(),
+            "ends_on": DayInput(),
         }
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -107,6 +118,13 @@ class EventForm(forms.ModelForm[Event]):
                 f"bundled:{lexicon.bundled}" if lexicon.bundled else f"id:{lexicon.pk}"
             )
         self.fields["name"].help_text = EVENT_HELP["name"]
+
+    def lock(self) -> None:
+        """A game has started: what can no longer change is shown, not offered (a disabled
+        field keeps its value whatever is posted, so the save cannot be refused for it)."""
+        for name, field in self.fields.items():
+            if name not in LIVE_SETTINGS:
+                field.disabled = True
 
     def settings(self) -> dict[str, Any]:
         """The cleaned settings, without the name, first day and word list."""
@@ -139,7 +157,7 @@ class MasterImportForm(forms.ModelForm[Event]):
         model = Event
         fields = ["name", "starts_on", "notation", "mode", "round_seconds"]
         help_texts = EVENT_HELP
-        widgets = {"starts_on": forms.DateInput(attrs={"type": "date"})}
+        widgets = {"starts_on": DayInput()}
 
     def settings(self) -> dict[str, Any]:
         return {key: self.cleaned_data[key] for key in ("notation", "mode", "round_seconds")}

@@ -68,7 +68,8 @@ EVENT_SETTINGS = (
 
 #: Settings that may change after the first game started: they do not change the draws,
 #: the board or the scores already stored (the others would stop the games replaying).
-LIVE_SETTINGS = {"round_seconds", "ends_on"}
+#: The name and the days too: a misspelled name would go on every sheet.
+LIVE_SETTINGS = {"name", "starts_on", "ends_on", "round_seconds"}
 
 
 #: The settings a game record carries: an imported event takes them from the record.

@@ -147,6 +147,8 @@ def event_settings(request: HttpRequest, event_id: int) -> HttpResponse:
     started = event.games.exists()
     if request.method == "POST":
         form = EventForm(request.POST, request.FILES, instance=Event.objects.get(pk=event.pk))
+        if started:
+            form.lock()
         if form.is_valid():
             with refusals(request):
                 changes = form.settings()
@@ -159,6 +161,8 @@ def event_settings(request: HttpRequest, event_id: int) -> HttpResponse:
                 return _back(event)
     else:
         form = EventForm(instance=event)
+        if started:
+            form.lock()
     return render(request, "console/event_form.html", {"form": form, "event": event, "started": started})
 
 

@@ -134,20 +134,33 @@ def test_a_refused_event_shows_why_and_stores_nothing(console: Client, enable_le
 def test_settings_freeze_once_a_game_has_started(console: Client, event: Event, drawn: Round) -> None:
     page = console.get(_url(event, "settings/"))
     form = page.context["form"]
+    html = page.content.decode()
+    # What can no longer change is shown locked, not refused on save with a field's name.
+    assert 'name="bingo_bonus"' in html and form.fields["bingo_bonus"].disabled
+    assert not form.fields["round_seconds"].disabled and not form.fields["name"].disabled
     data = {k: v for k, v in form.initial.items() if v is not None}
     data.update({"lexicon_choice": "bundled:enable", "bingo_bonus": 40, "starts_on": "2026-11-21"})
     data = {k: ("on" if v is True else v) for k, v in data.items() if v is not False}
-    response = console.post(_url(event, "settings/"), data, follow=True)
-    assert any("can no longer change (bingo_bonus)" in m for m in _messages(response))
-    event.refresh_from_db()
-    assert event.bingo_bonus == 50
-    data["bingo_bonus"] = 50
     data["round_seconds"] = 90
-    console.post(_url(event, "settings/"), data)
+    data["name"] = "Club evening (corrected)"  # a misspelled name may still be corrected
+    response = console.post(_url(event, "settings/"), data, follow=True)
+    assert any("Settings saved" in m for m in _messages(response)), _messages(response)
     event.refresh_from_db()
-    assert event.round_seconds == 90
+    assert (event.bingo_bonus, event.round_seconds, event.name) == (50, 90, "Club evening (corrected)")
     entry = HistoryEntry.objects.get(event=event, entity="event")
-    assert entry.old == {"round_seconds": 180} and entry.new == {"round_seconds": 90}
+    assert entry.new == {"round_seconds": 90, "name": "Club evening (corrected)"}
+    # The service refuses it all the same (the API, the terminal).
+    with pytest.raises(services.ApplicationError, match="can no longer change"):
+        services.event_update(event=event, bingo_bonus=40)
+
+
+def test_the_event_date_keeps_its_value_in_french(console: Client, event: Event) -> None:
+    """A date picker's value is ISO whatever the language: 21/11/2026 was refused by the
+    browser, the date shown empty and *Create* blocked."""
+    page = console.get(_url(event, "settings/"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert 'type="date" name="starts_on" value="2026-11-21"' in page
+    new = console.get("/console/new/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert 'type="date" name="starts_on"' in new and "/20" not in new.split('name="starts_on"')[1][:40]
 
 
 def test_add_and_import_players(console: Client, event: Event) -> None:

@@ -12,6 +12,7 @@ Every change to a slip, a ruling or a draw is kept in :class:`~tournaments.model
 
 from tournaments.core import (
     EVENT_SETTINGS,
+    LIVE_SETTINGS,
     MAX_ANNOUNCED,
     MAX_CREDITED,
     MAX_WARNINGS,
@@ -57,6 +58,7 @@ from tournaments.services.watchdog import Watchdog, round_rule_again, tasks_requ
 
 __all__ = [
     "EVENT_SETTINGS",
+    "LIVE_SETTINGS",
     "MAX_ANNOUNCED",
     "MAX_CREDITED",
     "MAX_WARNINGS",
