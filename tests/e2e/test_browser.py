@@ -36,6 +36,7 @@ SHOTS = Path(
 PHONE = {"width": 360, "height": 800}
 #: Every wait for the page to catch up is bounded (ms): the live updates come within 2 s.
 LIVE_MS = 8000
+CLOCK_SHOWN = "() => /\\d\\d:\\d\\d/.test(document.querySelector('#status [data-countdown]').textContent)"
 
 
 @pytest.fixture(scope="module")
@@ -359,3 +360,54 @@ def test_at_0000_the_phone_closes_its_form_and_says_time_is_up(
     shot(phone, "phone-time-up")
     assert not Slip.objects.exists()
     context.close()
+
+
+def test_the_console_asks_before_what_is_hard_to_undo(live_server: Any, browser: Any, event: Event) -> None:
+    base = live_server.url
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    services.round_open(round=round, seconds=240)
+    desk = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
+    page = desk.new_page()
+    page.set_default_timeout(LIVE_MS)
+    page.goto(f"{base}/console/{event.pk}/")
+    page.fill("#id_username", "arbitre")
+    page.fill("#id_password", "secret-pass")
+    page.locator("form button.primary").click()
+    page.wait_for_url(f"{base}/console/{event.pk}/")
+    page.wait_for_function(CLOCK_SHOWN)
+    asked: list[str] = []
+
+    def answer(accept: bool) -> None:
+        page.once("dialog", lambda d: (asked.append(d.message), d.accept() if accept else d.dismiss()))
+
+    # Time left, 0 of 3 slips: the close asks, and a "no" keeps the round open.
+    answer(False)
+    page.get_by_role("button", name="Close the round").click()
+    page.wait_for_timeout(500)
+    assert "Time is left on the clock" in asked[-1] and "Slips still missing: 3" in asked[-1]
+    assert Round.objects.get(pk=round.pk).state == Round.State.OPEN
+    answer(True)
+    page.get_by_role("button", name="Close the round").click()
+    page.wait_for_selector("#review table.review")
+    assert Round.objects.get(pk=round.pk).state == Round.State.ADJUDICATED
+
+    # Ending the game always asks.
+    page.wait_for_timeout(2000)  # the page's live update after the close, then a still page
+    page.locator("details.end summary").click()
+    answer(False)
+    page.get_by_role("button", name="End the game now").click()
+    page.wait_for_timeout(500)
+    assert "End game 1 now?" in asked[-1]
+    assert game.__class__.objects.get(pk=game.pk).state == "playing"
+
+    # Releasing a table asks too.
+    services.player_token_issue(event=event, code=event.code, table=1)
+    page.goto(f"{base}/console/{event.pk}/players/")
+    answer(False)
+    page.get_by_role("button", name="Release").first.click()
+    page.wait_for_timeout(500)
+    assert asked[-1].startswith("Release table 1 (Anne)?")
+    assert Player.objects.get(event=event, table=1).api_tokens.exists()
+    desk.close()

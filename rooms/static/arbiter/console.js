@@ -10,3 +10,24 @@
     }
   });
 })();
+
+/* Actions that are hard to undo ask first: ending a game, releasing a table always;
+   closing a round when time is left on the clock or slips are still missing. */
+(function () {
+  function missing() {
+    var h = document.querySelector("#watch [data-expected]");
+    return h ? Math.max(0, +h.dataset.expected - +h.dataset.received) : 0;
+  }
+  document.addEventListener("submit", function (e) {
+    var form = e.target, question = form.dataset.confirm;
+    if (form.hasAttribute("data-confirm-close")) {
+      var clock = document.querySelector("#status [data-countdown]");
+      var left = clock && /^\d\d:\d\d$/.test(clock.textContent) && clock.textContent !== "00:00" ? clock.textContent : "";
+      var lacking = missing(), lines = [];
+      if (left) { lines.push(form.dataset.timeLeft + " " + left); }
+      if (lacking) { lines.push(form.dataset.missing + " " + lacking); }
+      question = lines.length ? lines.join("\n") + "\n" + form.dataset.question : "";
+    }
+    if (question && !window.confirm(question)) { e.preventDefault(); }
+  }, true);
+})();
