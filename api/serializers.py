@@ -210,6 +210,15 @@ class OpenInputSerializer(serializers.Serializer[Any]):
     )
 
 
+class ReopenInputSerializer(serializers.Serializer[Any]):
+    seconds = serializers.IntegerField(
+        min_value=1,
+        max_value=3600,
+        required=False,
+        help_text="the clock once reopened; without it the time that was left at the close, else 60",
+    )
+
+
 class MoveInputSerializer(serializers.Serializer[Any]):
     coordinates = serializers.CharField(max_length=20, allow_blank=True)
     word = serializers.CharField(max_length=40, allow_blank=True)

@@ -60,6 +60,7 @@ from api.serializers import (
     PlayersImportSerializer,
     PreviewSerializer,
     ReleaseSerializer,
+    ReopenInputSerializer,
     ReviewSerializer,
     RoundRulingSerializer,
     RoundSerializer,
@@ -481,6 +482,24 @@ class CloseRoundView(EventMixin, APIView):
 
     def post(self, request: Request, event_id: int) -> Response:
         round = services.round_close(round=self.current_round(), by=request.user)
+        return Response(RoundSerializer(_fresh(round), context=ARBITRATOR).data)
+
+
+@extend_schema(
+    tags=["rounds"],
+    summary="Open again the current round, closed and not placed (its slips and rulings are kept)",
+    request=ReopenInputSerializer,
+    responses={200: RoundSerializer, **ERRORS},
+)
+class ReopenRoundView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        data = ReopenInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        round = services.round_reopen(
+            round=self.current_round(), by=request.user, seconds=data.validated_data.get("seconds")
+        )
         return Response(RoundSerializer(_fresh(round), context=ARBITRATOR).data)
 
 

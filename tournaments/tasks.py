@@ -53,8 +53,11 @@ def round_solve_task(round_id: int) -> None:
 
 @shared_task(acks_late=True)
 def round_adjudicate_task(round_id: int) -> None:
+    from tournaments.models import Round
     from tournaments.services import round_adjudicate
 
+    if Round.objects.filter(pk=round_id, state=Round.State.OPEN).exists():
+        return  # reopened since its close sent this: ruled at its next close
     round_adjudicate(round_id=round_id)
 
 

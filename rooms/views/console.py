@@ -377,6 +377,21 @@ def round_close(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @require_POST
 @arbitrator_page
+def round_reopen(request: HttpRequest, event_id: int) -> HttpResponse:
+    """A round closed by mistake, open again before its move is placed."""
+    event = arbitrated_event(request, event_id)
+    try:
+        seconds = int(request.POST["seconds"]) if request.POST.get("seconds") else None
+    except ValueError:
+        seconds = 0  # refused by the service with its message
+    with refusals(request):
+        round = services.round_reopen(round=_unplaced_round(event, request), by=request.user, seconds=seconds)
+        messages.success(request, _("Round %(number)s is open again.") % {"number": round.number})
+    return _back(event)
+
+
+@require_POST
+@arbitrator_page
 def round_rule_again(request: HttpRequest, event_id: int) -> HttpResponse:
     """A round whose rulings do not come (its worker died): sent to a worker again."""
     event = arbitrated_event(request, event_id)

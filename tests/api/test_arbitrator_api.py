@@ -685,3 +685,15 @@ def test_the_arbitrator_credits_the_average_instead_of_a_repeated_zero(
     response = arbitrator_client.post(event_url(event, f"rulings/{other.pk}/average/"), {}, format="json")
     assert response.status_code == 400, response.content
     assert Ruling.objects.get(pk=other.pk).reason == adj.Reason.MISSING
+
+
+def test_a_closed_round_is_reopened_through_the_api(
+    event: Event, open_round: Round, arbitrator_client
+) -> None:
+    _close(open_round)
+    url = event_url(event, "rounds/current/reopen/")
+    assert_error(arbitrator_client.post(url, {"seconds": 0}, format="json"), 400, "invalid")
+    response = arbitrator_client.post(url, {"seconds": 30}, format="json")
+    assert response.status_code == 200, response.content
+    assert response.json()["state"] == "open"
+    assert_error(arbitrator_client.post(url, {}, format="json"), 400, "application_error")  # open now

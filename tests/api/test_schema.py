@@ -27,6 +27,7 @@ EVENT_PATHS = {
     "rounds/current/preview/",
     "rounds/current/watch/",
     "rounds/current/close/",
+    "rounds/current/reopen/",
     "rounds/current/rule-again/",
     "rounds/current/review/",
     "rounds/current/ruling/",

@@ -10,6 +10,7 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.test import Client
+from django.utils import timezone
 
 from tests.helpers import pdf_text as _text
 from tests.rooms.helpers import best as _best
@@ -687,3 +688,19 @@ def test_a_round_whose_rulings_do_not_come_is_ruled_again_from_the_console(
     assert Ruling.objects.filter(round=opened).count() == event.players.count()
     assert HistoryEntry.objects.filter(entity="round", object_id=opened.pk, action="rule_again").exists()
     assert console.get(_url(event, "rule-again/")).status_code == 405
+
+
+def test_a_round_closed_by_mistake_is_reopened_from_the_console(
+    console: Client, event: Event, opened: Round
+) -> None:
+    console.post(_url(event, "close/"))
+    page = console.get(_url(event), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Rouvrir le coup" in page and _url(event, "reopen/") in page
+    response = console.post(_url(event, "reopen/"), {"seconds": "45"}, follow=True)
+    assert any("open again" in m for m in _messages(response)), _messages(response)
+    round = _round(event)
+    assert round.state == Round.State.OPEN and round.closed_at is None
+    assert 40 <= (round.deadline - timezone.now()).total_seconds() <= 45
+    assert HistoryEntry.objects.filter(entity="round", action="reopen").count() == 1
+    refused = console.post(_url(event, "reopen/"), {"seconds": "45"}, follow=True)  # open: refused
+    assert any("only a closed round" in m for m in _messages(refused)), _messages(refused)

@@ -33,6 +33,7 @@ from tournaments.services.rounds import (
     round_close,
     round_open,
     round_place,
+    round_reopen,
     round_solve,
     top_choose,
 )
@@ -98,6 +99,7 @@ __all__ = [
     "round_draw",
     "round_open",
     "round_place",
+    "round_reopen",
     "round_rule_again",
     "round_solve",
     "ruling_accept_shift",

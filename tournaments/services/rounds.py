@@ -87,6 +87,57 @@ def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None
         return round
 
 
+#: A round reopened after it was closed at or after its deadline gets this long (seconds)
+#: unless the arbitrator says otherwise.
+REOPEN_SECONDS = 60
+
+
+def round_reopen(
+    *, round: Round, by: User = None, seconds: int | None = None, now: dt.datetime | None = None
+) -> Round:
+    """Open again a round closed by mistake, before its move is placed. Its slips and
+    rulings are kept (the rulings are written again at the next close). The clock gets
+    ``seconds``, by default the time that was left when it was closed (the close came
+    early), else :data:`REOPEN_SECONDS`. Slips that arrived while it was closed stay late:
+    the players hand them in again."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        # The round's lock, as the close and the slips take it.
+        round = Round.objects.select_for_update().get(pk=round.pk)
+        check_playing(round.game)
+        if round.state not in (Round.State.CLOSED, Round.State.ADJUDICATED):
+            raise ApplicationError(
+                _("round %(number)s is %(state)s: only a closed round not yet placed can be reopened")
+                % {"number": round.number, "state": round.get_state_display()}
+            )
+        if seconds is None:
+            left = 0.0
+            if round.deadline is not None and round.closed_at is not None:
+                left = (round.deadline - round.closed_at).total_seconds()
+            seconds = int(left) if left >= 1 else REOPEN_SECONDS
+        if not 1 <= seconds <= 3600:
+            raise ApplicationError(_("the time must be between 1 and 3600 seconds"))
+        old = {
+            "state": round.state,
+            "deadline": round.deadline.isoformat() if round.deadline else None,
+            "closed_at": round.closed_at.isoformat() if round.closed_at else None,
+        }
+        round.state = Round.State.OPEN
+        round.closed_at = None
+        round.deadline = now + dt.timedelta(seconds=seconds)
+        round.save(update_fields=["state", "closed_at", "deadline"])
+        history_record(
+            event=round.game.event,
+            entity="round",
+            object_id=round.pk,
+            action="reopen",
+            by=by,
+            old=old,
+            new={"state": round.state, "deadline": round.deadline.isoformat()},
+        )
+        return round
+
+
 def round_solve(*, round_id: int) -> Round:
     """Count the moves and find the tops of a drawn round. Idempotent."""
     round = Round.objects.select_related("game__event__lexicon").get(pk=round_id)

@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import datetime as dt
+
 import pytest
+from django.utils import timezone
 
 from tests.tournaments.helpers import draw_and_open as _open_round
 from tournaments import services
-from tournaments.models import Game, Player, Round
+from tournaments.models import Game, HistoryEntry, Player, Round, Ruling, Slip
 from tournaments.services import ApplicationError
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -67,3 +70,76 @@ def test_placing_advances_the_board_and_draws_the_next_rack(game: Game, players:
 
     board = rebuild(game).game.board
     assert board.tile_count() == sum(1 for ch in round.chosen.split()[1])
+
+
+# ------------------------------------------------------------------ a round closed by mistake
+
+
+def test_a_round_closed_early_reopens_with_the_time_that_was_left(game: Game, players: list[Player]) -> None:
+    round = services.round_open(round=services.round_draw(game=game), seconds=180)
+    coords, word = round.tops[0].split()
+    services.slip_submit(round=round, player=players[0], coordinates=coords, word=word, announced_score=None)
+    closed_at = round.deadline - dt.timedelta(seconds=100)
+    services.round_close(round=round, now=closed_at)  # 100 s left, by mistake
+    assert Round.objects.get(pk=round.pk).state == Round.State.ADJUDICATED
+    late = services.slip_submit(
+        round=round, player=players[1], coordinates=coords, word=word, announced_score=None,
+        now=closed_at + dt.timedelta(seconds=1),
+    ).slip  # fmt: skip
+    assert late.late
+
+    now = closed_at + dt.timedelta(seconds=30)
+    reopened = services.round_reopen(round=round, now=now)
+    assert reopened.state == Round.State.OPEN and reopened.closed_at is None
+    assert reopened.deadline == now + dt.timedelta(seconds=100)
+    # Slips and rulings kept; the players whose slip came while it was closed hand it in again.
+    assert Slip.objects.filter(round=round).count() == 2 and Ruling.objects.filter(round=round).exists()
+    again = services.slip_submit(
+        round=round, player=players[1], coordinates=coords, word=word, announced_score=None,
+        now=now + dt.timedelta(seconds=5),
+    ).slip  # fmt: skip
+    assert not again.late
+    entry = HistoryEntry.objects.get(entity="round", object_id=round.pk, action="reopen")
+    assert entry.old["state"] == "adjudicated" and entry.new["state"] == "open"
+
+    services.round_close(round=Round.objects.get(pk=round.pk))  # ruled again, with the new slip
+    credited = dict(Ruling.objects.filter(round=round).values_list("player_id", "credited"))
+    assert credited[players[0].pk] == credited[players[1].pk] == round.top_score
+
+
+def test_a_round_closed_at_its_deadline_reopens_for_the_time_given(game: Game) -> None:
+    round = services.round_open(round=services.round_draw(game=game), seconds=60)
+    services.round_close(round=round, now=round.deadline + dt.timedelta(seconds=3))
+    now = timezone.now()
+    assert services.round_reopen(round=round, now=now).deadline == now + dt.timedelta(
+        seconds=services.rounds.REOPEN_SECONDS
+    )
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    assert services.round_reopen(round=round, seconds=20, now=now).deadline == now + dt.timedelta(seconds=20)
+
+
+def test_only_a_closed_round_not_yet_placed_reopens(game: Game) -> None:
+    round = services.round_draw(game=game)
+    with pytest.raises(ApplicationError, match="only a closed round"):
+        services.round_reopen(round=round)  # drawn, never opened
+    services.round_open(round=round)
+    with pytest.raises(ApplicationError, match="only a closed round"):
+        services.round_reopen(round=round)  # open
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    with pytest.raises(ApplicationError, match="only a closed round"):
+        services.round_reopen(round=round)  # placed
+    assert not HistoryEntry.objects.filter(action="reopen").exists()
+
+
+def test_the_close_s_ruling_task_leaves_a_reopened_round_alone(game: Game, monkeypatch) -> None:
+    from tournaments import tasks
+
+    round = services.round_open(round=services.round_draw(game=game))
+    monkeypatch.setattr(tasks, "send", lambda *a, **k: True)  # the ruling is still to come
+    services.round_close(round=round)
+    services.round_reopen(round=round)
+    monkeypatch.undo()
+    tasks.round_adjudicate_task(round.pk)  # arrives late: nothing happens, no error
+    assert Round.objects.get(pk=round.pk).state == Round.State.OPEN
+    assert not Ruling.objects.filter(round=round).exists()
