@@ -26,6 +26,7 @@ event_patterns = [
     path("rounds/current/watch/", views.WatchView.as_view(), name="round-watch"),
     path("rounds/current/close/", views.CloseRoundView.as_view(), name="round-close"),
     path("rounds/current/reopen/", views.ReopenRoundView.as_view(), name="round-reopen"),
+    path("rounds/undo-placement/", views.UndoPlacementView.as_view(), name="round-undo-placement"),
     path("rounds/current/rule-again/", views.RuleAgainView.as_view(), name="round-rule-again"),
     path("rounds/current/review/", views.ReviewView.as_view(), name="round-review"),
     path("rounds/current/ruling/", views.RoundRulingView.as_view(), name="round-ruling"),

@@ -505,6 +505,21 @@ class ReopenRoundView(EventMixin, APIView):
 
 @extend_schema(
     tags=["rounds"],
+    summary="Undo the game's last placement: the move leaves the board, the rack drawn after it "
+    "goes back to the bag (refused once slips were handed in for it)",
+    request=None,
+    responses={200: RoundSerializer, **ERRORS},
+)
+class UndoPlacementView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        round = services.round_unplace(game=self.current_game(), by=request.user)
+        return Response(RoundSerializer(_fresh(round), context=ARBITRATOR).data)
+
+
+@extend_schema(
+    tags=["rounds"],
     summary="Rule the slips of the closed current round again",
     request=None,
     responses={200: RoundSerializer, **ERRORS},

@@ -392,6 +392,22 @@ def round_reopen(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @require_POST
 @arbitrator_page
+def round_unplace(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Undo the last placement: its move leaves the board, the next rack goes back to the bag."""
+    event = arbitrated_event(request, event_id)
+    with refusals(request):
+        game = _playing_game(event)
+        if selectors.unplaced_round(game) is not None:
+            _unplaced_round(event, request)  # the page's round: a click from a stale page does nothing
+        placed = services.round_unplace(game=game, by=request.user)
+        messages.success(
+            request, _("The placement of round %(number)s is undone.") % {"number": placed.number}
+        )
+    return _back(event)
+
+
+@require_POST
+@arbitrator_page
 def round_rule_again(request: HttpRequest, event_id: int) -> HttpResponse:
     """A round whose rulings do not come (its worker died): sent to a worker again."""
     event = arbitrated_event(request, event_id)

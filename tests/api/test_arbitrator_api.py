@@ -697,3 +697,17 @@ def test_a_closed_round_is_reopened_through_the_api(
     assert response.status_code == 200, response.content
     assert response.json()["state"] == "open"
     assert_error(arbitrator_client.post(url, {}, format="json"), 400, "application_error")  # open now
+
+
+def test_the_last_placement_is_undone_through_the_api(
+    event: Event, open_round: Round, arbitrator_client
+) -> None:
+    _close(open_round)
+    arbitrator_client.post(event_url(event, "rounds/current/place/"), {}, format="json")
+    url = event_url(event, "rounds/undo-placement/")
+    response = arbitrator_client.post(url)
+    assert response.status_code == 200, response.content
+    assert response.json()["number"] == 1 and response.json()["state"] == "adjudicated"
+    assert Round.objects.filter(game=open_round.game).count() == 1
+    error = assert_error(arbitrator_client.post(url), 400, "application_error")
+    assert "no move" in error["message"]

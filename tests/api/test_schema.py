@@ -28,6 +28,7 @@ EVENT_PATHS = {
     "rounds/current/watch/",
     "rounds/current/close/",
     "rounds/current/reopen/",
+    "rounds/undo-placement/",
     "rounds/current/rule-again/",
     "rounds/current/review/",
     "rounds/current/ruling/",

@@ -704,3 +704,16 @@ def test_a_round_closed_by_mistake_is_reopened_from_the_console(
     assert HistoryEntry.objects.filter(entity="round", action="reopen").count() == 1
     refused = console.post(_url(event, "reopen/"), {"seconds": "45"}, follow=True)  # open: refused
     assert any("only a closed round" in m for m in _messages(refused)), _messages(refused)
+
+
+def test_the_last_placement_is_undone_from_the_console(console: Client, event: Event, opened: Round) -> None:
+    console.post(_url(event, "close/"))
+    console.post(_url(event, "place/"))
+    page = console.get(_url(event), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Annuler la pose du coup 1" in page and _url(event, "unplace/") in page
+    response = console.post(_url(event, "unplace/"), {"round_key": "1-2"}, follow=True)
+    assert any("placement of round 1 is undone" in m for m in _messages(response)), _messages(response)
+    game = Game.objects.get(event=event)
+    assert list(game.rounds.values_list("number", "state")) == [(1, Round.State.ADJUDICATED)]
+    stale = console.post(_url(event, "unplace/"), {"round_key": "1-2"}, follow=True)  # nothing placed now
+    assert any("round 2" in m or "no move" in m for m in _messages(stale)), _messages(stale)

@@ -35,6 +35,7 @@ from tournaments.services.rounds import (
     round_place,
     round_reopen,
     round_solve,
+    round_unplace,
     top_choose,
 )
 from tournaments.services.rulings import (
@@ -102,6 +103,7 @@ __all__ = [
     "round_reopen",
     "round_rule_again",
     "round_solve",
+    "round_unplace",
     "ruling_accept_shift",
     "ruling_average",
     "ruling_override",

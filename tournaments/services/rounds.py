@@ -18,6 +18,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from solver.analysis import analyse, order_tops
 from solver.errors import IllegalMoveError, InvalidMoveError
@@ -28,7 +29,7 @@ from tournaments import tasks
 from tournaments.core import ApplicationError, User
 from tournaments.judging import judging_rules
 from tournaments.messages import say_error
-from tournaments.models import Round
+from tournaments.models import Game, Round
 from tournaments.services.backups import game_backup_on_commit
 from tournaments.services.games import check_playing, round_draw
 from tournaments.services.history import actor, history_record
@@ -285,6 +286,71 @@ def round_place(
         if draw_next:
             return round_draw(game=round.game, by=by)
         return None
+
+
+def round_unplace(*, game: Game, by: User = None) -> Round:
+    """Undo the game's last placement: its move leaves the board, the round is ruled and
+    unplaced again (its rulings and chosen move kept), and the rack drawn after it goes
+    back to the bag (drawn again, a random draw gives the same rack: the draws replay from
+    the game's seed). Refused when it would lose what the players did since: slips handed
+    in for the next round (the message says how many), or a game that has ended."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game.pk)
+        if game.state != Game.State.PLAYING:
+            raise ApplicationError(_("the game has ended: its last placement can no longer be undone"))
+        placed = game.rounds.filter(state=Round.State.PLACED).order_by("-number").first()
+        if placed is None:
+            raise ApplicationError(_("no move of this game is placed yet"))
+        placed = Round.objects.select_for_update().get(pk=placed.pk)
+        following = Round.objects.select_for_update().filter(game=game, number__gt=placed.number).first()
+        if following is not None:
+            slips = following.slips.count()
+            if slips:
+                raise ApplicationError(
+                    ngettext(
+                        "round %(number)s already has %(count)s slip: undoing the placement would lose it",
+                        "round %(number)s already has %(count)s slips: undoing the placement would lose them",
+                        slips,
+                    )
+                    % {"number": following.number, "count": slips}
+                )
+            history_record(
+                event=game.event,
+                entity="round",
+                object_id=following.pk,
+                action="draw_undone",
+                by=by,
+                old={
+                    "round": following.number,
+                    "reliquat": following.reliquat,
+                    "new": following.new_tiles,
+                    "rejected": following.rejected,
+                    "manual": following.manual,
+                    "state": following.state,
+                },
+                reason="the placement before it was undone: its tiles are back in the bag",
+            )
+            following.delete()
+        old = {
+            "state": placed.state,
+            "chosen": placed.chosen,
+            "placed_at": placed.placed_at.isoformat() if placed.placed_at else None,
+        }
+        placed.state = Round.State.ADJUDICATED
+        placed.placed_at = None
+        placed.save(update_fields=["state", "placed_at"])
+        history_record(
+            event=game.event,
+            entity="round",
+            object_id=placed.pk,
+            action="unplace",
+            by=by,
+            old=old,
+            new={"state": placed.state},
+        )
+        rebuild(game)  # the game must replay without it: refuse the commit otherwise
+        game_backup_on_commit(game=game)
+        return placed
 
 
 def analysis_for(round: Round) -> Any:

@@ -143,3 +143,63 @@ def test_the_close_s_ruling_task_leaves_a_reopened_round_alone(game: Game, monke
     tasks.round_adjudicate_task(round.pk)  # arrives late: nothing happens, no error
     assert Round.objects.get(pk=round.pk).state == Round.State.OPEN
     assert not Ruling.objects.filter(round=round).exists()
+
+
+# ------------------------------------------------------------------ undoing a placement
+
+
+def test_the_last_placement_is_undone_and_the_next_rack_goes_back_to_the_bag(
+    game: Game, players: list[Player]
+) -> None:
+    from tournaments.state import rebuild
+
+    first = _open_round(game)
+    services.round_close(round=first)
+    bag_before = rebuild(game).game.bag.remaining_string()
+    following = services.round_place(round=Round.objects.get(pk=first.pk))
+    assert following is not None
+    drawn = (following.reliquat, following.new_tiles)
+
+    services.round_unplace(game=game)
+    first = Round.objects.get(pk=first.pk)
+    assert first.state == Round.State.ADJUDICATED and first.placed_at is None and first.chosen
+    assert not Round.objects.filter(pk=following.pk).exists()
+    position = rebuild(game)
+    assert position.current is not None and position.current.pk == first.pk
+    assert position.game.board.is_empty()  # the move left the board
+    assert position.game.bag.remaining_string() == bag_before  # the rack is back in the bag
+    assert Ruling.objects.filter(round=first).count() == len(players)  # rulings kept
+    actions = list(HistoryEntry.objects.filter(entity="round").values_list("action", flat=True))
+    assert actions[-2:] == ["draw_undone", "unplace"]
+
+    # Placed again: the same move, and the same rack drawn from the seed.
+    again = services.round_place(round=first)
+    assert again is not None and (again.reliquat, again.new_tiles) == drawn
+
+
+def test_undoing_a_placement_is_refused_when_it_would_lose_slips(game: Game, players: list[Player]) -> None:
+    first = _open_round(game)
+    services.round_close(round=first)
+    following = services.round_place(round=Round.objects.get(pk=first.pk))
+    assert following is not None
+    following = services.round_open(round=following)  # opened: no slip yet, nothing to lose
+    coords, word = following.tops[0].split()
+    services.slip_submit(
+        round=following, player=players[0], coordinates=coords, word=word, announced_score=None
+    )
+    lost = "round 2 already has 1 slip: undoing the placement would lose it"
+    with pytest.raises(ApplicationError, match=lost):
+        services.round_unplace(game=game)
+    assert Round.objects.get(pk=first.pk).state == Round.State.PLACED
+    assert Round.objects.filter(pk=following.pk).exists()
+
+
+def test_undoing_needs_a_placed_move_and_a_game_in_play(game: Game) -> None:
+    with pytest.raises(ApplicationError, match="no move of this game is placed yet"):
+        services.round_unplace(game=game)
+    round = _open_round(game)
+    services.round_close(round=round)
+    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    services.game_end(game=game, reason="stopped")
+    with pytest.raises(ApplicationError, match="the game has ended"):
+        services.round_unplace(game=game)
