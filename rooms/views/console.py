@@ -34,7 +34,8 @@ from rooms.forms import (
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, refusals
 from scoring.adjudication import Reason
 from tournaments import selectors, services
-from tournaments.display import end_reason_text, rack_text, shown_move, shown_values
+from tournaments.display import end_reason_text, rack_text, shown_move
+from tournaments.history_text import history_lines
 from tournaments.judging import move_preview
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling
 from tournaments.selectors import (
@@ -678,9 +679,8 @@ def history(request: HttpRequest, event_id: int) -> HttpResponse:
     if entity:
         entries = entries.filter(entity=entity)
     page = Paginator(entries, 100).get_page(request.GET.get("page"))
-    # Each entry keeps the moves as stored (GCG); the page shows them in the event's notation.
-    board, notation = event.board, event.notation
-    rows = [(h, shown_values(h.old, board, notation), shown_values(h.new, board, notation)) for h in page]
+    # Each entry keeps what was stored (moves in GCG, times in UTC); the page says it in words.
+    rows = history_lines(list(page), event)
     kinds = [
         ("event", _("settings")),
         ("game", _("games")),

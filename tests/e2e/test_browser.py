@@ -225,8 +225,10 @@ def test_a_round_with_two_phones_a_paper_slip_and_the_projector(
     paper = Slip.objects.get(player__table=3)
     assert (paper.source, paper.word, paper.announced_score) == ("paper", word, round.top_score - 1)
 
-    # Close: the slips are ruled; the arbitrator reviews them grouped by move.
-    arbitrator.get_by_role("button", name=re.compile("Fermer|Close", re.I)).click()
+    # Close (time is left: the console asks first): the slips are ruled; the arbitrator
+    # reviews them grouped by move.
+    arbitrator.once("dialog", lambda dialog: dialog.accept())
+    arbitrator.get_by_role("button", name=re.compile("Fermer|Close|Clore", re.I)).click()
     arbitrator.wait_for_selector("#review table.review")
     shot(arbitrator, "console-review")
     round.refresh_from_db()
@@ -260,6 +262,9 @@ def test_a_round_with_two_phones_a_paper_slip_and_the_projector(
     shot(arbitrator, "console-next-round")
     assert Round.objects.filter(game__event=event).count() == 2
     assert Player.objects.filter(event=event).count() == 3
+    arbitrator.goto(f"{base}/console/{event.pk}/history/")
+    assert "Partie 1, coup 1\u00a0: coup posé" in arbitrator.locator("table.history").inner_text()
+    shot(arbitrator, "console-history")
     # Closed before the test's database goes: no page may ask the server after it.
     for phone in phones:
         phone.context.close()

@@ -4,6 +4,7 @@ permission rule."""
 from __future__ import annotations
 
 import datetime as dt
+import html
 import io
 
 import pytest
@@ -298,7 +299,8 @@ def test_the_whole_round_from_the_console(console: Client, event: Event, opened:
     standings = console.get(_url(event, "standings/")).content.decode()
     assert "Anne" in standings
     history = console.get(_url(event, "history/")).content.decode()
-    for action in ("draw", "open", "submit", "close", "override", "choose_top", "place"):
+    said = ("rack drawn", "round opened", "slip handed in", "round closed", "ruling corrected", "top chosen")
+    for action in (*said, "move placed"):
         assert action in history, action
 
 
@@ -717,3 +719,23 @@ def test_the_last_placement_is_undone_from_the_console(console: Client, event: E
     assert list(game.rounds.values_list("number", "state")) == [(1, Round.State.ADJUDICATED)]
     stale = console.post(_url(event, "unplace/"), {"round_key": "1-2"}, follow=True)  # nothing placed now
     assert any("round 2" in m or "no move" in m for m in _messages(stale)), _messages(stale)
+
+
+def test_the_history_reads_as_sentences_in_the_pages_language(
+    console: Client, event: Event, opened: Round
+) -> None:
+    anne = _phone(event, 1)
+    coordinates, word = _best(opened)
+    anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "ZZZ"})
+    anne.post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word})  # replaces it
+    console.post(_url(event, "close/"))
+    page = html.unescape(console.get(_url(event, "history/"), HTTP_ACCEPT_LANGUAGE="fr").content.decode())
+    assert "Partie 1, coup 1\u00a0: coup ouvert" in page and "Partie 1, coup 1\u00a0: coup clos" in page
+    assert "Table 1 (Anne), partie 1, coup 1\u00a0: bulletin remplacé" in page
+    assert "un bulletin plus récent du même joueur est arrivé avant la fin du temps" in page  # the why
+    assert "<dt>compte</dt><dd><del>oui</del> → <ins>non</ins></dd>" in page  # old -> new, in words
+    assert "Arbiter (automatique)" in page and "system" not in page
+    assert "{'" not in page and "'}" not in page  # no raw values
+    # The end of the clock in local time (Paris), not the stored UTC.
+    deadline = timezone.localtime(opened.deadline)
+    assert f"<dt>fin du chrono</dt><dd><ins>{deadline:%d/%m/%Y %H:%M:%S}</ins></dd>" in page

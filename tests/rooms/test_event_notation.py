@@ -106,7 +106,7 @@ def test_the_history_shows_the_stored_moves_in_fisf(console: Client, event: Even
     # ... and the page shows them in the event's notation: the placed top and the ruling.
     page = html.unescape(console.get(_url(event, "history/")).content.decode())
     _shown(page, "8H PROOF")
-    assert "'chosen': 'H8 PROOF'" in page and "'move': 'H8 PROOF'" in page
+    assert page.count("<dt>move</dt><dd><ins>H8 PROOF</ins></dd>") == 2  # the placed top, the ruling
     _shown(console.get(_url(event, "history/"), {"entity": "round"}).content.decode(), "8H PROOF")
 
 
