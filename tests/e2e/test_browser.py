@@ -416,3 +416,46 @@ def test_the_console_asks_before_what_is_hard_to_undo(live_server: Any, browser:
     assert asked[-1].startswith("Release table 1 (Anne)?")
     assert Player.objects.get(event=event, table=1).api_tokens.exists()
     desk.close()
+
+
+def test_the_phone_at_360_px_keeps_the_clock_in_sight_and_fits(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    game = services.game_start(event=event)
+    first = services.round_draw(game=game)
+    assert first is not None
+    services.round_open(round=first)
+    services.round_close(round=Round.objects.get(pk=first.pk))
+    second = services.round_place(round=Round.objects.get(pk=first.pk))  # a game so far
+    assert second is not None
+    services.round_open(round=second, seconds=600)
+    second.refresh_from_db()
+    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True, is_mobile=True)
+    phone = context.new_page()
+    phone.set_default_timeout(LIVE_MS)
+    phone.goto(f"{live_server.url}/j/{event.code}/")
+    phone.fill("#id_who", "1")
+    phone.locator("form button.primary").click()
+    phone.wait_for_selector("ol.rack .tile")
+
+    # Composing a move far down the page: the clock is still on screen.
+    phone.locator("#slip input[name=announced_score]").scroll_into_view_if_needed()
+    top = phone.evaluate("() => document.querySelector('[data-countdown]').getBoundingClientRect().top")
+    assert 0 <= top < 60, top
+    # Handed in: the next slip starts empty, its score too.
+    coordinates, word = second.tops[0].split()
+    phone.fill("#slip input[name=coordinates]", coordinates)
+    phone.fill("#slip input[name=word]", word)
+    phone.fill("#slip input[name=announced_score]", str(second.top_score))
+    phone.locator("#slip button.primary").click()
+    phone.wait_for_selector("#receipt .receipt.ok")
+    assert phone.input_value("#slip input[name=announced_score]") == ""
+    # The toggles are touch targets; the game so far fits once opened.
+    heights = phone.evaluate(
+        "() => [...document.querySelectorAll('#panel summary')].map(s => s.offsetHeight)"
+    )
+    assert heights and min(heights) >= 44, heights
+    phone.locator("details.sofar summary").click()
+    assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
+    shot(phone, "phone-360-sofar")
+    context.close()

@@ -13,6 +13,7 @@ from tests.rooms.helpers import live_forget
 from tests.rooms.helpers import messages as _messages
 from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
+from tournaments import services
 from tournaments.models import Event, HistoryEntry, Player, Round, Ruling, Slip
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -269,3 +270,14 @@ def test_a_slip_that_cannot_be_read_is_refused_on_the_page(
     said = _messages(response)
     assert any(m.startswith("Ce bulletin ne peut pas être lu") for m in said), said
     assert not Slip.objects.filter(player__table=1).exists()
+
+
+def test_after_the_game_ended_the_phone_says_so_and_waits_for_no_rack(
+    console: Client, event: Event, opened: Round
+) -> None:
+    anne = _phone(event, 1)
+    console.post(_url(event, "close/"))
+    console.post(_url(event, "place/"))  # round 2 drawn
+    services.game_end(game=opened.game, reason="stopped")
+    page = anne.get(f"/p/{event.pk}/").content.decode()
+    assert "The game has ended." in page and "Next rack coming" not in page

@@ -74,7 +74,7 @@
         } else {
           var words = (res.body.invalid_words || []).length ? " · ⚠ " + esc(res.body.invalid_words.join(", ")) : "";
           say(T.received + " " + esc(at) + " : " + slipText(slip) + words + " — " + T.replace, "ok");
-          if (!more) { resetTap(); }
+          if (!more) { resetTap(); clearScore(); }
         }
         if (more) { send(); }
       } else if (res.status >= 400 && res.status < 500 && res.status !== 429) {
@@ -115,6 +115,11 @@
     var l = labels();
     if (panel.dataset.notation === "scramble") { return l.cols[c].toLowerCase() + l.rows[r] + "," + (across ? "a" : "d"); }
     return across ? l.rows[r] + l.cols[c] : l.cols[c] + l.rows[r];
+  }
+  function clearScore() {
+    // Handed in: the next slip starts empty, its score too (a replacement is typed anew).
+    var form = document.getElementById("slip");
+    if (form) { form.announced_score.value = ""; }
   }
   function clearFields() {
     var form = document.getElementById("slip");
