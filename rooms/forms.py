@@ -17,14 +17,19 @@ EVENT_HELP = {
     "ends_on": _("Optional: last day, for events over several days."),
     "language": _("The tile set: French (102 tiles on 15x15) or English (100)."),
     "board": _("Standard 15x15 (rack of 7); the large and broad boards use a rack of 8."),
-    "smooth": _("21x21 only: off for the exact double distribution (-nosmooth, docs/rules.md#tile-sets)."),
+    "smooth": _(
+        "21x21 boards only: off for exactly twice the tiles of the 15x15 set;"
+        " on (default) evens out the letter counts."
+    ),
     "notation": _("How squares are named on the boards, the slips and the sheets. FISF: H4 across, 4H down."),
     "mode": _("Tournament: validity is learnt at the close. Training modes check words at submission."),
     "random_seed": _("The draws follow from it: the same seed replays the same racks."),
     "round_seconds": _("Default 180 s (3 minutes); may change between rounds."),
     "bingo_bonus": _("Default 50 for using the whole rack."),
     "first_move_horizontal": _("Default on: the first word of a duplicate game lies across."),
-    "y_counts_as": _("For the vowel/consonant minimums. Default: both (FISF wording not confirmed)."),
+    "y_counts_as": _(
+        "For the vowel/consonant minimums. Default: both (it counts as whichever the rack needs, once)."
+    ),
     "early_rounds": _("Default 15: rounds 1-15 need the early minimums, then the later ones."),
     "early_vowels": _("Default 2 vowels in each rack of the early rounds."),
     "early_consonants": _("Default 2 consonants in each rack of the early rounds."),
@@ -62,7 +67,9 @@ EVENT_HELP = {
     "early_fallback": _(
         "Default on (FISF): when the bag cannot give the early minimums, racks need 1 vowel and 1 consonant."
     ),
-    "tie_break": _("Default: shared rank for equal totals (FISF tie-break not confirmed)."),
+    "tie_break": _(
+        "Default: equal totals share the rank; or the player with fewer letter points ranks first."
+    ),
 }
 
 BUNDLED = (

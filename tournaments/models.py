@@ -66,8 +66,8 @@ class Event(models.Model):
 
     class Mode(models.TextChoices):
         TOURNAMENT = "tournament", _("tournament: validity learnt at the close")
-        STRICT = "strict", _("strict (training): invalid words refused at submission")
-        NOSTRICT = "nostrict", _("nostrict (training): accepted, invalid words flagged")
+        STRICT = "strict", _("strict training: invalid words refused at submission")
+        NOSTRICT = "nostrict", _("open training: accepted, invalid words flagged")
 
     class ScorePolicy(models.TextChoices):
         FISF = "fisf", _("wrong or missing score: warning, the real score is credited")
@@ -194,7 +194,7 @@ class Event(models.Model):
         if self.board not in LAYOUT_NAMES:
             raise ValidationError({"board": _("unknown board")})
         if not self.smooth and not has_nosmooth(self.board):
-            raise ValidationError({"smooth": _("the -nosmooth distribution exists only on 21x21 boards")})
+            raise ValidationError({"smooth": _("the exact doubled tile set exists only on 21x21 boards")})
 
 
 class PlayerQuerySet(models.QuerySet["Player"]):

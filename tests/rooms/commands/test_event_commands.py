@@ -48,7 +48,7 @@ def test_event_create_passes_the_settings_given_and_keeps_the_defaults() -> None
 
 def test_event_create_refusals() -> None:
     run("event_create", "E", "--date", "21/11/2026", fails="is not a date: write YYYY-MM-DD")
-    run("event_create", "E", "--no-smooth", fails="nosmooth")
+    run("event_create", "E", "--no-smooth", fails="doubled tile set")
     run("event_create", "E", "--early-vowels", "5", "--early-consonants", "5", fails="minimums")
     run("event_create", "E", "--notation", "eliot", fails="invalid choice")
     run("event_create", "E", "--user", "nobody", fails="no user named 'nobody'")

@@ -28,7 +28,7 @@ def test_event_create_stores_the_defaults_of_the_rules(enable_lexicon: Lexicon) 
 def test_event_create_refuses_unknown_or_impossible_settings(enable_lexicon: Lexicon) -> None:
     with pytest.raises(ApplicationError, match="unknown event settings: colour"):
         services.event_create(name="E", starts_on=dt.date(2026, 1, 1), lexicon=enable_lexicon, colour="red")
-    with pytest.raises(ApplicationError, match="nosmooth"):
+    with pytest.raises(ApplicationError, match="doubled tile set"):
         services.event_create(name="E", starts_on=dt.date(2026, 1, 1), lexicon=enable_lexicon, smooth=False)
     with pytest.raises(ApplicationError, match="minimums"):
         services.event_create(
