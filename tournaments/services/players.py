@@ -70,11 +70,21 @@ def players_import(*, event: Event, csv_text: str, by: User = None) -> list[Play
         dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
     except csv.Error:
         dialect = csv.excel
-    reader = csv.DictReader(io.StringIO(csv_text), dialect=dialect)
-    fields = [f.strip().lower() for f in (reader.fieldnames or [])]
-    if "name" not in fields:
-        raise ApplicationError(_("the CSV needs a header row with a 'name' column"))
-    reader.fieldnames = fields
+    # newline="": the csv module reads the line ends itself, a lone "\r" (old Mac files) too.
+    reader = csv.DictReader(io.StringIO(csv_text, newline=""), dialect=dialect)
+    try:
+        fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+        if "name" not in fields:
+            raise ApplicationError(_("the CSV needs a header row with a 'name' column"))
+        reader.fieldnames = fields
+        return _import_rows(event, reader, by)
+    except csv.Error as exc:
+        raise ApplicationError(
+            _("the CSV cannot be read at line %(line)s: %(error)s") % {"line": reader.line_num, "error": exc}
+        ) from exc
+
+
+def _import_rows(event: Event, reader: csv.DictReader[str], by: User) -> list[Player]:
     created = []
     with transaction.atomic():
         for number, row in enumerate(reader, start=2):

@@ -71,3 +71,12 @@ def test_a_virtual_player_has_no_join_token(event: Event) -> None:
     with pytest.raises(ApplicationError, match="wrong join code or table"):
         services.player_token_issue(event=event, code=event.code, table=bot.table)
     assert not PlayerToken.objects.exists()
+
+
+def test_a_csv_with_old_mac_line_ends_imports_and_an_unreadable_one_is_refused(event: Event) -> None:
+    # Found by the API fuzzer: a lone "\r" was a 500 (csv.Error), not a message.
+    players = services.players_import(event=event, csv_text="name;club\rAnne;Vichy\rBruno;Cusset\r")
+    assert [(p.name, p.club) for p in players] == [("Anne", "Vichy"), ("Bruno", "Cusset")]
+    with pytest.raises(ApplicationError, match="the CSV cannot be read at line"):
+        services.players_import(event=event, csv_text="name\nChloé\n" + "D" * 200_000 + "\n")  # too long
+    assert event.players.count() == 2  # all or nothing: Chloé is not added either
