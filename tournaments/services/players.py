@@ -79,8 +79,9 @@ def players_import(*, event: Event, csv_text: str, by: User = None) -> list[Play
         reader.fieldnames = fields
         return _import_rows(event, reader, by)
     except csv.Error as exc:
+        line = reader.line_num + 1  # line_num counts the lines read before the one that failed
         raise ApplicationError(
-            _("the CSV cannot be read at line %(line)s: %(error)s") % {"line": reader.line_num, "error": exc}
+            _("the CSV cannot be read at line %(line)s: %(error)s") % {"line": line, "error": exc}
         ) from exc
 
 

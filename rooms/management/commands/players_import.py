@@ -7,7 +7,6 @@ naming the line.
 
 from __future__ import annotations
 
-import csv
 import re
 from pathlib import Path
 from typing import Any
@@ -55,8 +54,8 @@ class Command(ArbiterCommand):
         path = Path(opts["file"])
         try:
             created = services.players_import(event=event, csv_text=read_text(path))
-        except csv.Error as exc:  # e.g. "field larger than field limit (131072)"
-            raise CommandError(f"cannot read {path}: {exc}") from exc
+        except services.ApplicationError as exc:  # the line and why: said with the file
+            raise CommandError(f"{path}: {exc.message}") from exc
         self.say(
             f"{plural(len(created), 'player')} imported into {event.name} ({event.players.count()} in all)"
         )
