@@ -98,6 +98,18 @@ def event(transactional_db: None) -> Event:
     return event
 
 
+def join(browser: Any, base: str, event: Event, table: int, locale: str) -> Any:
+    """A 360 px phone that joined ``table`` through the join page, on its play page."""
+    context = browser.new_context(viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
+    phone = context.new_page()
+    phone.set_default_timeout(LIVE_MS)
+    phone.goto(f"{base}/j/{event.code}/")
+    phone.fill("#id_who", str(table))
+    phone.locator("form button.primary").click()
+    phone.wait_for_url(f"{base}/p/{event.pk}/")
+    return phone
+
+
 def _tap_move(page: Any, move: str) -> None:
     """Place ``move`` (GCG, on squares still empty) by tapping the rack's tiles, then the
     board's squares; a lowercase letter is the blank, its letter picked in the dialog."""
@@ -156,14 +168,7 @@ def test_a_round_with_two_phones_a_paper_slip_and_the_projector(
     # Two phones join with the code and their table.
     phones = []
     for table in (1, 2):
-        context = browser.new_context(viewport=PHONE, locale="fr-FR", has_touch=True, is_mobile=True)
-        phone = context.new_page()
-        phone.set_default_timeout(LIVE_MS)
-        phone.goto(f"{base}/j/{event.code}/")
-        phone.fill("#id_who", str(table))
-        phone.locator("form button.primary").click()
-        phone.wait_for_url(f"{base}/p/{event.pk}/")
-        phones.append(phone)
+        phones.append(join(browser, base, event, table, "fr-FR"))
     anne, bruno = phones
     shot(anne, "phone-waiting")
 
@@ -280,12 +285,8 @@ def test_a_slip_typed_while_the_wifi_drops_is_not_lost(live_server: Any, browser
     round.refresh_from_db()
     coordinates, word = round.tops[0].split()
 
-    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True, is_mobile=True)
-    phone = context.new_page()
-    phone.set_default_timeout(LIVE_MS)
-    phone.goto(f"{base}/j/{event.code}/")
-    phone.fill("#id_who", "1")
-    phone.locator("form button.primary").click()
+    phone = join(browser, base, event, 1, "en-GB")
+    context = phone.context
     phone.wait_for_selector("ol.rack .tile")
 
     # Something public changes while the player types (here the time per round): the page
@@ -347,12 +348,8 @@ def test_at_0000_the_phone_closes_its_form_and_says_time_is_up(
     round = services.round_draw(game=game)
     assert round is not None
     services.round_open(round=round, seconds=4)
-    context = browser.new_context(viewport=PHONE, locale="fr-FR", has_touch=True, is_mobile=True)
-    phone = context.new_page()
-    phone.set_default_timeout(LIVE_MS)
-    phone.goto(f"{live_server.url}/j/{event.code}/")
-    phone.fill("#id_who", "1")
-    phone.locator("form button.primary").click()
+    phone = join(browser, live_server.url, event, 1, "fr-FR")
+    context = phone.context
     phone.wait_for_selector("ol.rack .tile")
     assert phone.locator("#slip button.primary").is_enabled()
     phone.fill("#slip input[name=word]", "ABC")  # typing when time runs out
@@ -430,12 +427,8 @@ def test_the_phone_at_360_px_keeps_the_clock_in_sight_and_fits(
     assert second is not None
     services.round_open(round=second, seconds=600)
     second.refresh_from_db()
-    context = browser.new_context(viewport=PHONE, locale="en-GB", has_touch=True, is_mobile=True)
-    phone = context.new_page()
-    phone.set_default_timeout(LIVE_MS)
-    phone.goto(f"{live_server.url}/j/{event.code}/")
-    phone.fill("#id_who", "1")
-    phone.locator("form button.primary").click()
+    phone = join(browser, live_server.url, event, 1, "en-GB")
+    context = phone.context
     phone.wait_for_selector("ol.rack .tile")
 
     # Composing a move far down the page: the clock is still on screen.

@@ -25,7 +25,7 @@ from typing import Any
 import pytest
 from django.db import connection
 
-from tests.e2e.test_browser import LIVE_MS, PHONE, browser, shot  # noqa: F401  (the browser fixture)
+from tests.e2e.test_browser import PHONE, browser, join, shot  # noqa: F401  (the browser fixture)
 from tests.integration.conftest import (  # noqa: F401  (procs: the fixture)
     READY_TIMEOUT,
     ROOT,
@@ -94,13 +94,7 @@ def test_each_phone_gets_its_panel_and_only_its_own_lines_in_its_language(
     phones: dict[str, Any] = {}
     asked: dict[str, list[str]] = {}
     for table, locale in ((1, "fr-FR"), (2, "en-GB")):
-        context = browser.new_context(viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
-        page = context.new_page()
-        page.set_default_timeout(LIVE_MS)
-        page.goto(f"{asgi_url}/j/{event.code}/")
-        page.fill("#id_who", str(table))
-        page.locator("form button.primary").click()
-        page.wait_for_url(f"{asgi_url}/p/{event.pk}/")
+        page = join(browser, asgi_url, event, table, locale)
         assert page.evaluate("() => document.documentElement.lang") == locale[:2]
         asked[locale] = []
         page.on("request", lambda request, log=asked[locale]: log.append(request.url))
