@@ -24,7 +24,7 @@ from django.utils import timezone
 from tests.integration.conftest import require_postgres
 from tests.tournaments.test_rows import same_as_the_orm
 from tournaments import services
-from tournaments.models import Player, Round, Ruling, Slip
+from tournaments.models import Event, Player, Round, Ruling, Slip
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -34,20 +34,24 @@ WAIT = 10.0
 BLOCKED = 0.5
 
 
+def _event(name: str, count: int, seed: int) -> tuple[Event, list[Player]]:
+    event = services.event_create(
+        name=name,
+        starts_on=dt.date(2026, 11, 24),
+        lexicon=services.lexicon_bundled(name="enable"),
+        language="english",
+        notation="gcg",
+        random_seed=seed,
+    )
+    return event, [services.player_add(event=event, name=f"Player {i + 1}") for i in range(count)]
+
+
 @pytest.fixture
 def open_round() -> tuple[Round, list[Player]]:
     require_postgres()
     if connection.vendor != "postgresql":
         pytest.fail("DATABASE_URL is PostgreSQL but the test database is not", pytrace=False)
-    event = services.event_create(
-        name="Locks",
-        starts_on=dt.date(2026, 11, 24),
-        lexicon=services.lexicon_bundled(name="enable"),
-        language="english",
-        notation="gcg",
-        random_seed=5,
-    )
-    players = [services.player_add(event=event, name=f"Player {i + 1}") for i in range(3)]
+    event, players = _event("Locks", 3, seed=5)
     game = services.game_start(event=event)
     round = services.round_draw(game=game)
     assert round is not None
@@ -201,13 +205,5 @@ def test_slips_queued_behind_a_ruled_round_rule_it_again_side_by_side(open_round
 def test_the_hot_paths_rows_are_the_orms_on_postgresql() -> None:
     """tests/tournaments/test_rows.py's comparison, on PostgreSQL (psycopg's own types)."""
     require_postgres()
-    event = services.event_create(
-        name="Rows",
-        starts_on=dt.date(2026, 11, 24),
-        lexicon=services.lexicon_bundled(name="enable"),
-        language="english",
-        notation="gcg",
-        random_seed=6,
-    )
-    players = [services.player_add(event=event, name=f"Player {i + 1}") for i in range(2)]
+    event, players = _event("Rows", 2, seed=6)
     same_as_the_orm(services.game_start(event=event), players)

@@ -86,12 +86,20 @@ def round_adjudicate_when_quiet(*, round_id: int, newest: int | None, waited: fl
     return True
 
 
+def arrived_after_time(slip: Slip, round: Round) -> bool:
+    """A late slip that reached the arbitrator after its round's deadline (not only after a
+    close that came before it): the ruling and the phone say "time was up"."""
+    return slip.late and round.deadline is not None and slip.received_at > round.deadline
+
+
 def slip_input(slip: Slip, round: Round) -> adj.SlipInput:
-    """What the adjudication reads of a stored slip: a late one says whether time was up
-    when it arrived, or the round was closed before its deadline."""
-    after_time = slip.late and round.deadline is not None and slip.received_at > round.deadline
+    """What the adjudication reads of a stored slip, a late one saying why it is late."""
     return adj.SlipInput(
-        slip.coordinates, slip.word, slip.announced_score, late=slip.late, after_time=after_time
+        slip.coordinates,
+        slip.word,
+        slip.announced_score,
+        late=slip.late,
+        after_time=arrived_after_time(slip, round),
     )
 
 

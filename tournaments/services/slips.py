@@ -17,13 +17,13 @@ from scoring import adjudication as adj
 from solver.boards import layout
 from tournaments import rows, tasks
 from tournaments.core import MAX_ANNOUNCED, ApplicationError, User
-from tournaments.judging import SlipJudge, adjudication_settings
+from tournaments.judging import SlipJudge
 from tournaments.messages import say_notes
 from tournaments.models import Event, Game, Player, Round, Slip
 from tournaments.selectors import current_round
 from tournaments.services.games import check_playing
 from tournaments.services.history import actor, history_record
-from tournaments.services.rulings import RULE_AGAIN_QUIET
+from tournaments.services.rulings import RULE_AGAIN_QUIET, arrived_after_time
 
 
 @dataclass
@@ -90,7 +90,7 @@ def _check_readable(round: Round, coordinates: str, word: str) -> None:
     player writes it again (a paper slip is typed as written, and ruled unreadable)."""
     event = round.game.event
     # A game's first round is played on an empty board (a master game's too).
-    any_reference = round.number == 1 and adjudication_settings(event).first_slip_best_placement
+    any_reference = round.number == 1 and event.first_slip_best_placement
     slip = adj.SlipInput(coordinates, word, None)
     why = adj.unreadable(slip, event.notation, layout(event.board).size, any_reference)
     if why is not None:
@@ -133,8 +133,7 @@ def late_reason(slip: Slip) -> str | None:
     one the arbitrator's close came before (the deadline still ahead); None in time."""
     if not slip.late:
         return None
-    deadline = slip.round.deadline
-    return "time_up" if deadline is None or slip.received_at > deadline else "closed"
+    return "time_up" if arrived_after_time(slip, slip.round) else "closed"
 
 
 def _rule_again(locked: Round, slip: Slip) -> None:
