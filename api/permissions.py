@@ -76,4 +76,4 @@ def tries_allowed(round: Round, now: dt.datetime) -> bool:
     the rack; after, slips are late anyway."""
     if round.state != Round.State.OPEN:
         return False
-    return round.deadline is None or now <= round.deadline
+    return not round.time_up(now)

@@ -151,6 +151,7 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
             "rejected",
             "manual",
             "deadline",
+            "paused_at",
             "opened_at",
             "closed_at",
             "move_count",
@@ -216,6 +217,12 @@ class ReopenInputSerializer(serializers.Serializer[Any]):
         max_value=3600,
         required=False,
         help_text="the clock once reopened; without it the time that was left at the close, else 60",
+    )
+
+
+class AddTimeInputSerializer(serializers.Serializer[Any]):
+    seconds = serializers.IntegerField(
+        min_value=1, max_value=3600, help_text="added to the clock of the open round, running or paused"
     )
 
 

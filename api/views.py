@@ -37,6 +37,7 @@ from api.serializers import (
     MAX_PAGE_SIZE,
     PAGE_SIZE,
     AcceptShiftInputSerializer,
+    AddTimeInputSerializer,
     ArbitratorPlayerSerializer,
     DrawInputSerializer,
     ErrorSerializer,
@@ -499,6 +500,52 @@ class ReopenRoundView(EventMixin, APIView):
         data.is_valid(raise_exception=True)
         round = services.round_reopen(
             round=self.current_round(), by=request.user, seconds=data.validated_data.get("seconds")
+        )
+        return Response(RoundSerializer(_fresh(round), context=ARBITRATOR).data)
+
+
+@extend_schema(
+    tags=["rounds"],
+    summary="Hold the clock of the open round: the time left stops running down, no slip is late by it",
+    request=None,
+    responses={200: RoundSerializer, **ERRORS},
+)
+class PauseClockView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        round = services.round_pause(round=self.current_round(), by=request.user)
+        return Response(RoundSerializer(_fresh(round), context=ARBITRATOR).data)
+
+
+@extend_schema(
+    tags=["rounds"],
+    summary="Start the held clock again with the time it had left",
+    request=None,
+    responses={200: RoundSerializer, **ERRORS},
+)
+class ResumeClockView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        round = services.round_resume(round=self.current_round(), by=request.user)
+        return Response(RoundSerializer(_fresh(round), context=ARBITRATOR).data)
+
+
+@extend_schema(
+    tags=["rounds"],
+    summary="Give the players more time (refused once the time is up: close and reopen instead)",
+    request=AddTimeInputSerializer,
+    responses={200: RoundSerializer, **ERRORS},
+)
+class AddTimeView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        data = AddTimeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        round = services.round_add_time(
+            round=self.current_round(), by=request.user, seconds=data.validated_data["seconds"]
         )
         return Response(RoundSerializer(_fresh(round), context=ARBITRATOR).data)
 

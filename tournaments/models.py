@@ -8,6 +8,7 @@ its default, so that printed sheets can show the rules an event was played under
 
 from __future__ import annotations
 
+import datetime as dt
 import secrets
 from typing import Any
 
@@ -297,6 +298,9 @@ class Round(models.Model):
     rejected = models.JSONField(_("rejected racks"), default=list, blank=True)
     manual = models.BooleanField(_("typed from a physical draw"), default=False)
     deadline = models.DateTimeField(null=True, blank=True)
+    #: Set while the arbitrator holds the clock: the time left is then ``deadline -
+    #: paused_at``, and the resume moves the deadline on by the length of the pause.
+    paused_at = models.DateTimeField(null=True, blank=True)
     opened_at = models.DateTimeField(null=True, blank=True)
     closed_at = models.DateTimeField(null=True, blank=True)
     # Filled by the solver task (round_solve_task).
@@ -326,6 +330,24 @@ class Round(models.Model):
     @property
     def rack(self) -> str:
         return self.reliquat + self.new_tiles
+
+    def seconds_left(self, now: dt.datetime) -> float | None:
+        """The clock's time left at ``now`` (frozen while paused); None without a clock."""
+        if self.deadline is None:
+            return None
+        return max(0.0, (self.deadline - (self.paused_at or now)).total_seconds())
+
+    @property
+    def paused_ms(self) -> int | None:
+        """The time left on a paused clock, in milliseconds (the pages' countdowns)."""
+        if self.paused_at is None or self.deadline is None:
+            return None
+        return max(0, int((self.deadline - self.paused_at).total_seconds() * 1000))
+
+    def time_up(self, at: dt.datetime) -> bool:
+        """Whether the clock had run out at ``at``. Never while it is paused: a paused
+        round takes no late slip (the clock cannot be paused once it has run out)."""
+        return self.deadline is not None and self.paused_at is None and at > self.deadline
 
 
 class Slip(models.Model):

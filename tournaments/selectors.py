@@ -131,6 +131,8 @@ class LiveVersions:
     full: str
     deadline: str | None
     state: str | None
+    #: The time left on the clock while the arbitrator holds it (ms), else None.
+    paused: int | None = None
 
 
 PRIVATE_ENTITIES = ("slip", "player")
@@ -156,6 +158,7 @@ def live_versions_of(event: Event, round: Round | None) -> LiveVersions:
     if round is None:
         key = solved = "none"
         deadline = state = None
+        paused = None
     else:
         # Solving and ruling are done by workers and leave no history: the round's own
         # fields tell when they are done. The solving shows on the console only (phones and
@@ -165,7 +168,8 @@ def live_versions_of(event: Event, round: Round | None) -> LiveVersions:
         solved = f"{key}.{int(round.solved_at is not None)}"
         deadline = round.deadline.isoformat() if round.deadline else None
         state = round.state
-    return LiveVersions(f"{public}.{key}", f"{last}.{solved}", deadline, state)
+        paused = round.paused_ms
+    return LiveVersions(f"{public}.{key}", f"{last}.{solved}", deadline, state, paused)
 
 
 # --------------------------------------------------------------------------- a phone's own lines

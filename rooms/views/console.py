@@ -393,6 +393,32 @@ def round_reopen(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @require_POST
 @arbitrator_page
+def round_clock(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Pause, resume or add time to the open round's clock."""
+    event = arbitrated_event(request, event_id)
+    action = request.POST.get("action", "")
+    with refusals(request):
+        round = _unplaced_round(event, request)
+        if action == "pause":
+            services.round_pause(round=round, by=request.user)
+            messages.success(request, _("The clock is paused: no slip is late while it is."))
+        elif action == "resume":
+            services.round_resume(round=round, by=request.user)
+            messages.success(request, _("The clock is running again."))
+        elif action == "add":
+            try:
+                seconds = int(request.POST.get("seconds", ""))
+            except ValueError:
+                seconds = 0  # refused by the service with its message
+            services.round_add_time(round=round, by=request.user, seconds=seconds)
+            messages.success(request, _("Time added to the clock: %(seconds)s s.") % {"seconds": seconds})
+        else:
+            raise services.ApplicationError(_("Unknown clock action."))
+    return _back(event)
+
+
+@require_POST
+@arbitrator_page
 def round_unplace(request: HttpRequest, event_id: int) -> HttpResponse:
     """Undo the last placement: its move leaves the board, the next rack goes back to the bag."""
     event = arbitrated_event(request, event_id)

@@ -283,6 +283,7 @@ def _body(versions: LiveVersions, arbitrator: bool) -> dict[str, object]:
     body: dict[str, object] = {
         "public": versions.public,
         "deadline": versions.deadline,
+        "paused": versions.paused,
         "state": versions.state,
         # The server's clock: the countdowns follow it, not the phone's own clock.
         "now": int(time.time() * 1000),

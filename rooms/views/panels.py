@@ -52,6 +52,7 @@ class Panels:
     asked: str
     public: str
     deadline: str | None
+    paused: int | None
     state: str | None
     #: (language, rack order) -> the panel's html, as JSON.
     html: dict[tuple[str, str], str]
@@ -68,6 +69,7 @@ class Panels:
             {
                 "public": self.public,
                 "deadline": self.deadline,
+                "paused": self.paused,
                 "state": self.state,
                 "now": int(time.time() * 1000),  # the server's clock, as in every message
             }
@@ -112,6 +114,6 @@ def build(event: Event, wanted: str, seats: Iterable[Seat]) -> Panels:
                 for player in players[language]:
                     mine[player, language] = _lines(lines[player], context)
         versions = shared.versions
-        return Panels(wanted, versions.public, versions.deadline, versions.state, html, mine)
+        return Panels(wanted, versions.public, versions.deadline, versions.paused, versions.state, html, mine)
     finally:
         db.connections.close_all()  # a thread of the pool: give its connection back at once

@@ -699,6 +699,31 @@ def test_a_closed_round_is_reopened_through_the_api(
     assert_error(arbitrator_client.post(url, {}, format="json"), 400, "application_error")  # open now
 
 
+def test_the_clock_is_paused_resumed_and_given_time_through_the_api(
+    event: Event, open_round: Round, arbitrator_client
+) -> None:
+    pause = event_url(event, "rounds/current/pause/")
+    response = arbitrator_client.post(pause)
+    assert response.status_code == 200, response.content
+    assert response.json()["paused_at"] is not None and response.json()["state"] == "open"
+    assert_error(arbitrator_client.post(pause), 400, "application_error")  # paused already
+    add = event_url(event, "rounds/current/add-time/")
+    assert_error(arbitrator_client.post(add, {}, format="json"), 400, "invalid")
+    assert_error(arbitrator_client.post(add, {"seconds": 0}, format="json"), 400, "invalid")
+    before = Round.objects.get(pk=open_round.pk).deadline
+    response = arbitrator_client.post(add, {"seconds": 45}, format="json")
+    assert response.status_code == 200, response.content
+    assert Round.objects.get(pk=open_round.pk).deadline - before == dt.timedelta(seconds=45)
+    response = arbitrator_client.post(event_url(event, "rounds/current/resume/"))
+    assert response.status_code == 200, response.content
+    assert response.json()["paused_at"] is None
+    assert [e.action for e in HistoryEntry.objects.filter(entity="round", object_id=open_round.pk)][-3:] == [
+        "pause",
+        "add_time",
+        "resume",
+    ]
+
+
 def test_the_last_placement_is_undone_through_the_api(
     event: Event, open_round: Round, arbitrator_client
 ) -> None:

@@ -110,6 +110,19 @@ def join(browser: Any, base: str, event: Event, table: int, locale: str) -> Any:
     return phone
 
 
+def console(browser: Any, base: str, event: Event, locale: str) -> Any:
+    """The arbitrator's laptop (1366 px), logged in, on the event's round page."""
+    desk = browser.new_context(viewport={"width": 1366, "height": 900}, locale=locale)
+    page = desk.new_page()
+    page.set_default_timeout(LIVE_MS)
+    page.goto(f"{base}/console/{event.pk}/")
+    page.fill("#id_username", "arbitre")
+    page.fill("#id_password", "secret-pass")
+    page.locator("form button.primary").click()
+    page.wait_for_url(f"{base}/console/{event.pk}/")
+    return page
+
+
 def _tap_move(page: Any, move: str) -> None:
     """Place ``move`` (GCG, on squares still empty) by tapping the rack's tiles, then the
     board's squares; a lowercase letter is the blank, its letter picked in the dialog."""
@@ -370,14 +383,8 @@ def test_the_console_asks_before_what_is_hard_to_undo(live_server: Any, browser:
     round = services.round_draw(game=game)
     assert round is not None
     services.round_open(round=round, seconds=240)
-    desk = browser.new_context(viewport={"width": 1366, "height": 900}, locale="en-GB")
-    page = desk.new_page()
-    page.set_default_timeout(LIVE_MS)
-    page.goto(f"{base}/console/{event.pk}/")
-    page.fill("#id_username", "arbitre")
-    page.fill("#id_password", "secret-pass")
-    page.locator("form button.primary").click()
-    page.wait_for_url(f"{base}/console/{event.pk}/")
+    page = console(browser, base, event, "en-GB")
+    desk = page.context
     page.wait_for_function(CLOCK_SHOWN)
     asked: list[str] = []
 
@@ -452,3 +459,65 @@ def test_the_phone_at_360_px_keeps_the_clock_in_sight_and_fits(
     assert phone.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
     shot(phone, "phone-360-sofar")
     context.close()
+
+
+def _clock(page: Any) -> str:
+    return str(page.locator("[data-countdown]").first.inner_text())
+
+
+def test_the_clock_paused_and_given_time_shows_at_once_on_phones_and_the_projector(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    base = live_server.url
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    services.round_open(round=round, seconds=300)
+    desk = console(browser, base, event, "fr-FR")
+    desk.wait_for_function(CLOCK_SHOWN)
+    phone = join(browser, base, event, 1, "fr-FR")
+    phone.wait_for_selector("ol.rack .tile")
+    hall = desk.context.new_page()  # the projector: the arbitrator's second screen
+    hall.set_viewport_size({"width": 1920, "height": 1080})
+    hall.set_default_timeout(LIVE_MS)
+    hall.goto(f"{base}/hall/{event.pk}/")
+    hall.wait_for_function(
+        "() => /\\d\\d:\\d\\d/.test((document.querySelector('[data-countdown]') || {}).textContent)"
+    )
+    for page in (phone, hall):
+        assert page.locator("[data-clock-paused]").is_hidden()
+
+    desk.get_by_role("button", name="Suspendre le chrono").click()
+    desk.wait_for_selector("text=Relancer le chrono")
+    for page in (phone, hall):
+        page.wait_for_selector("[data-clock-paused]:not([hidden])", timeout=LIVE_MS)
+        assert page.locator("[data-clock-paused]").inner_text().strip().lower() == "suspendu"
+    # Said aloud on the phone, in its language.
+    phone.wait_for_function(
+        "() => (document.querySelector('[data-clock-said]') || {}).textContent === 'Le chrono est suspendu.'"
+    )
+    held = _clock(phone)
+    phone.wait_for_timeout(2500)
+    assert _clock(phone) == held and _clock(hall) == held  # frozen, the same everywhere
+    assert phone.locator("#slip button.primary").is_enabled()
+    shot(phone, "phone-clock-paused")
+    shot(hall, "hall-clock-paused")
+
+    desk.fill(".clock-actions input[name=seconds]", "60")
+    desk.get_by_role("button", name="Ajouter du temps").click()
+    minutes, seconds = (int(x) for x in held.split(":"))
+    wanted = f"{(minutes * 60 + seconds + 60) // 60:02d}:{(minutes * 60 + seconds + 60) % 60:02d}"
+    for page in (phone, hall):
+        page.wait_for_function(f"() => document.querySelector('[data-countdown]').textContent === '{wanted}'")
+
+    desk.get_by_role("button", name="Relancer le chrono").click()
+    for page in (phone, hall):
+        page.wait_for_selector("[data-clock-paused]", state="hidden", timeout=LIVE_MS)
+        page.wait_for_function(f"() => document.querySelector('[data-countdown]').textContent < '{wanted}'")
+    phone.wait_for_function(
+        "() => document.querySelector('[data-clock-said]').textContent === 'Le chrono est relancé.'"
+    )
+    assert Round.objects.get(pk=round.pk).paused_at is None
+    shot(desk, "console-clock")
+    for context in (desk.context, phone.context):
+        context.close()

@@ -708,6 +708,33 @@ def test_a_round_closed_by_mistake_is_reopened_from_the_console(
     assert any("only a closed round" in m for m in _messages(refused)), _messages(refused)
 
 
+def test_the_clock_is_paused_resumed_and_given_time_from_the_console(
+    console: Client, event: Event, opened: Round
+) -> None:
+    key = {"round_key": f"{opened.game.number}-{opened.number}"}
+    page = console.get(_url(event), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Suspendre le chrono" in page and _url(event, "clock/") in page
+    response = console.post(_url(event, "clock/"), {**key, "action": "pause"}, follow=True)
+    assert any("paused" in m for m in _messages(response)), _messages(response)
+    round = _round(event)
+    assert round.paused_at is not None
+    page = console.get(_url(event), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Relancer le chrono" in page and 'data-paused="' in page and "data-clock-paused hidden" not in page
+    left = round.seconds_left(timezone.now())
+    assert left is not None
+    response = console.post(_url(event, "clock/"), {**key, "action": "add", "seconds": "30"}, follow=True)
+    assert any("Time added to the clock: 30 s" in m for m in _messages(response)), _messages(response)
+    assert _round(event).seconds_left(timezone.now()) == pytest.approx(left + 30)
+    refused = console.post(_url(event, "clock/"), {**key, "action": "add", "seconds": "x"}, follow=True)
+    assert any("between 1 and 3600" in m for m in _messages(refused)), _messages(refused)
+    console.post(_url(event, "clock/"), {**key, "action": "resume"})
+    assert _round(event).paused_at is None
+    stale = console.post(_url(event, "clock/"), {"round_key": "1-9", "action": "pause"}, follow=True)
+    assert any("no longer the current round" in m for m in _messages(stale)), _messages(stale)
+    assert _round(event).paused_at is None
+    assert console.get(_url(event, "clock/")).status_code == 405
+
+
 def test_the_last_placement_is_undone_from_the_console(console: Client, event: Event, opened: Round) -> None:
     console.post(_url(event, "close/"))
     console.post(_url(event, "place/"))

@@ -27,7 +27,7 @@ def test_the_projector_shows_the_join_qr_and_the_rack_once_open(
 def test_live_versions_change_with_the_state(console: Client, event: Event, drawn: Round) -> None:
     anne = _phone(event, 1)
     before = anne.get(f"/live/{event.pk}/").json()
-    assert set(before) == {"public", "deadline", "state", "now"}  # no "full" for a player
+    assert set(before) == {"public", "deadline", "paused", "state", "now"}  # no "full" for a player
     full = console.get(f"/live/{event.pk}/").json()
     assert "full" in full
     console.post(_url(event, "open/"), {"seconds": 180})
@@ -39,6 +39,24 @@ def test_live_versions_change_with_the_state(console: Client, event: Event, draw
     live_forget()
     assert anne.get(f"/live/{event.pk}/").json()["public"] == after["public"]
     assert console.get(f"/live/{event.pk}/").json()["full"] != full["full"]
+
+
+def test_a_paused_clock_is_told_to_every_page_with_its_time_left(
+    console: Client, event: Event, opened: Round
+) -> None:
+    anne = _phone(event, 1)
+    running = anne.get(f"/live/{event.pk}/").json()
+    assert running["paused"] is None
+    held = services.round_pause(round=opened)
+    live_forget()
+    body = anne.get(f"/live/{event.pk}/").json()
+    assert body["public"] != running["public"]  # the panels reload with the held clock
+    assert body["paused"] == held.paused_ms and 0 < body["paused"] <= event.round_seconds * 1000
+    page = console.get(f"/hall/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert f'data-paused="{held.paused_ms}"' in page and ">suspendu<" in page
+    services.round_resume(round=held)
+    live_forget()
+    assert anne.get(f"/live/{event.pk}/").json()["paused"] is None
 
 
 def test_live_is_refused_to_strangers(event: Event, players) -> None:
@@ -58,7 +76,7 @@ def test_the_live_stream_sends_the_versions_then_each_change(
     first = next(chunks).decode()
     assert first.startswith("event: version\ndata: ")
     body = json.loads(first.split("data: ", 1)[1])
-    assert set(body) == {"public", "full", "deadline", "state", "now"} and body["state"] == "drawn"
+    assert set(body) == {"public", "full", "deadline", "paused", "state", "now"} and body["state"] == "drawn"
     services.round_open(round=drawn)
     live_forget()
     changed = json.loads(next(chunks).decode().split("data: ", 1)[1])

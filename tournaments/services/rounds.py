@@ -81,10 +81,121 @@ def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None
             )
         round.state = Round.State.CLOSED
         round.closed_at = now or timezone.now()
-        round.save(update_fields=["state", "closed_at"])
+        fields = ["state", "closed_at"]
+        if round.paused_at is not None:
+            # Closed with its clock held: the deadline becomes the one a resume would have
+            # given, so that the time left at the close (a reopen gives it back) is kept.
+            round.deadline = _resumed_deadline(round, round.closed_at)
+            round.paused_at = None
+            fields += ["deadline", "paused_at"]
+        round.save(update_fields=fields)
         history_record(event=round.game.event, entity="round", object_id=round.pk, action="close", by=by)
         # Sent after the commit; if the broker cannot take it, the watchdog sends it again.
         transaction.on_commit(lambda: tasks.send(tasks.round_adjudicate_task, round.pk))
+        return round
+
+
+def _resumed_deadline(round: Round, now: dt.datetime) -> dt.datetime:
+    assert round.deadline is not None and round.paused_at is not None
+    return round.deadline + max(dt.timedelta(0), now - round.paused_at)
+
+
+def _running_round(round: Round) -> Round:
+    """The open round, locked as the close and the slips lock it: a slip is judged late
+    or not against the clock as it stands when it takes the lock."""
+    round = Round.objects.select_for_update().select_related("game__event").get(pk=round.pk)
+    check_playing(round.game)
+    if round.state != Round.State.OPEN or round.deadline is None:
+        raise ApplicationError(
+            _("round %(number)s is %(state)s: its clock runs only while it is open")
+            % {"number": round.number, "state": round.get_state_display()}
+        )
+    return round
+
+
+def _clock_record(round: Round, action: str, by: User, old: dict[str, Any]) -> None:
+    history_record(
+        event=round.game.event,
+        entity="round",
+        object_id=round.pk,
+        action=action,
+        by=by,
+        old=old,
+        new=_clock(round),
+    )
+
+
+def _clock(round: Round) -> dict[str, Any]:
+    return {
+        "deadline": round.deadline.isoformat() if round.deadline else None,
+        "paused_at": round.paused_at.isoformat() if round.paused_at else None,
+    }
+
+
+def round_pause(*, round: Round, by: User = None, now: dt.datetime | None = None) -> Round:
+    """Hold the clock (a disturbance in the hall, a player taken ill). While it is held the
+    time left does not run down and no slip is late by the clock."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        round = _running_round(round)
+        if round.paused_at is not None:
+            raise ApplicationError(
+                _("the clock of round %(number)s is paused already") % {"number": round.number}
+            )
+        if round.time_up(now):
+            raise ApplicationError(
+                _("the time of round %(number)s is up: its clock can no longer be paused")
+                % {"number": round.number}
+            )
+        old = _clock(round)
+        round.paused_at = now
+        round.save(update_fields=["paused_at"])
+        _clock_record(round, "pause", by, old)
+        return round
+
+
+def round_resume(*, round: Round, by: User = None, now: dt.datetime | None = None) -> Round:
+    """Start the held clock again with the time it had left when it was paused."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        round = _running_round(round)
+        if round.paused_at is None:
+            raise ApplicationError(
+                _("the clock of round %(number)s is not paused") % {"number": round.number}
+            )
+        old = _clock(round)
+        round.deadline = _resumed_deadline(round, now)
+        round.paused_at = None
+        round.save(update_fields=["deadline", "paused_at"])
+        _clock_record(round, "resume", by, old)
+        return round
+
+
+#: The most time added to a clock at once (seconds).
+MAX_ADDED_SECONDS = 3600
+
+
+def round_add_time(*, round: Round, by: User = None, seconds: int, now: dt.datetime | None = None) -> Round:
+    """Give the players ``seconds`` more, running or paused. Not once the time is up: the
+    slips that came after it are late already; closing and reopening the round gives
+    time again, and those players hand their slips in again."""
+    now = now or timezone.now()
+    if not 1 <= seconds <= MAX_ADDED_SECONDS:
+        raise ApplicationError(
+            _("the time added must be between 1 and %(most)s seconds") % {"most": MAX_ADDED_SECONDS}
+        )
+    with transaction.atomic():
+        round = _running_round(round)
+        if round.time_up(now):
+            raise ApplicationError(
+                _("the time of round %(number)s is up: close it and reopen it to give time again")
+                % {"number": round.number}
+            )
+        old = _clock(round)
+        assert round.deadline is not None
+        round.deadline += dt.timedelta(seconds=seconds)
+        round.save(update_fields=["deadline"])
+        _clock_record(round, "add_time", by, old)
         return round
 
 

@@ -119,7 +119,7 @@ def _late(locked: Round, received: dt.datetime, source: str) -> bool:
     the round's lock first (it waited behind it): it is ruled with the others. A paper
     slip typed once the round is closed is late, as it always was (typing stops at the
     close)."""
-    if locked.deadline is not None and received > locked.deadline:
+    if locked.time_up(received):
         return True
     if locked.state == Round.State.OPEN:
         return False
@@ -421,9 +421,10 @@ def paper_slip_submit(
     while the round is still open is recorded as received at the deadline (the history
     keeps the real time of typing)."""
     now = now or timezone.now()
-    deadline = Round.objects.filter(pk=round.pk).values_list("deadline", flat=True).first()
-    if deadline is not None and now > deadline:
-        now = deadline
+    clock = Round.objects.only("deadline", "paused_at").get(pk=round.pk)
+    if clock.time_up(now):
+        assert clock.deadline is not None
+        now = clock.deadline
     return slip_submit(
         round=round,
         player=player,

@@ -93,10 +93,13 @@ class Command(ArbiterCommand):
         if round.chosen:
             self.say(f"  chosen for the board: {shown_move(round.chosen, event)} {round.chosen_score}")
         if round.state == Round.State.OPEN and round.deadline is not None:
-            left = int((round.deadline - timezone.now()).total_seconds())
-            until = timezone.localtime(round.deadline).strftime("%H:%M:%S")
-            timing = f"{left} s left" if left > 0 else "time is up"
-            self.say(f"  slips until {until} ({timing})")
+            left = int(round.seconds_left(timezone.now()) or 0)
+            if round.paused_at is not None:
+                self.say(f"  clock paused, {left} s left")
+            else:
+                until = timezone.localtime(round.deadline).strftime("%H:%M:%S")
+                timing = f"{left} s left" if left > 0 else "time is up"
+                self.say(f"  slips until {until} ({timing})")
         if round.state != Round.State.DRAWN:
             received = round.slips.filter(current=True).count()
             late = round.slips.filter(late=True).count()

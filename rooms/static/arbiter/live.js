@@ -10,6 +10,7 @@
   var root = document.querySelector("[data-live]");
   var offset = 0; // server clock minus this device's clock, in ms
   var deadline = null;
+  var paused = null; // the time left on a held clock (ms), from the last message
 
   function online() {
     document.body.classList.remove("offline");
@@ -23,7 +24,16 @@
     var apply = function (d, sent) {
       var back = Date.now();
       offset = d.now - (sent ? (sent + back) / 2 : back);
-      if ("deadline" in d) { deadline = d.deadline ? Date.parse(d.deadline) : null; }
+      if ("deadline" in d) {
+        deadline = d.deadline ? Date.parse(d.deadline) : null;
+        paused = d.paused === undefined || d.paused === null ? null : d.paused;
+        // The message is newer than the page's countdowns (their panel reloads after it):
+        // a pause, a resume or time added shows at once.
+        document.querySelectorAll("[data-countdown]").forEach(function (el) {
+          el.dataset.deadline = d.deadline || "";
+          el.dataset.paused = paused === null ? "" : String(paused);
+        });
+      }
       online();
       if (d.public !== undefined && d.public !== known.public) {
         known.public = d.public;
@@ -81,10 +91,45 @@
   }
 
   function pad(n) { return (n < 10 ? "0" : "") + n; }
+
+  // Said once per change of the clock, whatever panels were swapped in between: a region of
+  // the page itself, not of a panel (a new panel's regions say nothing on arrival).
+  // It exists before its first words: a region created with its text is not read out.
+  var said = null, clock = null; // clock: {round, paused, end} as last shown
+  function sayHere() {
+    if (said || !document.body) { return; }
+    said = document.createElement("div");
+    said.className = "sr";
+    said.setAttribute("role", "status");
+    said.setAttribute("aria-live", "polite");
+    said.setAttribute("data-clock-said", "");
+    document.body.appendChild(said);
+  }
+  function say(text) { sayHere(); said.textContent = text; }
+  // end: the deadline of a running clock, the time left on a held one (ms).
+  function followClock(el, held, end) {
+    var now = { round: el.dataset.round || "", paused: held, end: end };
+    if (clock && clock.round === now.round) {
+      if (clock.paused !== held) {
+        say(held ? el.dataset.saidPaused : el.dataset.saidResumed);
+      } else if (end && clock.end && end - clock.end >= 1000) {
+        say(el.dataset.saidAdded);
+      }
+    }
+    clock = now;
+  }
+
   function tick() {
     var now = Date.now() + offset;
+    var first = true;
     document.querySelectorAll("[data-countdown]").forEach(function (el) {
       var end = el.dataset.deadline ? Date.parse(el.dataset.deadline) : deadline;
+      var held = el.dataset.paused !== undefined && el.dataset.paused !== "";
+      var note = el.nextElementSibling && el.nextElementSibling.hasAttribute("data-clock-paused") ? el.nextElementSibling : null;
+      if (note) { note.hidden = !held; }
+      el.classList.toggle("paused", held);
+      if (first) { followClock(el, held, held ? parseInt(el.dataset.paused, 10) : end); first = false; }
+      if (held) { end = now + parseInt(el.dataset.paused, 10); }
       if (!end) { el.textContent = "--:--"; return; }
       var left = Math.max(0, Math.ceil((end - now) / 1000));
       var text = pad(Math.floor(left / 60)) + ":" + pad(left % 60);
@@ -101,6 +146,6 @@
   }
   window.arbiterClock = function () { return Date.now() + offset; };
   setInterval(tick, 250);
-  document.addEventListener("DOMContentLoaded", tick);
+  document.addEventListener("DOMContentLoaded", function () { sayHere(); tick(); });
   document.addEventListener("htmx:afterSwap", tick);
 })();

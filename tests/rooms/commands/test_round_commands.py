@@ -4,6 +4,8 @@ the process."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.rooms.commands.helpers import last_round as _round
@@ -171,3 +173,30 @@ def test_a_failed_adjudication_ends_round_close_with_the_reason(
     # The app's settings are put back after the command.
     assert celery_app.conf.task_always_eager is False
     assert celery_app.conf.task_eager_propagates is False
+
+
+def test_the_clock_is_held_resumed_and_given_time_from_the_terminal(event: Event) -> None:
+    run("round_draw", "--event", event.code, "--new-game", "--rack", "AEIRSTN")
+    run("round_clock", "--event", event.code, "pause", fails="its clock runs only while it is open")
+    run("round_open", "--event", event.code, "--seconds", "120")
+    run("round_clock", "--event", event.code, "add", fails="add takes the seconds given")
+    run("round_clock", "--event", event.code, "pause", "30", fails="add takes the seconds given")
+    run("round_clock", "--event", event.code, "add", "0", fails="between 1 and 3600 seconds")
+    out = run("round_clock", "--event", event.code, "pause").out
+    assert 115 <= _left(out, "Round 1: clock paused, ") <= 120
+    assert _round(event).paused_at is not None
+    run("round_clock", "--event", event.code, "pause", fails="paused already")
+    out = run("round_clock", "--event", event.code, "add", "60").out
+    assert 175 <= _left(out, "clock paused, ") <= 180
+    out = run("round_clock", "--event", event.code, "resume").out
+    assert "clock running, slips until" in out and _round(event).paused_at is None
+    status = run("event_status", "--event", event.code).out
+    assert "slips until" in status
+    services.round_pause(round=_round(event))
+    assert _left(run("event_status", "--event", event.code).out, "clock paused, ") > 100
+
+
+def _left(out: str, before: str) -> int:
+    match = re.search(re.escape(before) + r"(\d+) s left", out)
+    assert match is not None, out
+    return int(match.group(1))

@@ -203,3 +203,120 @@ def test_undoing_needs_a_placed_move_and_a_game_in_play(game: Game) -> None:
     services.game_end(game=game, reason="stopped")
     with pytest.raises(ApplicationError, match="the game has ended"):
         services.round_unplace(game=game)
+
+
+# ------------------------------------------------------------------ the clock: pause, resume, add time
+
+
+def _slip(round: Round, player: Player, at: dt.datetime) -> Slip:
+    coords, word = round.tops[0].split()
+    return services.slip_submit(
+        round=round, player=player, coordinates=coords, word=word, announced_score=None, now=at
+    ).slip
+
+
+def test_a_paused_clock_takes_no_late_slip_and_resumes_with_the_time_it_had(
+    game: Game, players: list[Player]
+) -> None:
+    round = services.round_open(round=services.round_draw(game=game), seconds=180)
+    start = round.opened_at
+    paused = services.round_pause(round=round, now=start + dt.timedelta(seconds=150))
+    assert paused.paused_at == start + dt.timedelta(seconds=150)
+    assert paused.seconds_left(start + dt.timedelta(hours=1)) == 30  # frozen
+    # Long after the deadline as it was: in time, the clock is held.
+    assert not _slip(round, players[0], start + dt.timedelta(seconds=400)).late
+    resumed = services.round_resume(round=round, now=start + dt.timedelta(seconds=600))
+    assert resumed.paused_at is None
+    assert resumed.deadline == start + dt.timedelta(seconds=630)  # the 30 s left, from the resume
+    assert not _slip(round, players[1], start + dt.timedelta(seconds=629)).late
+    late = _slip(round, players[2], start + dt.timedelta(seconds=631))
+    assert late.late and services.late_reason(late) == "time_up"
+    actions = list(
+        HistoryEntry.objects.filter(entity="round", object_id=round.pk).values_list("action", flat=True)
+    )
+    assert actions[-2:] == ["pause", "resume"]
+    entry = HistoryEntry.objects.get(entity="round", object_id=round.pk, action="resume")
+    assert entry.old["paused_at"] and entry.new["paused_at"] is None
+    assert entry.new["deadline"] == resumed.deadline.isoformat()
+
+
+def test_time_is_added_running_or_paused(game: Game) -> None:
+    round = services.round_open(round=services.round_draw(game=game), seconds=60)
+    deadline = round.deadline
+    now = round.opened_at + dt.timedelta(seconds=10)
+    assert services.round_add_time(round=round, seconds=30, now=now).deadline == deadline + dt.timedelta(
+        seconds=30
+    )
+    held = services.round_pause(round=round, now=now)
+    assert held.seconds_left(now) == 80
+    assert services.round_add_time(round=round, seconds=20, now=now).seconds_left(now) == 100
+    entry = HistoryEntry.objects.filter(entity="round", object_id=round.pk, action="add_time").last()
+    assert entry is not None and entry.old["deadline"] != entry.new["deadline"]
+    for wrong in (0, -5, 3601):
+        with pytest.raises(ApplicationError, match="between 1 and 3600"):
+            services.round_add_time(round=round, seconds=wrong, now=now)
+
+
+def test_the_clock_cannot_be_held_or_stretched_once_the_time_is_up(game: Game, players: list[Player]) -> None:
+    round = services.round_open(round=services.round_draw(game=game), seconds=60)
+    after = round.deadline + dt.timedelta(seconds=1)
+    late = _slip(round, players[0], after)
+    assert late.late
+    with pytest.raises(ApplicationError, match="time of round 1 is up"):
+        services.round_pause(round=round, now=after)
+    with pytest.raises(ApplicationError, match="close it and reopen it"):
+        services.round_add_time(round=round, seconds=30, now=after)
+    fresh = Round.objects.get(pk=round.pk)
+    assert fresh.paused_at is None and fresh.deadline == round.deadline  # nothing changed
+    # The late slip stays late, and said to be late for the time.
+    assert services.late_reason(Slip.objects.get(pk=late.pk)) == "time_up"
+
+
+def test_the_clock_runs_only_while_the_round_is_open(game: Game) -> None:
+    round = services.round_draw(game=game)
+    for act in (services.round_pause, services.round_resume):
+        with pytest.raises(ApplicationError, match="runs only while it is open"):
+            act(round=round)
+    with pytest.raises(ApplicationError, match="runs only while it is open"):
+        services.round_add_time(round=round, seconds=10)
+    services.round_open(round=round)
+    with pytest.raises(ApplicationError, match="is not paused"):
+        services.round_resume(round=round)
+    services.round_pause(round=round)
+    with pytest.raises(ApplicationError, match="paused already"):
+        services.round_pause(round=round)
+
+
+def test_a_round_closed_while_paused_keeps_its_time_left_for_a_reopen(
+    game: Game, players: list[Player]
+) -> None:
+    round = services.round_open(round=services.round_draw(game=game), seconds=120)
+    start = round.opened_at
+    services.round_pause(round=round, now=start + dt.timedelta(seconds=20))  # 100 s left
+    closed_at = start + dt.timedelta(seconds=500)
+    closed = services.round_close(round=round, now=closed_at)
+    assert closed.paused_at is None and closed.deadline == closed_at + dt.timedelta(seconds=100)
+    # A slip after the close is late for the close, not for the time.
+    late = _slip(round, players[0], closed_at + dt.timedelta(seconds=1))
+    assert late.late and services.late_reason(late) == "closed"
+    now = closed_at + dt.timedelta(seconds=60)
+    assert services.round_reopen(round=round, now=now).deadline == now + dt.timedelta(seconds=100)
+
+
+def test_a_paper_slip_typed_while_the_clock_is_paused_keeps_its_time(
+    game: Game, players: list[Player], arbitrator
+) -> None:
+    round = services.round_open(round=services.round_draw(game=game), seconds=60)
+    services.round_pause(round=round, now=round.opened_at + dt.timedelta(seconds=10))
+    typed_at = round.deadline + dt.timedelta(seconds=300)
+    coords, word = round.tops[0].split()
+    slip = services.paper_slip_submit(
+        round=round,
+        player=players[0],
+        coordinates=coords,
+        word=word,
+        announced_score=None,
+        by=arbitrator,
+        now=typed_at,
+    ).slip
+    assert not slip.late and slip.received_at == typed_at
