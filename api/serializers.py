@@ -154,6 +154,7 @@ class RoundSerializer(serializers.ModelSerializer[Round]):
             "paused_at",
             "opened_at",
             "closed_at",
+            "published_at",
             "move_count",
             "top_score",
             "tops",

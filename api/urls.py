@@ -29,6 +29,7 @@ event_patterns = [
     path("rounds/current/pause/", views.PauseClockView.as_view(), name="round-pause"),
     path("rounds/current/resume/", views.ResumeClockView.as_view(), name="round-resume"),
     path("rounds/current/add-time/", views.AddTimeView.as_view(), name="round-add-time"),
+    path("rounds/current/publish/", views.PublishView.as_view(), name="round-publish"),
     path("rounds/undo-placement/", views.UndoPlacementView.as_view(), name="round-undo-placement"),
     path("rounds/current/rule-again/", views.RuleAgainView.as_view(), name="round-rule-again"),
     path("rounds/current/review/", views.ReviewView.as_view(), name="round-review"),

@@ -552,6 +552,20 @@ class AddTimeView(EventMixin, APIView):
 
 @extend_schema(
     tags=["rounds"],
+    summary="Show the players the top and their rulings of the ruled round (placing shows them too)",
+    request=None,
+    responses={200: RoundSerializer, **ERRORS},
+)
+class PublishView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int) -> Response:
+        round = services.round_publish(round=self.current_round(), by=request.user)
+        return Response(RoundSerializer(_fresh(round), context=ARBITRATOR).data)
+
+
+@extend_schema(
+    tags=["rounds"],
     summary="Undo the game's last placement: the move leaves the board, the rack drawn after it "
     "goes back to the bag (refused once slips were handed in for it)",
     request=None,
@@ -686,7 +700,14 @@ class RoundRulingView(EventMixin, APIView):
             if table is not None and table != own:
                 raise PermissionDenied(_("a player sees only their own ruling"))
             table = own
-        ruling = selectors.round_ruling(self.ruled_round(), table)
+        round = self.ruled_round()
+        if not is_arbitrator(request, event) and not selectors.results_shown(round):
+            raise ApplicationError(
+                _("the results of round %(number)s are being checked by the arbitrator")
+                % {"number": round.number},
+                {"reason": "not_published", "state": round.state},
+            )
+        ruling = selectors.round_ruling(round, table)
         if ruling is None:
             raise NotFound(_("no ruling for table %(table)s in this round") % {"table": table})
         return Response(RoundRulingSerializer(ruling, context={"event": event}).data)

@@ -63,6 +63,10 @@ EVENT_HELP = {
     ),
     "several_slips_void": _("Default on (FISF): a player who hands in two slips for a round scores 0."),
     "phone_replace": _("Default on: a phone may send a new slip until the deadline; the last one counts."),
+    "publish_at_close": _(
+        "Default off (FISF practice): the players see the top and their rulings once you have reviewed"
+        " them (Publish, or Place). On: at the close, unreviewed (training)."
+    ),
     "solo_players": _("Default: the players who handed in at least one slip in the game."),
     "early_fallback": _(
         "Default on (FISF): when the bag cannot give the early minimums, racks need 1 vowel and 1 consonant."

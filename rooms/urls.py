@@ -20,6 +20,7 @@ console_patterns = (
         path("<int:event_id>/close/", console.round_close, name="close"),
         path("<int:event_id>/reopen/", console.round_reopen, name="reopen"),
         path("<int:event_id>/clock/", console.round_clock, name="clock"),
+        path("<int:event_id>/publish/", console.round_publish, name="publish"),
         path("<int:event_id>/unplace/", console.round_unplace, name="unplace"),
         path("<int:event_id>/rule-again/", console.round_rule_again, name="rule_again"),
         path("<int:event_id>/slip/", console.slip_entry, name="slip"),

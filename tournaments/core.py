@@ -61,6 +61,7 @@ EVENT_SETTINGS = (
     "omitted_last_letter",
     "solo_below_top",
     "phone_replace",
+    "publish_at_close",
     "solo_players",
     "tie_break",
 )
@@ -68,8 +69,9 @@ EVENT_SETTINGS = (
 
 #: Settings that may change after the first game started: they do not change the draws,
 #: the board or the scores already stored (the others would stop the games replaying).
-#: The name and the days too: a misspelled name would go on every sheet.
-LIVE_SETTINGS = {"name", "starts_on", "ends_on", "round_seconds"}
+#: The name and the days too: a misspelled name would go on every sheet; and when the
+#: results are shown, which changes no score.
+LIVE_SETTINGS = {"name", "starts_on", "ends_on", "round_seconds", "publish_at_close"}
 
 
 #: The settings a game record carries: an imported event takes them from the record.

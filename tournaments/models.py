@@ -163,6 +163,9 @@ class Event(models.Model):
     )
     solo_below_top = models.BooleanField(_("solo for the one best score, even below the top"), default=True)
     phone_replace = models.BooleanField(_("phones may replace their slip until the deadline"), default=True)
+    #: Off (FISF practice): the phones and the projector show a round's top and rulings once
+    #: the arbitrator has reviewed them (published or placed); on, at the close (training).
+    publish_at_close = models.BooleanField(_("results shown at the close, before review"), default=False)
     solo_players = models.CharField(
         _("players counted for the solo"),
         max_length=12,
@@ -315,6 +318,9 @@ class Round(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
     )
     placed_at = models.DateTimeField(null=True, blank=True)
+    #: When the players were shown the top and their rulings: the arbitrator's review done
+    #: (published, or placed), or the close under ``Event.publish_at_close``.
+    published_at = models.DateTimeField(null=True, blank=True)
 
     objects = RoundQuerySet.as_manager()
 

@@ -114,8 +114,26 @@ class PlayerSight:
 def player_sight(round: Round) -> PlayerSight:
     return PlayerSight(
         rack=round.state != Round.State.DRAWN,
-        answers=round.state in RULED,
+        answers=results_shown(round),
         placed=round.state == Round.State.PLACED,
+    )
+
+
+def results_shown(round: Round) -> bool:
+    """Whether the players see the round's top and their rulings: once the arbitrator has
+    reviewed them (published, or placed the move), or at the close under the event's
+    ``publish_at_close`` (docs/rules.md#tops-and-placement)."""
+    if round.state == Round.State.PLACED:
+        return True
+    return round.state == Round.State.ADJUDICATED and round.published_at is not None
+
+
+def results_being_checked(round: Round | None) -> bool:
+    """Closed, and its results not shown yet: the phones and the projector say so."""
+    return (
+        round is not None
+        and round.state in (Round.State.CLOSED, Round.State.ADJUDICATED)
+        and not (results_shown(round))
     )
 
 

@@ -393,6 +393,21 @@ def round_reopen(request: HttpRequest, event_id: int) -> HttpResponse:
 
 @require_POST
 @arbitrator_page
+def round_publish(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The arbitrator has reviewed the rulings: the phones and the projector show them."""
+    event = arbitrated_event(request, event_id)
+    with refusals(request):
+        round = services.round_publish(round=_unplaced_round(event, request), by=request.user)
+        messages.success(
+            request,
+            _("The results of round %(number)s are shown on the phones and the projector.")
+            % {"number": round.number},
+        )
+    return _back(event)
+
+
+@require_POST
+@arbitrator_page
 def round_clock(request: HttpRequest, event_id: int) -> HttpResponse:
     """Pause, resume or add time to the open round's clock."""
     event = arbitrated_event(request, event_id)

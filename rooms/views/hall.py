@@ -13,7 +13,14 @@ from django.urls import reverse
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx
 from tournaments.display import sorted_rack
 from tournaments.models import Event, Round
-from tournaments.selectors import current_game, current_round, live_versions, player_sight, public_view
+from tournaments.selectors import (
+    current_game,
+    current_round,
+    live_versions,
+    player_sight,
+    public_view,
+    results_being_checked,
+)
 from tournaments.standings import game_standings
 
 #: Rows of the standings on the projector: the hall reads the top of the table.
@@ -47,6 +54,7 @@ def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
         "round": round,
         "rack_sorted": sorted_rack(view.rack, "v") if view else "",
         "ruled": round is not None and player_sight(round).answers,
+        "checking": results_being_checked(round),
         "rows": game_standings(game)[:HALL_ROWS] if game is not None and placed else [],
         "join_url": url,
         "join_qr": join_qr_svg(url),

@@ -38,6 +38,7 @@ from tournaments.selectors import (
     player_lines,
     player_sight,
     public_view,
+    results_being_checked,
 )
 
 #: Joins per address and slips per player, a minute, on the page (the API has its own
@@ -145,6 +146,7 @@ def public_context(shared: Shared, order: str) -> dict[str, Any]:
         "rack_sorted": sorted_rack(view.rack, order) if view else "",
         "rack_tiles": _tiles(view, sorted_rack(view.rack, order)) if view else [],
         "ruled": round is not None and player_sight(round).answers,
+        "checking": results_being_checked(round),
         "placed": [(p, None) for p in view.placed] if view else [],
     }
 

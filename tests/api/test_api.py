@@ -183,6 +183,9 @@ def test_a_player_never_sees_the_top_before_adjudication(event: Event, drawn: Ro
     drawn.refresh_from_db()
     assert drawn.state == Round.State.ADJUDICATED
     body = p1.get(event_url(event, "rounds/current/")).json()
+    assert body["tops"] is None and body["published_at"] is None  # ruled, under review
+    services.round_publish(round=drawn)
+    body = p1.get(event_url(event, "rounds/current/")).json()
     assert body["tops"] == drawn.tops and body["top_score"] == drawn.top_score
 
 

@@ -50,7 +50,7 @@ def _slip(round: Round, player: Player, gcg: str, announced: int | None = None) 
 @pytest.fixture
 def second(open_round: Round, players: list[Player]) -> Round:
     """Round 1 ruled and 8H PROOF placed; round 2 open, tables 1 and 2 on its first top,
-    closed and ruled."""
+    closed, ruled and published."""
     assert open_round.tops == ["8H PROOF"]
     _slip(open_round, players[0], "8H PROOF", 28)
     services.round_close(round=open_round)
@@ -61,7 +61,7 @@ def second(open_round: Round, players: list[Player]) -> Round:
     _slip(round, players[0], round.tops[0], round.top_score)
     _slip(round, players[1], round.tops[0])
     services.round_close(round=round)
-    round.refresh_from_db()
+    round = services.round_publish(round=round)
     assert round.state == Round.State.ADJUDICATED
     return round
 

@@ -31,6 +31,7 @@ EVENT_PATHS = {
     "rounds/current/pause/",
     "rounds/current/resume/",
     "rounds/current/add-time/",
+    "rounds/current/publish/",
     "rounds/undo-placement/",
     "rounds/current/rule-again/",
     "rounds/current/review/",

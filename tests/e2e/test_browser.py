@@ -264,6 +264,10 @@ def test_a_round_with_two_phones_a_paper_slip_and_the_projector(
         assert round.chosen == round.tops[-1]
     chosen_word = (round.chosen or top).split()[1]
 
+    # Reviewed: the arbitrator publishes; the phones and the projector show the results.
+    for phone in phones:
+        assert phone.locator("#result-title").count() == 0
+    arbitrator.get_by_role("button", name=re.compile("Publier les résultats|Publish the results")).click()
     for phone in phones:
         phone.wait_for_selector("#result-title", timeout=LIVE_MS)
         assert str(round.top_score) in phone.locator(".result").inner_text()
@@ -519,5 +523,49 @@ def test_the_clock_paused_and_given_time_shows_at_once_on_phones_and_the_project
     )
     assert Round.objects.get(pk=round.pk).paused_at is None
     shot(desk, "console-clock")
+    for context in (desk.context, phone.context):
+        context.close()
+
+
+def test_the_results_reach_the_phones_once_the_arbitrator_publishes_them(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    base = live_server.url
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    services.round_open(round=round, seconds=300)
+    round.refresh_from_db()
+    coordinates, word = round.tops[0].split()
+    phone = join(browser, base, event, 1, "fr-FR")
+    phone.wait_for_selector("ol.rack .tile")
+    phone.fill("#slip input[name=coordinates]", coordinates)
+    phone.fill("#slip input[name=word]", word)
+    phone.locator("#slip button.primary").click()
+    phone.wait_for_selector("#receipt .receipt.ok")
+    desk = console(browser, base, event, "fr-FR")
+    desk.wait_for_function(CLOCK_SHOWN)
+    desk.once("dialog", lambda d: d.accept())  # time left, slips missing: it asks
+    desk.get_by_role("button", name="Fermer le coup").click()
+    desk.wait_for_selector("text=Publier les résultats")
+
+    # Ruled, not reviewed: the phone says so and shows neither the top nor its ruling.
+    phone.wait_for_selector("p.checking", timeout=LIVE_MS)
+    assert "l’arbitre vérifie les résultats" in phone.locator("p.checking").inner_text()
+    assert phone.locator("#result-title").count() == 0
+    phone.wait_for_function(  # and said aloud
+        "() => document.querySelector('[data-panel-said]').textContent.includes('vérifie les résultats')"
+    )
+    shot(phone, "phone-being-checked")
+
+    desk.get_by_role("button", name="Publier les résultats").click()
+    phone.wait_for_selector("#result-title", timeout=LIVE_MS)
+    assert phone.locator("p.checking").count() == 0
+    result = phone.locator("section.result").inner_text()
+    assert word in result and str(round.top_score) in result
+    phone.wait_for_function(
+        "() => document.querySelector('[data-panel-said]').textContent.startsWith('Résultat du coup')"
+    )
+    shot(phone, "phone-result-published")
     for context in (desk.context, phone.context):
         context.close()

@@ -126,10 +126,14 @@ def test_each_phone_gets_its_panel_and_only_its_own_lines_in_its_language(
     bruno.wait_for_selector("#receipt .receipt.ok")
     assert "received" in bruno.locator("#receipt").inner_text().lower()
 
-    # The close: the results come to each phone, its own ruling beside the shared panel.
+    # The close, then the arbitrator's review published: the results come to each phone,
+    # its own ruling beside the shared panel.
     services.round_close(round=Round.objects.get(pk=round.pk))
     rulings = {r.player.name: r for r in Ruling.objects.filter(round=round).select_related("player")}
     assert rulings["Anne"].credited == round.top_score and rulings["Bruno"].credited == 0
+    for page in phones.values():
+        page.wait_for_selector("p.checking")
+    services.round_publish(round=Round.objects.get(pk=round.pk))
     for page in phones.values():
         page.wait_for_selector("#result-title")
     anne.wait_for_function(

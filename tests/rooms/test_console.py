@@ -735,6 +735,25 @@ def test_the_clock_is_paused_resumed_and_given_time_from_the_console(
     assert console.get(_url(event, "clock/")).status_code == 405
 
 
+def test_the_results_are_published_from_the_console(console: Client, event: Event, opened: Round) -> None:
+    console.post(_url(event, "close/"))
+    page = console.get(_url(event), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Publier les résultats" in page and _url(event, "publish/") in page
+    hall = console.get(f"/hall/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Les résultats sont en cours de vérification." in hall and "hall-top" not in hall
+    response = console.post(
+        _url(event, "publish/"), {"round_key": f"{opened.game.number}-{opened.number}"}, follow=True
+    )
+    assert any("shown on the phones" in m for m in _messages(response)), _messages(response)
+    assert _round(event).published_at is not None
+    page = console.get(_url(event)).content.decode()
+    assert "Publish the results" not in page and "The players see the top and their rulings" in page
+    hall = console.get(f"/hall/{event.pk}/").content.decode()
+    assert "hall-top" in hall and "being checked" not in hall
+    history = console.get(_url(event, "history/")).content.decode()
+    assert "results published" in history
+
+
 def test_the_last_placement_is_undone_from_the_console(console: Client, event: Event, opened: Round) -> None:
     console.post(_url(event, "close/"))
     console.post(_url(event, "place/"))

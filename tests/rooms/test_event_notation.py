@@ -60,6 +60,7 @@ def _slip(round: Round, table: int = 1) -> dict[str, object]:
 
 def _close(console: Client, event: Event) -> Round:
     console.post(_url(event, "close/"))
+    console.post(_url(event, "publish/"))  # reviewed: the phones and the projector show it
     _live_forget()
     round = _round(event)
     assert round.state == Round.State.ADJUDICATED

@@ -41,6 +41,7 @@ def test_the_phone_says_why_a_slip_is_illegal_in_the_page_language(
     anne = phone(event, 1)
     anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "QQQQ", "announced_score": "40"})
     console.post(url(event, "close/"))
+    console.post(url(event, "publish/"))
     ruling = Ruling.objects.get(player__table=1)
     assert ruling.notes and ruling.notes[0]["code"] == "no_letter_in_rack"
     french = anne.get(f"/p/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()

@@ -76,6 +76,7 @@ def test_each_phone_stream_sends_the_shared_panel_and_its_own_lines_only(
     from rooms.views import live, panels
 
     monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+    _show_at_close(event)
     _slip(event, 1, "8H PROOF", 28)
     _slip(event, 2, "8D BOOF", 99)
     anne, bruno = players[0], players[1]
@@ -114,6 +115,7 @@ def test_the_lines_sent_are_those_the_page_shows(
     from rooms.views import live, panels
 
     monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+    _show_at_close(event)
     _slip(event, 1, "8H PROOF", 28)
     anne = players[0]
     streams = {"anne": live._astream(event, False, panels.Seat(anne.pk, "en", "v"))}
@@ -229,6 +231,11 @@ def test_the_phone_page_streams_its_panels_and_the_other_pages_do_not(
     assert "?panel=1" not in projector
 
 
+def _show_at_close(event: Event) -> None:
+    """The training setting: the results go to the phones at the close, with the ruling."""
+    Event.objects.filter(pk=event.pk).update(publish_at_close=True)
+
+
 def test_player_lines_read_by_id_or_for_the_whole_round_agree(
     console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
 ) -> None:
@@ -241,6 +248,10 @@ def test_player_lines_read_by_id_or_for_the_whole_round_agree(
     round = Round.objects.get(pk=opened.pk)
     assert round.state == Round.State.ADJUDICATED
     ids = [p.pk for p in players]
+    hidden = player_lines(event, round, round.game.number, ids)  # under review: no ruling shown
+    assert all(lines.ruling is None for lines in hidden.values())
+    assert hidden[players[0].pk].slip is not None
+    round = services.round_publish(round=round)
     by_id = player_lines(event, round, round.game.number, ids)
     monkeypatch.setattr(selectors, "_LINES_BY_ID", 0)
     whole = player_lines(event, round, round.game.number, ids)

@@ -127,8 +127,13 @@ def test_the_phone_shows_the_result_after_the_close(console: Client, event: Even
     anne = _phone(event, 1)
     anne.post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word})
     console.post(_url(event, "close/"))
+    # Ruled, not reviewed yet: the phone says so and shows neither the top nor the ruling.
+    page = anne.get(f"/p/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "l’arbitre vérifie les résultats" in page and "result-title" not in page
+    assert opened.tops[0].split()[1] not in page.split('id="receipt"')[1].split("</div>")[1]
+    console.post(_url(event, "publish/"))
     page = anne.get(f"/p/{event.pk}/").content.decode()
-    assert f"{opened.top_score}" in page and "result-title" in page
+    assert f"{opened.top_score}" in page and "result-title" in page and "checking the results" not in page
 
 
 def test_rack_sort_is_remembered(console: Client, event: Event, opened: Round) -> None:
@@ -156,6 +161,7 @@ def test_the_phone_shows_the_ruling_in_words(console: Client, event: Event, open
     anne = _phone(event, 1)
     anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "QQQQ"})
     console.post(_url(event, "close/"))
+    console.post(_url(event, "publish/"))
     page = anne.get(f"/p/{event.pk}/").content.decode()
     assert "0: " not in page or "cannot be" in page or "not in the list" in page
     ruling = Ruling.objects.get(player__table=1)
@@ -174,6 +180,7 @@ def test_the_phone_names_the_word_not_in_the_list_and_the_warning_in_its_languag
     )
     bruno.post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word})  # no score: a warning
     console.post(_url(event, "close/"))
+    console.post(_url(event, "publish/"))
     unlisted = word[::-1].upper()
     assert f"{unlisted} is not in the lexicon" in anne.get(f"/p/{event.pk}/").content.decode()
     french = anne.get(f"/p/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()

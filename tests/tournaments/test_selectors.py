@@ -5,6 +5,7 @@ of a round, as the pages and the API hide by it."""
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from api.serializers import RoundSerializer
 from tests.tournaments.helpers import draw_and_open, draw_round
@@ -150,12 +151,27 @@ def test_the_slip_watch_expects_no_slip_from_a_virtual_player(event: Event, play
         (Round.State.DRAWN, PlayerSight(rack=False, answers=False, placed=False)),
         (Round.State.OPEN, PlayerSight(rack=True, answers=False, placed=False)),
         (Round.State.CLOSED, PlayerSight(rack=True, answers=False, placed=False)),
-        (Round.State.ADJUDICATED, PlayerSight(rack=True, answers=True, placed=False)),
+        (Round.State.ADJUDICATED, PlayerSight(rack=True, answers=False, placed=False)),
         (Round.State.PLACED, PlayerSight(rack=True, answers=True, placed=True)),
     ],
 )
 def test_what_a_player_sees_of_a_round_in_each_state(state: str, sight: PlayerSight) -> None:
     assert player_sight(Round(state=state)) == sight
+
+
+def test_a_ruled_round_shows_its_answers_once_published() -> None:
+    shown = PlayerSight(rack=True, answers=True, placed=False)
+    assert player_sight(Round(state=Round.State.ADJUDICATED, published_at=timezone.now())) == shown
+    # Published, then reopened by the arbitrator: the round is open, nothing is shown.
+    assert not player_sight(Round(state=Round.State.OPEN, published_at=timezone.now())).answers
+    assert selectors.results_being_checked(Round(state=Round.State.CLOSED))
+    assert selectors.results_being_checked(Round(state=Round.State.ADJUDICATED))
+    assert not selectors.results_being_checked(
+        Round(state=Round.State.ADJUDICATED, published_at=timezone.now())
+    )
+    assert not selectors.results_being_checked(Round(state=Round.State.PLACED))
+    assert not selectors.results_being_checked(Round(state=Round.State.OPEN))
+    assert not selectors.results_being_checked(None)
 
 
 def _as_player(round: Round) -> dict:
@@ -182,6 +198,10 @@ def test_the_api_round_hides_what_the_player_may_not_see_yet(game: Game) -> None
 
     Round.objects.filter(pk=round.pk).update(state=Round.State.OPEN)
     services.round_close(round=Round.objects.get(pk=round.pk))
+    unpublished = _as_player(round)  # ruled, not reviewed yet
+    assert (unpublished["tops"], unpublished["top_score"], unpublished["move_count"]) == (None, None, None)
+    assert _as_arbitrator(round)["tops"] == round.tops and _as_arbitrator(round)["published_at"] is None
+    services.round_publish(round=round)
     ruled = _as_player(round)
     assert ruled["tops"] == round.tops and ruled["top_score"] == round.top_score
     assert ruled["move_count"] == round.move_count
@@ -209,6 +229,9 @@ def test_the_game_view_hides_what_the_player_may_not_see_yet(game: Game) -> None
 
     Round.objects.filter(pk=round.pk).update(state=Round.State.OPEN)
     services.round_close(round=Round.objects.get(pk=round.pk))
+    unpublished = selectors.game_view(game)
+    assert unpublished.state == "adjudicated" and (unpublished.tops, unpublished.top_score) == ([], None)
+    services.round_publish(round=round)
     ruled = selectors.game_view(game)
     assert ruled.state == "adjudicated" and ruled.top_score == round.top_score
     assert len(ruled.tops) == len(round.tops) and ruled.chosen == ruled.tops[0]

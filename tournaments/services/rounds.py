@@ -237,7 +237,10 @@ def round_reopen(
         round.state = Round.State.OPEN
         round.closed_at = None
         round.deadline = now + dt.timedelta(seconds=seconds)
-        round.save(update_fields=["state", "closed_at", "deadline"])
+        # Its results are shown again at the next close, ruled anew (published there or
+        # reviewed again, as the event says).
+        round.published_at = None
+        round.save(update_fields=["state", "closed_at", "deadline", "published_at"])
         history_record(
             event=round.game.event,
             entity="round",
@@ -246,6 +249,34 @@ def round_reopen(
             by=by,
             old=old,
             new={"state": round.state, "deadline": round.deadline.isoformat()},
+        )
+        return round
+
+
+def round_publish(*, round: Round, by: User = None, now: dt.datetime | None = None) -> Round:
+    """Show the players the round's top and their rulings: the arbitrator has reviewed
+    them. Placing the move publishes too; publishing twice changes nothing."""
+    with transaction.atomic():
+        # The lock of the rulings' corrections and the placement: what is published is
+        # what they wrote.
+        round = Round.objects.select_for_update().select_related("game__event").get(pk=round.pk)
+        check_playing(round.game)
+        if round.state != Round.State.ADJUDICATED:
+            raise ApplicationError(
+                _("round %(number)s is %(state)s: its results can be published once its slips are ruled")
+                % {"number": round.number, "state": round.get_state_display()}
+            )
+        if round.published_at is not None:
+            return round
+        round.published_at = now or timezone.now()
+        round.save(update_fields=["published_at"])
+        history_record(
+            event=round.game.event,
+            entity="round",
+            object_id=round.pk,
+            action="publish",
+            by=by,
+            new={"published_at": round.published_at.isoformat()},
         )
         return round
 
@@ -381,7 +412,8 @@ def round_place(
             round.chosen_score = round.top_score
         round.state = Round.State.PLACED
         round.placed_at = timezone.now()
-        round.save(update_fields=["chosen", "chosen_score", "state", "placed_at"])
+        round.published_at = round.published_at or round.placed_at  # placing is publishing
+        round.save(update_fields=["chosen", "chosen_score", "state", "placed_at", "published_at"])
         history_record(
             event=round.game.event,
             entity="round",

@@ -50,7 +50,11 @@ def round_adjudicate(*, round_id: int) -> Round:
         _rule_round(locked)
         if locked.state == Round.State.CLOSED:
             locked.state = Round.State.ADJUDICATED
-            locked.save(update_fields=["state"])
+            fields = ["state"]
+            if locked.published_at is None and locked.game.event.publish_at_close:
+                locked.published_at = timezone.now()  # training: shown unreviewed, at once
+                fields.append("published_at")
+            locked.save(update_fields=fields)
         event_changed(locked.game.event_id)  # the phones show the results: tell them now
         return locked
 

@@ -3,6 +3,7 @@
 --reason "..."``
 ``python manage.py rulings --event X --accept-shift TABLE --reason "..."``
 ``python manage.py rulings --event X --average TABLE --reason "..."``
+``python manage.py rulings --event X --publish``
 
 The review of a round's rulings (default: the last round ruled), grouped by move: the
 move in the event's notation, its score, how many players and which tables played it,
@@ -14,7 +15,8 @@ rulings and the penalties. ``--players`` adds one line a player.
 instead of a repeated 0 for the same word not in the list, docs/rules.md#average) correct
 one table's ruling; the reason is required and kept in the history with the old and new
 values. An override's ``--credited`` is the points before any solo: the round is credited
-again, so the tops and the solo follow it.
+again, so the tops and the solo follow it. ``--publish`` shows the round's top and rulings
+on the phones and the projector once they are reviewed (placing the move does too).
 """
 
 from __future__ import annotations
@@ -73,6 +75,11 @@ class Command(ArbiterCommand):
             metavar="TABLE",
             help="credit this table the average of the other players instead of a repeated 0",
         )
+        action.add_argument(
+            "--publish",
+            action="store_true",
+            help="show the players the top and their rulings: the review is done",
+        )
         parser.add_argument("--credited", type=int, metavar="N", help="with --override: points credited")
         parser.add_argument("--warnings", type=int, metavar="N", help="with --override: warnings")
         parser.add_argument("--penalty", type=int, metavar="N", help="with --override: penalty points")
@@ -100,6 +107,10 @@ class Command(ArbiterCommand):
             self._accept_shift(event, round, opts["accept_shift"], opts["reason"])
         elif opts["average"] is not None:
             self._average(event, round, opts["average"], opts["reason"])
+        elif opts["publish"]:
+            round = services.round_publish(round=round, by=self.user)
+            self.say(f"Round {round.number}: the phones and the projector show its top and rulings")
+            self.say("")
         self._review(event, round, opts["players"])
 
     def _round(self, game: Game, number: int | None) -> Round:
@@ -171,6 +182,10 @@ class Command(ArbiterCommand):
         elif round.tops:
             self.say(
                 f"  to be placed: {shown_move(round.tops[0], event)} (automatic choice; top_choose to change)"
+            )
+        if round.state == Round.State.ADJUDICATED and round.published_at is None:
+            self.say(
+                "  not shown to the players yet: the phones say it is being checked (--publish shows it)"
             )
 
         groups = review.groups

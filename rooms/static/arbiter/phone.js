@@ -275,8 +275,17 @@
   document.body.addEventListener("htmx:beforeSwap", function (e) {
     if (e.detail.target === panel) { keepTyping(); }
   });
+  /* A new panel says what changed (its [data-say] sentence) in the page's own live
+     region: the round opened, the results are being checked, the results are out. */
+  var told = (panel.querySelector("[data-say]") || {}).textContent || "";
+  function tell() {
+    var line = (panel.querySelector("[data-say]") || {}).textContent || "";
+    var region = document.querySelector("[data-panel-said]");
+    if (line && line !== told && region) { region.textContent = line; }
+    told = line;
+  }
   document.body.addEventListener("htmx:afterSwap", function (e) {
-    if (e.detail.target === panel) { restoreTyping(); }
+    if (e.detail.target === panel) { restoreTyping(); tell(); }
   });
   /* The live stream sends the panel every phone shows and this player's own lines
      (rooms/views/panels.py): the lines go in the panel's slots, as the server puts them
@@ -313,6 +322,7 @@
     panel.innerHTML = e.detail.html;
     fillMine(e.detail.mine);
     restoreTyping();
+    tell();
   });
   if (pending()) { send(); }
 })();

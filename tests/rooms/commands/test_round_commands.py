@@ -200,3 +200,15 @@ def _left(out: str, before: str) -> int:
     match = re.search(re.escape(before) + r"(\d+) s left", out)
     assert match is not None, out
     return int(match.group(1))
+
+
+def test_the_rulings_are_published_from_the_terminal(event: Event) -> None:
+    run("round_draw", "--event", event.code, "--new-game", "--rack", "AEIRSTN")
+    run("round_open", "--event", event.code)
+    run("round_close", "--event", event.code)
+    review = run("rulings", "--event", event.code).out
+    assert "not shown to the players yet" in review
+    run("rulings", "--event", event.code, "--publish", "--average", "1", fails="not allowed with")
+    out = run("rulings", "--event", event.code, "--publish").out
+    assert "Round 1: the phones and the projector show its top and rulings" in out
+    assert "not shown to the players yet" not in out and _round(event).published_at is not None

@@ -320,3 +320,46 @@ def test_a_paper_slip_typed_while_the_clock_is_paused_keeps_its_time(
         now=typed_at,
     ).slip
     assert not slip.late and slip.received_at == typed_at
+
+
+# ------------------------------------------------------------------ results shown once reviewed
+
+
+def test_the_results_are_shown_once_published_or_placed(
+    game: Game, players: list[Player], arbitrator
+) -> None:
+    from tournaments.selectors import results_shown
+
+    round = services.round_open(round=services.round_draw(game=game))
+    with pytest.raises(ApplicationError, match="once its slips are ruled"):
+        services.round_publish(round=round)  # open
+    services.round_close(round=round)
+    ruled = Round.objects.get(pk=round.pk)
+    assert ruled.state == Round.State.ADJUDICATED and ruled.published_at is None and not results_shown(ruled)
+    published = services.round_publish(round=ruled, by=arbitrator)
+    assert published.published_at is not None and results_shown(published)
+    again = services.round_publish(round=published)  # twice: nothing changes
+    assert again.published_at == published.published_at
+    assert HistoryEntry.objects.filter(entity="round", object_id=round.pk, action="publish").count() == 1
+    # Reopened: hidden again until the next publication.
+    reopened = services.round_reopen(round=published)
+    assert reopened.published_at is None
+    services.round_close(round=reopened)
+    assert Round.objects.get(pk=round.pk).published_at is None
+
+
+def test_placing_publishes_and_training_publishes_at_the_close(game: Game, players: list[Player]) -> None:
+    round = services.round_open(round=services.round_draw(game=game))
+    services.round_close(round=round)
+    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    placed = Round.objects.get(pk=round.pk)
+    assert placed.published_at == placed.placed_at
+
+    Event = type(game.event)
+    Event.objects.filter(pk=game.event_id).update(publish_at_close=True)
+    services.game_end(game=game, reason="stopped")
+    second = services.game_start(event=Event.objects.get(pk=game.event_id))
+    round = services.round_open(round=services.round_draw(game=second))
+    services.round_close(round=round)
+    shown = Round.objects.get(pk=round.pk)
+    assert shown.state == Round.State.ADJUDICATED and shown.published_at is not None
