@@ -7,6 +7,7 @@ update in place, and the round page refreshes itself when something changes."""
 from __future__ import annotations
 
 import datetime as dt
+from dataclasses import dataclass
 from typing import Any
 
 from django.contrib import messages
@@ -33,8 +34,9 @@ from rooms.forms import (
 )
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, refusals
 from scoring.adjudication import Reason
+from solver.notation import parse_move
 from tournaments import selectors, services
-from tournaments.display import end_reason_text, rack_text, shown_move
+from tournaments.display import board_size, end_reason_text, rack_text, shown_move
 from tournaments.history_text import history_lines
 from tournaments.judging import move_preview
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling
@@ -246,11 +248,34 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         context["rack"] = rack_text(round.reliquat, round.new_tiles)
         context["tops"] = [shown_move(t, event.board, event.notation) for t in round.tops]
         context["chosen"] = shown_move(round.chosen, event.board, event.notation)
+        context["top_choices"] = _top_choices(round, event)
         if round.state in (Round.State.OPEN, Round.State.CLOSED):
             context["watch"] = slip_watch(round)
         if round.state in RULED:
             context["review"] = round_review(round)
     return context
+
+
+@dataclass(frozen=True)
+class TopChoice:
+    """One of the equal tops as the console offers it: its name in the event's notation
+    and its tiles ("row,col,letter;..."), which console.js previews on the board."""
+
+    shown: str
+    squares: str
+
+
+def _top_choices(round: Round, event: Event) -> list[TopChoice]:
+    size = board_size(event.board)
+    choices = []
+    for gcg in round.tops:
+        move = parse_move(gcg, "gcg", size)
+        dr, dc = (0, 1) if move.across else (1, 0)
+        squares = ";".join(
+            f"{move.row + i * dr},{move.col + i * dc},{letter}" for i, letter in enumerate(move.word)
+        )
+        choices.append(TopChoice(shown_move(gcg, event.board, event.notation), squares))
+    return choices
 
 
 @arbitrator_page
@@ -598,8 +623,13 @@ def round_place(request: HttpRequest, event_id: int) -> HttpResponse:
     again)."""
     event = arbitrated_event(request, event_id)
     typed = (request.POST.get("typed") or "").strip().upper()[:20]
+    move = (request.POST.get("move") or "").strip()[:40]
     with refusals(request):
         round = _unplaced_round(event, request)
+        if move and move != shown_move(round.chosen, event.board, event.notation):
+            # The equal top selected in the same form: chosen, then placed in one click. A
+            # refused rack below leaves it chosen, not placed (the page shows it selected).
+            round = services.top_choose(round=round, move_text=move, by=request.user).round
         try:
             rejected = _rejected(request.POST) if typed else ()
             following = services.round_place(

@@ -255,13 +255,7 @@ def test_a_round_with_two_phones_a_paper_slip_and_the_projector(
     assert rulings[1].credited == rulings[2].credited == round.top_score
     assert rulings[3].credited == round.top_score and rulings[3].warnings == 1  # announced one short
 
-    # Choose the top among the equal tops (the last one listed), then show it to the hall.
-    if len(round.tops) > 1:
-        arbitrator.locator("input[name=move]").last.check()
-        arbitrator.get_by_role("button", name=re.compile("Choisir ce top|Choose this top", re.I)).click()
-        arbitrator.wait_for_load_state()
-        round.refresh_from_db()
-        assert round.chosen == round.tops[-1]
+    assert len(round.tops) == 1  # equal tops: test_equal_tops_are_previewed_then_placed
     chosen_word = (round.chosen or top).split()[1]
 
     # Reviewed: the arbitrator publishes; the phones and the projector show the results.
@@ -569,3 +563,44 @@ def test_the_results_reach_the_phones_once_the_arbitrator_publishes_them(
     shot(phone, "phone-result-published")
     for context in (desk.context, phone.context):
         context.close()
+
+
+def test_equal_tops_are_previewed_on_the_board_then_placed_in_one_step(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game, typed="AEGINRS")
+    assert round is not None
+    services.round_open(round=round)
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    round.refresh_from_db()
+    assert len(round.tops) == 7
+    page = console(browser, live_server.url, event, "fr-FR")
+    radios = page.locator("form[data-place] input[name=move]")
+    assert radios.count() == 7
+    # Each radio sits on its label's line (they wrapped apart before).
+    for i in range(7):
+        label = radios.nth(i).locator("xpath=..").bounding_box()
+        radio = radios.nth(i).bounding_box()
+        assert label is not None and radio is not None
+        assert label["y"] <= radio["y"] + radio["height"] / 2 <= label["y"] + label["height"]
+    # The first top is selected and shown on the board; selecting another moves the preview.
+    first = page.locator("#board td.sq.preview")
+    assert first.count() == 7
+    page.get_by_label(round.tops[4]).check()
+    button = page.locator("form[data-place] button.primary")
+    assert round.tops[4] in button.inner_text() and round.tops[0] not in button.inner_text()
+    shown = page.evaluate(
+        "() => [...document.querySelectorAll('#board td.sq.preview')]"
+        ".map(td => [td.dataset.r, td.dataset.c, td.querySelector('.pv').textContent].join(',')).join(';')"
+    )
+    coordinates, word = round.tops[4].split()
+    row, col = int(coordinates[:-1]) - 1, ord(coordinates[-1]) - 65  # "8F": across from F8
+    assert shown == ";".join(f"{row},{col + i},{letter}" for i, letter in enumerate(word))
+    shot(page, "console-equal-tops")
+    page.get_by_role("button", name=re.compile("^Placer " + re.escape(round.tops[4]))).click()
+    page.wait_for_load_state()
+    page.wait_for_selector("#status .state.drawn")
+    placed = Round.objects.get(pk=round.pk)
+    assert placed.state == Round.State.PLACED and placed.chosen == round.tops[4]
+    page.context.close()

@@ -614,7 +614,7 @@ def test_the_console_exports_a_game_and_imports_it_as_a_master_game() -> None:
     services.round_open(round=round)
     services.round_close(round=round)
     status = console.get(f"/console/{copy.pk}/?part=status", HTTP_HX_REQUEST="true").content.decode()
-    assert "Master game: the recorded move" in status and "Choose this top" not in status
+    assert "Master game: the recorded move" in status and "data-squares" not in status
     assert "The next rack comes from the master game" in status and 'name="typed"' not in status
 
     upload = io.BytesIO(record)
@@ -752,6 +752,34 @@ def test_the_results_are_published_from_the_console(console: Client, event: Even
     assert "hall-top" in hall and "being checked" not in hall
     history = console.get(_url(event, "history/")).content.decode()
     assert "results published" in history
+
+
+def test_an_equal_top_is_selected_and_placed_in_one_step(console: Client, event: Event, players) -> None:
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game, typed="AEGINRS")
+    services.round_open(round=round)
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    round = Round.objects.get(pk=round.pk)
+    assert len(round.tops) == 7
+    page = console.get(_url(event)).content.decode()
+    # Each equal top a radio of the Place form, its tiles given for the board's preview.
+    assert page.count('name="move" value="') == 7 and 'data-squares="7,1,R;7,2,E;' in page
+    assert "Choose this top" not in page and 'data-place-label="Place %(m)s and draw the next rack"' in page
+    key = {"round_key": f"{game.number}-{round.number}"}
+    console.post(_url(event, "place/"), {**key, "move": round.tops[3]})
+    placed = Round.objects.get(pk=round.pk)
+    assert placed.state == Round.State.PLACED and placed.chosen == round.tops[3]
+    assert HistoryEntry.objects.filter(entity="round", object_id=round.pk, action="choose_top").exists()
+
+
+def test_a_lower_move_is_not_placed_through_the_top_choice(console: Client, event: Event, players) -> None:
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game, typed="AEGINRS")
+    services.round_open(round=round)
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    response = console.post(_url(event, "place/"), {"move": "8D GAINER"}, follow=True)
+    assert any("confirm to place a lower move" in m for m in _messages(response)), _messages(response)
+    assert Round.objects.get(pk=round.pk).state == Round.State.ADJUDICATED
 
 
 def test_the_last_placement_is_undone_from_the_console(console: Client, event: Event, opened: Round) -> None:

@@ -31,3 +31,33 @@
     if (question && !window.confirm(question)) { e.preventDefault(); }
   }, true);
 })();
+
+/* Equal tops: the move selected is shown on the board (its new tiles outlined) and named
+   on the Place button, which chooses and places it in one click. */
+(function () {
+  function selected() { return document.querySelector("form[data-place] input[name=move]:checked"); }
+  function preview() {
+    document.querySelectorAll("#board td.sq.preview").forEach(function (td) {
+      td.classList.remove("preview", "pv-blank");
+      td.querySelectorAll(".pv").forEach(function (s) { s.remove(); });
+    });
+    var radio = selected();
+    if (!radio) { return; }
+    radio.dataset.squares.split(";").forEach(function (part) {
+      var bits = part.split(",");
+      var td = document.querySelector('#board td.sq[data-r="' + bits[0] + '"][data-c="' + bits[1] + '"]');
+      if (!td || td.dataset.letter) { return; }
+      td.classList.add("preview");
+      td.insertAdjacentHTML("afterbegin", '<span class="l pv" aria-hidden="true"></span>');
+      td.querySelector(".pv").textContent = bits[2].toUpperCase();
+      td.classList.toggle("pv-blank", bits[2] !== bits[2].toUpperCase());
+    });
+    var button = document.querySelector("form[data-place] button[data-place-label]");
+    if (button) { button.textContent = button.dataset.placeLabel.replace("%(m)s", radio.value); }
+  }
+  document.addEventListener("change", function (e) {
+    if (e.target.matches("form[data-place] input[name=move]")) { preview(); }
+  });
+  document.body.addEventListener("htmx:afterSwap", preview);
+  document.addEventListener("DOMContentLoaded", preview);
+})();
