@@ -37,7 +37,7 @@ class ArbitratorPlayerSerializer(serializers.ModelSerializer[Player]):
 
     class Meta:
         model = Player
-        fields = ["id", "name", "club", "licence", "category", "table", "virtual_level"]
+        fields = ["id", "name", "club", "licence", "category", "table", "virtual_level", "withdrawn_at"]
 
 
 class ReleaseSerializer(serializers.Serializer[Any]):
@@ -50,6 +50,20 @@ class PlayerInputSerializer(serializers.Serializer[Any]):
     licence = serializers.CharField(max_length=40, allow_blank=True, required=False, default="")
     category = serializers.CharField(max_length=40, allow_blank=True, required=False, default="")
     table = number_field(required=False, default=None, help_text="the next free table without it")
+
+
+class PlayerUpdateSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=120, required=False)
+    club = serializers.CharField(max_length=120, allow_blank=True, required=False)
+    licence = serializers.CharField(max_length=40, allow_blank=True, required=False)
+    category = serializers.CharField(max_length=40, allow_blank=True, required=False)
+    table = number_field(required=False, help_text="refused once the player has handed in a slip")
+
+
+class WithdrawInputSerializer(serializers.Serializer[Any]):
+    withdrawn = serializers.BooleanField(
+        help_text="true: out of the rounds opened from now on; false: back in the event"
+    )
 
 
 class PlayersImportSerializer(serializers.Serializer[Any]):

@@ -59,6 +59,7 @@ from api.serializers import (
     PlayerInputSerializer,
     PlayerSerializer,
     PlayersImportSerializer,
+    PlayerUpdateSerializer,
     PreviewSerializer,
     ReleaseSerializer,
     ReopenInputSerializer,
@@ -76,6 +77,7 @@ from api.serializers import (
     TokenSerializer,
     TopChoiceSerializer,
     TopInputSerializer,
+    WithdrawInputSerializer,
 )
 from arbiter.middleware import received_at
 from scoring.standings import to_dict
@@ -340,6 +342,62 @@ class PlayersImportView(EventMixin, APIView):
             event=self.get_event(), csv_text=data.validated_data["csv"], by=request.user
         )
         return Response(ArbitratorPlayerSerializer(players, many=True).data, status=status.HTTP_201_CREATED)
+
+
+class PlayerView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def _player(self, player_id: int) -> Player:
+        return get_object_or_404(Player, pk=player_id, event=self.get_event())
+
+    @extend_schema(
+        tags=["players"], summary="One player", responses={200: ArbitratorPlayerSerializer, **ERRORS}
+    )
+    def get(self, request: Request, event_id: int, player_id: int) -> Response:
+        return Response(ArbitratorPlayerSerializer(self._player(player_id)).data)
+
+    @extend_schema(
+        tags=["players"],
+        summary="Correct a player (the table only before their first slip)",
+        request=PlayerUpdateSerializer,
+        responses={200: ArbitratorPlayerSerializer, **ERRORS},
+    )
+    def patch(self, request: Request, event_id: int, player_id: int) -> Response:
+        player = self._player(player_id)
+        data = PlayerUpdateSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        values = {key: getattr(player, key) for key in services.PLAYER_FIELDS} | data.validated_data
+        player = services.player_update(player=player, by=request.user, **values)
+        return Response(ArbitratorPlayerSerializer(player).data)
+
+    @extend_schema(
+        tags=["players"],
+        summary="Remove a player who has handed in no slip (withdraw one who has)",
+        request=None,
+        responses={204: None, **ERRORS},
+    )
+    def delete(self, request: Request, event_id: int, player_id: int) -> Response:
+        services.player_remove(player=self._player(player_id), by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+@extend_schema(
+    tags=["players"],
+    summary="Withdraw a player from the rounds opened from now on, or bring them back",
+    request=WithdrawInputSerializer,
+    responses={200: ArbitratorPlayerSerializer, **ERRORS},
+)
+class PlayerWithdrawView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int, player_id: int) -> Response:
+        player = get_object_or_404(Player, pk=player_id, event=self.get_event())
+        data = WithdrawInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        player = services.player_withdraw(
+            player=player, by=request.user, withdrawn=data.validated_data["withdrawn"]
+        )
+        return Response(ArbitratorPlayerSerializer(player).data)
 
 
 @extend_schema(

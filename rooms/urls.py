@@ -12,6 +12,7 @@ console_patterns = (
         path("<int:event_id>/", console.event_round, name="event"),
         path("<int:event_id>/settings/", console.event_settings, name="settings"),
         path("<int:event_id>/players/", console.players, name="players"),
+        path("<int:event_id>/players/<int:player_id>/", console.player_edit, name="player"),
         path("<int:event_id>/game/start/", console.game_start, name="game_start"),
         path("<int:event_id>/game/end/", console.game_end, name="game_end"),
         path("<int:event_id>/draw/", console.round_draw, name="draw"),

@@ -209,6 +209,10 @@ class PlayerQuerySet(models.QuerySet["Player"]):
         """The players who hand in slips through the pages: not the virtual ones."""
         return self.filter(virtual_level__isnull=True)
 
+    def playing(self) -> PlayerQuerySet:
+        """Not withdrawn."""
+        return self.filter(withdrawn_at__isnull=True)
+
 
 class Player(models.Model):
     event = models.ForeignKey(Event, on_delete=models.CASCADE, related_name="players")
@@ -219,6 +223,9 @@ class Player(models.Model):
     table = models.PositiveIntegerField(_("table"))
     #: Level 1-6 of a virtual player (docs/rules.md#computer-players); null for a person.
     virtual_level = models.PositiveSmallIntegerField(_("virtual player level"), null=True, blank=True)
+    #: Withdrawn from the rounds opened after this moment: no slip taken, no ruling, not
+    #: expected; the scores so far are kept (docs/rules.md#players).
+    withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
 
     objects = PlayerQuerySet.as_manager()
 

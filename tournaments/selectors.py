@@ -448,6 +448,11 @@ class SlipWatch:
 def slip_watch(round: Round) -> SlipWatch:
     # Virtual players hand in no slip through the pages: they are never "missing".
     players = list(round.game.event.players.people().order_by("table"))
+    # A player withdrawn before the round opened hands nothing in: not expected, not missing.
+    opened = round.opened_at
+    players = [
+        p for p in players if p.withdrawn_at is None or (opened is not None and p.withdrawn_at >= opened)
+    ]
     slips = list(
         Slip.objects.filter(round=round, current=True)
         .select_related("player", "entered_by")

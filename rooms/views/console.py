@@ -216,6 +216,53 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
     )
 
 
+@arbitrator_page
+def player_edit(request: HttpRequest, event_id: int, player_id: int) -> HttpResponse:
+    """One player: corrected, withdrawn from the later rounds (or back), or removed."""
+    event = arbitrated_event(request, event_id)
+    player = get_object_or_404(Player, pk=player_id, event=event)
+    form = PlayerForm(initial={key: getattr(player, key) for key in services.PLAYER_FIELDS})
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        with refusals(request):
+            if action == "save":
+                form = PlayerForm(request.POST)
+                if form.is_valid():
+                    data = dict(form.cleaned_data)
+                    data["table"] = data.get("table") or player.table
+                    player = services.player_update(player=player, by=request.user, **data)
+                    messages.success(
+                        request,
+                        _("%(name)s, table %(table)s: saved.") % {"name": player.name, "table": player.table},
+                    )
+                    return redirect("console:players", event_id=event.pk)
+            elif action in ("withdraw", "reinstate"):
+                player = services.player_withdraw(
+                    player=player, by=request.user, withdrawn=action == "withdraw"
+                )
+                messages.success(
+                    request,
+                    (
+                        _("%(name)s is withdrawn from the rounds opened from now on; their scores stay.")
+                        if action == "withdraw"
+                        else _("%(name)s plays again from the next round opened.")
+                    )
+                    % {"name": player.name},
+                )
+                return redirect("console:players", event_id=event.pk)
+            elif action == "remove":
+                services.player_remove(player=player, by=request.user)
+                messages.success(request, _("%(name)s is removed.") % {"name": player.name})
+                return redirect("console:players", event_id=event.pk)
+            else:
+                raise services.ApplicationError(_("Unknown action."))
+    return render(
+        request,
+        "console/player.html",
+        {"event": event, "player": player, "form": form, "slips": player.slips.count()},
+    )
+
+
 # --------------------------------------------------------------------------- the round page
 
 

@@ -46,7 +46,36 @@ def test_the_arbitrator_lists_the_players_with_their_licence(
         (3, "Player 3", "B", None),
         (9, "Bot", "", 4),
     ]
-    assert set(response.json()[0]) == {"id", "name", "club", "licence", "category", "table", "virtual_level"}
+    assert set(response.json()[0]) == {
+        "id",
+        "name",
+        "club",
+        "licence",
+        "category",
+        "table",
+        "virtual_level",
+        "withdrawn_at",
+    }
+
+
+def test_a_player_is_corrected_withdrawn_and_removed_through_the_api(
+    event: Event, players: list[Player], arbitrator_client: APIClient
+) -> None:
+    url = event_url(event, f"players/{players[0].pk}/")
+    response = arbitrator_client.patch(url, {"name": "Anne Martin"}, format="json")
+    assert response.status_code == 200, response.content
+    assert (response.json()["name"], response.json()["table"]) == ("Anne Martin", players[0].table)
+    assert_error(
+        arbitrator_client.patch(url, {"table": players[1].table}, format="json"), 400, "application_error"
+    )
+    assert_error(arbitrator_client.patch(url, {"table": 0}, format="json"), 400, "invalid")
+    withdraw = event_url(event, f"players/{players[0].pk}/withdraw/")
+    assert_error(arbitrator_client.post(withdraw, {}, format="json"), 400, "invalid")
+    response = arbitrator_client.post(withdraw, {"withdrawn": True}, format="json")
+    assert response.status_code == 200 and response.json()["withdrawn_at"], response.content
+    assert arbitrator_client.delete(url).status_code == 204
+    assert not Player.objects.filter(pk=players[0].pk).exists()
+    assert_error(arbitrator_client.get(url), 404, "not_found")
 
 
 def test_the_arbitrator_adds_a_player_at_the_next_table(
@@ -65,6 +94,7 @@ def test_the_arbitrator_adds_a_player_at_the_next_table(
         "category": "V",
         "table": 4,
         "virtual_level": None,
+        "withdrawn_at": None,
     }
     assert player.event == event
 

@@ -16,6 +16,8 @@ EVENT_PATHS = {
     "history/",
     "players/",
     "players/import/",
+    "players/{player_id}/",
+    "players/{player_id}/withdraw/",
     "players/{player_id}/release/",
     "games/",
     "games/current/end/",

@@ -813,3 +813,41 @@ def test_the_history_reads_as_sentences_in_the_pages_language(
     # The end of the clock in local time (Paris), not the stored UTC.
     deadline = timezone.localtime(opened.deadline)
     assert f"<dt>fin du chrono</dt><dd><ins>{deadline:%d/%m/%Y %H:%M:%S}</ins></dd>" in page
+
+
+def test_a_player_is_corrected_withdrawn_and_removed_from_the_console(
+    console: Client, event: Event, opened: Round
+) -> None:
+    anne, bruno = event.players.get(table=1), event.players.get(table=2)
+    listing = console.get(_url(event, "players/"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert _url(event, f"players/{anne.pk}/") in listing
+    page = console.get(_url(event, f"players/{anne.pk}/"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Corriger" in page and "Retirer des coups suivants" in page and 'value="remove"' in page
+    response = console.post(
+        _url(event, f"players/{anne.pk}/"),
+        {"action": "save", "name": "Anne Martin", "table": "1"},
+        follow=True,
+    )
+    assert any("Anne Martin, table 1: saved" in m for m in _messages(response)), _messages(response)
+    assert Player.objects.get(pk=anne.pk).name == "Anne Martin"
+    # Bruno hands in a slip: he can no longer be removed, only withdrawn.
+    coordinates, word = opened.tops[0].split()
+    services.slip_submit(round=opened, player=bruno, coordinates=coordinates, word=word, announced_score=None)
+    page = console.get(_url(event, f"players/{bruno.pk}/")).content.decode()
+    assert 'value="remove"' not in page and "1 slip handed in" in page
+    refused = console.post(_url(event, f"players/{bruno.pk}/"), {"action": "remove"}, follow=True)
+    assert any("withdraw them" in m for m in _messages(refused)), _messages(refused)
+    console.post(_url(event, f"players/{bruno.pk}/"), {"action": "withdraw"})
+    assert Player.objects.get(pk=bruno.pk).withdrawn_at is not None
+    listing = console.get(_url(event, "players/")).content.decode()
+    assert "state withdrawn" in listing
+    console.post(_url(event, f"players/{bruno.pk}/"), {"action": "reinstate"})
+    assert Player.objects.get(pk=bruno.pk).withdrawn_at is None
+    response = console.post(_url(event, f"players/{anne.pk}/"), {"action": "remove"}, follow=True)
+    assert any("Anne Martin is removed" in m for m in _messages(response)), _messages(response)
+    assert not Player.objects.filter(pk=anne.pk).exists()
+    other = services.event_create(
+        name="Other", starts_on=event.starts_on, lexicon=event.lexicon, language="english", notation="gcg"
+    )
+    stranger = services.player_add(event=other, name="Zoé")
+    assert console.get(_url(event, f"players/{stranger.pk}/")).status_code == 404

@@ -26,7 +26,16 @@ from tournaments.services.events import event_create, event_update
 from tournaments.services.games import RackRefusedError, game_end, game_start, round_draw
 from tournaments.services.history import actor, history_record
 from tournaments.services.lexicons import lexicon_bundled, lexicon_import, lexicon_pack
-from tournaments.services.players import player_add, player_release, player_token_issue, players_import
+from tournaments.services.players import (
+    PLAYER_FIELDS,
+    player_add,
+    player_release,
+    player_remove,
+    player_token_issue,
+    player_update,
+    player_withdraw,
+    players_import,
+)
 from tournaments.services.rounds import (
     MAX_ADDED_SECONDS,
     TopChoice,
@@ -70,6 +79,7 @@ __all__ = [
     "MAX_ANNOUNCED",
     "MAX_CREDITED",
     "MAX_WARNINGS",
+    "PLAYER_FIELDS",
     "RECORD_SETTINGS",
     "SECOND_CORRECTION",
     "SECOND_SLIP",
@@ -98,7 +108,10 @@ __all__ = [
     "paper_slip_submit",
     "player_add",
     "player_release",
+    "player_remove",
     "player_token_issue",
+    "player_update",
+    "player_withdraw",
     "players_import",
     "round_add_time",
     "round_adjudicate",

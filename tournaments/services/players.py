@@ -1,19 +1,42 @@
-"""Players: added one by one or from a CSV file, and a table's phone (the join flow's
-token, released by the arbitrator)."""
+"""Players: added one by one or from a CSV file, corrected, removed (before any slip) or
+withdrawn from the later rounds, and a table's phone (the join flow's token, released by
+the arbitrator)."""
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import hmac
 import io
 
 from django.db import models, transaction
 from django.db.models import Max
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from tournaments.core import ApplicationError, User
 from tournaments.models import Event, Player, PlayerToken
 from tournaments.services.history import history_record
+
+
+def _checked(*, name: str, club: str, licence: str, category: str, table: int | None) -> dict[str, str]:
+    name = name.strip()
+    if not name:
+        raise ApplicationError(_("a player needs a name"))
+    values = {"name": name, "club": club.strip(), "licence": licence.strip(), "category": category.strip()}
+    for key, value in values.items():
+        # PostgreSQL refuses a longer text with an error; SQLite would keep it silently.
+        field = Player._meta.get_field(key)
+        assert isinstance(field, models.CharField)
+        if field.max_length is not None and len(value) > field.max_length:
+            raise ApplicationError(
+                _("%(field)s is too long (%(length)s characters, %(limit)s at most)")
+                % {"field": field.verbose_name, "length": len(value), "limit": field.max_length}
+            )
+    if table is not None and not 1 <= table <= 2_147_483_647:
+        raise ApplicationError(_("a table number is 1 or more"))
+    return values
 
 
 def player_add(
@@ -27,23 +50,9 @@ def player_add(
     virtual_level: int | None = None,
     by: User = None,
 ) -> Player:
-    name = name.strip()
-    if not name:
-        raise ApplicationError(_("a player needs a name"))
     if virtual_level is not None and not 1 <= virtual_level <= 6:
         raise ApplicationError(_("a virtual player's level is 1 to 6"))
-    values = {"name": name, "club": club.strip(), "licence": licence.strip(), "category": category.strip()}
-    for key, value in values.items():
-        # PostgreSQL refuses a longer text with an error; SQLite would keep it silently.
-        field = Player._meta.get_field(key)
-        assert isinstance(field, models.CharField)
-        if field.max_length is not None and len(value) > field.max_length:
-            raise ApplicationError(
-                _("%(field)s is too long (%(length)s characters, %(limit)s at most)")
-                % {"field": field.verbose_name, "length": len(value), "limit": field.max_length}
-            )
-    if table is not None and not 1 <= table <= 2_147_483_647:
-        raise ApplicationError(_("a table number is 1 or more"))
+    values = _checked(name=name, club=club, licence=licence, category=category, table=table)
     with transaction.atomic():
         if table is None:
             table = (event.players.aggregate(m=Max("table"))["m"] or 0) + 1
@@ -167,3 +176,105 @@ def player_release(*, player: Player, by: User) -> int:
             new={"tokens": 0},
         )
         return revoked
+
+
+PLAYER_FIELDS = ("name", "club", "licence", "category", "table")
+
+
+def _snapshot(player: Player) -> dict[str, object]:
+    return {key: getattr(player, key) for key in PLAYER_FIELDS}
+
+
+def player_update(
+    *, player: Player, name: str, club: str = "", licence: str = "", category: str = "", table: int, by: User
+) -> Player:
+    """Correct a player's details (a misspelled name goes onto every sheet). The table
+    changes only while the player has handed in no slip: paper slips, rulings and sheets
+    name the player by it."""
+    values = _checked(name=name, club=club, licence=licence, category=category, table=table)
+    with transaction.atomic():
+        # The slips lock the player's row: a table changes between two slips, not during one.
+        player = Player.objects.select_for_update().select_related("event").get(pk=player.pk)
+        if table != player.table:
+            handed = player.slips.count()
+            if handed:
+                raise ApplicationError(
+                    ngettext(
+                        "%(name)s has handed in %(count)s slip at table %(table)s: the table stays",
+                        "%(name)s has handed in %(count)s slips at table %(table)s: the table stays",
+                        handed,
+                    )
+                    % {"name": player.name, "count": handed, "table": player.table}
+                )
+            if player.event.players.at_table(table).exclude(pk=player.pk).exists():
+                raise ApplicationError(_("table %(table)s already has a player") % {"table": table})
+        old = _snapshot(player)
+        for key, value in {**values, "table": table}.items():
+            setattr(player, key, value)
+        new = _snapshot(player)
+        if new == old:
+            return player
+        player.save(update_fields=list(PLAYER_FIELDS))
+        changed = [key for key in PLAYER_FIELDS if old[key] != new[key]]
+        history_record(
+            event=player.event,
+            entity="player",
+            object_id=player.pk,
+            action="edit",
+            by=by,
+            old={key: old[key] for key in changed},
+            new={key: new[key] for key in changed},
+        )
+        return player
+
+
+def player_remove(*, player: Player, by: User) -> None:
+    """Remove a player added by mistake, only while they have handed in no slip (their
+    rulings are then those of missing slips, 0, removed with them). A player who played
+    is withdrawn instead: their scores stay on the sheets."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().select_related("event").get(pk=player.pk)
+        handed = player.slips.count()
+        if handed:
+            raise ApplicationError(
+                ngettext(
+                    "%(name)s has handed in %(count)s slip: withdraw them from the later rounds instead",
+                    "%(name)s has handed in %(count)s slips: withdraw them from the later rounds instead",
+                    handed,
+                )
+                % {"name": player.name, "count": handed}
+            )
+        rulings = player.rulings.count()
+        history_record(
+            event=player.event,
+            entity="player",
+            object_id=player.pk,
+            action="remove",
+            by=by,
+            old={**_snapshot(player), "rulings": rulings},
+        )
+        player.delete()
+
+
+def player_withdraw(
+    *, player: Player, by: User, withdrawn: bool = True, now: dt.datetime | None = None
+) -> Player:
+    """Withdraw a player from the rounds opened from now on (they leave the event), or
+    bring them back (``withdrawn=False``). Their slips, rulings and scores so far stay."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().select_related("event").get(pk=player.pk)
+        if withdrawn == (player.withdrawn_at is not None):
+            return player
+        old = {"withdrawn_at": player.withdrawn_at.isoformat() if player.withdrawn_at else None}
+        player.withdrawn_at = (now or timezone.now()) if withdrawn else None
+        player.save(update_fields=["withdrawn_at"])
+        history_record(
+            event=player.event,
+            entity="player",
+            object_id=player.pk,
+            action="withdraw" if withdrawn else "reinstate",
+            by=by,
+            old=old,
+            new={"withdrawn_at": player.withdrawn_at.isoformat() if player.withdrawn_at else None},
+        )
+        return player

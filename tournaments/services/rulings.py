@@ -122,7 +122,6 @@ def _rule_round(locked: Round) -> None:
     board, rules, lexicon = position.game.board, judging_rules(position, event), position.game.lexicon
     rack = rack_codes(locked.rack)
     settings = adjudication_settings(event)
-    players = list(event.players.all())
     existing = {r.player_id: r for r in Ruling.objects.select_for_update(of=("self",)).filter(round=locked)}
     shifted = {
         pid for pid, r in existing.items() if r.reason == adj.Reason.SHIFT_ACCEPTED and not r.overridden
@@ -132,6 +131,14 @@ def _rule_round(locked: Round) -> None:
     handed: dict[int, list[Slip]] = {}
     for slip in locked.slips.filter(Q(current=True) | Q(late=True)).order_by("received_at", "pk"):
         handed.setdefault(slip.player_id, []).append(slip)
+    # A player withdrawn before the round opened is not ruled in it (nor missing), unless
+    # a slip of theirs came in all the same (a race with the withdrawal: it is ruled).
+    opened = locked.opened_at or timezone.now()
+    players = [
+        p
+        for p in event.players.all()
+        if p.withdrawn_at is None or p.withdrawn_at >= opened or p.pk in handed or p.pk in existing
+    ]
     verdicts: dict[int, adj.Verdict] = {}
     # A hall hands in the same few dozen moves: each distinct set of slips is judged once
     # (the judgement depends on the slips, the board and the rack only; verdicts are

@@ -282,6 +282,13 @@ def slip_submit(
         raise TypeError("slip_submit needs the round or the event")
     if player.event_id != event_id:
         raise ApplicationError(_("this player is not in this event"))
+    if player.withdrawn_at is not None:
+        # Read with the player's token (no row lock): a slip racing the withdrawal lands in
+        # a round opened before it, where the player is still ruled.
+        raise ApplicationError(
+            _("table %(table)s has withdrawn from the event: ask the arbitrator") % {"table": player.table},
+            {"reason": "withdrawn"},
+        )
     slip = _Submission(
         player=player,
         coordinates=coordinates.strip(),

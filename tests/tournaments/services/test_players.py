@@ -1,4 +1,4 @@
-"""Players: added one by one or from a CSV file, and the join token of a table
+"""Players: added one by one or from a CSV file, corrected, removed, withdrawn, and the join token of a table
 (tournaments.services.players)."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tournaments import services
-from tournaments.models import Event, HistoryEntry, Player, PlayerToken
+from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
 from tournaments.services import ApplicationError
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -80,3 +80,95 @@ def test_a_csv_with_old_mac_line_ends_imports_and_an_unreadable_one_is_refused(e
     with pytest.raises(ApplicationError, match="the CSV cannot be read at line 3: field larger"):
         services.players_import(event=event, csv_text="name\nChloé\n" + "D" * 200_000 + "\n")  # too long
     assert event.players.count() == 2  # all or nothing: Chloé is not added either
+
+
+# ------------------------------------------------------------------ corrected, removed, withdrawn
+
+
+def _top_slip(round: Round, player: Player) -> Slip:
+    coords, word = round.tops[0].split()
+    return services.slip_submit(
+        round=round, player=player, coordinates=coords, word=word, announced_score=None
+    ).slip
+
+
+def test_a_player_is_corrected_and_the_change_kept(event: Event, players: list[Player], arbitrator) -> None:
+    anne = players[0]
+    fixed = services.player_update(
+        player=anne, name="  Anne Martin ", club="Vichy", licence="F1", category="V", table=12, by=arbitrator
+    )
+    assert (fixed.name, fixed.club, fixed.table) == ("Anne Martin", "Vichy", 12)
+    entry = HistoryEntry.objects.get(entity="player", object_id=anne.pk, action="edit")
+    assert entry.old == {"name": "Player 1", "club": "", "licence": "", "category": "", "table": 1}
+    assert entry.new["name"] == "Anne Martin" and entry.actor == arbitrator
+    with pytest.raises(ApplicationError, match="table 2 already has a player"):
+        services.player_update(player=fixed, name="Anne Martin", table=2, by=arbitrator)
+    with pytest.raises(ApplicationError, match="needs a name"):
+        services.player_update(player=fixed, name=" ", table=12, by=arbitrator)
+    # Saved again unchanged: no second entry.
+    services.player_update(
+        player=fixed, name="Anne Martin", club="Vichy", licence="F1", category="V", table=12, by=arbitrator
+    )
+    assert HistoryEntry.objects.filter(entity="player", object_id=anne.pk, action="edit").count() == 1
+
+
+def test_a_player_with_a_slip_keeps_their_table_and_cannot_be_removed(
+    game: Game, players: list[Player], arbitrator
+) -> None:
+    round = services.round_open(round=services.round_draw(game=game))
+    anne = players[0]
+    _top_slip(round, anne)
+    with pytest.raises(ApplicationError, match="has handed in 1 slip at table 1: the table stays"):
+        services.player_update(player=anne, name="Anne", table=40, by=arbitrator)
+    renamed = services.player_update(player=anne, name="Anne Martin", table=1, by=arbitrator)
+    assert renamed.name == "Anne Martin"  # the name may change all the same
+    with pytest.raises(ApplicationError, match="withdraw them from the later rounds instead"):
+        services.player_remove(player=anne, by=arbitrator)
+    assert Player.objects.filter(pk=anne.pk).exists()
+
+
+def test_a_player_without_a_slip_is_removed_with_their_missing_rulings(
+    game: Game, players: list[Player], arbitrator
+) -> None:
+    round = services.round_open(round=services.round_draw(game=game))
+    services.round_close(round=round)
+    absent = players[3]
+    assert Ruling.objects.filter(player=absent).count() == 1  # missing, 0
+    services.player_remove(player=absent, by=arbitrator)
+    assert not Player.objects.filter(pk=absent.pk).exists()
+    entry = HistoryEntry.objects.get(entity="player", object_id=absent.pk, action="remove")
+    assert entry.old["name"] == "Player 4" and entry.old["rulings"] == 1
+
+
+def test_a_withdrawn_player_hands_in_nothing_and_is_not_ruled_in_later_rounds(
+    game: Game, players: list[Player], arbitrator
+) -> None:
+    from tournaments import selectors
+
+    first = services.round_open(round=services.round_draw(game=game))
+    anne = players[0]
+    _top_slip(first, anne)
+    services.player_withdraw(player=anne, by=arbitrator)  # leaves during round 1
+    services.round_close(round=first)
+    # Round 1 was open before she left: ruled, her top kept.
+    assert Ruling.objects.get(round=first, player=anne).credited == first.top_score
+    second = services.round_place(round=Round.objects.get(pk=first.pk))
+    assert second is not None
+    services.round_open(round=second)
+    anne = Player.objects.get(pk=anne.pk)
+    with pytest.raises(ApplicationError, match="table 1 has withdrawn"):
+        _top_slip(Round.objects.get(pk=second.pk), anne)
+    watch = selectors.slip_watch(Round.objects.get(pk=second.pk))
+    assert watch.expected == 3 and 1 not in watch.missing_tables
+    services.round_close(round=Round.objects.get(pk=second.pk))
+    assert not Ruling.objects.filter(round=second, player=anne).exists()
+    # Back for round 3.
+    services.player_withdraw(player=anne, by=arbitrator, withdrawn=False)
+    actions = list(
+        HistoryEntry.objects.filter(entity="player", object_id=anne.pk).values_list("action", flat=True)
+    )
+    assert actions[-2:] == ["withdraw", "reinstate"]
+    third = services.round_place(round=Round.objects.get(pk=second.pk))
+    assert third is not None
+    services.round_open(round=third)
+    assert not _top_slip(Round.objects.get(pk=third.pk), Player.objects.get(pk=anne.pk)).late
