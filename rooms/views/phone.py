@@ -195,6 +195,7 @@ def play(request: HttpRequest, event_id: int) -> HttpResponse:
         return render(request, "phone/_panel.html", context)
     context["phone_text"] = {
         "received": _("Received at"),
+        "blank": _("blank"),
         "pending": _("Not received yet: it will be sent again as soon as the network is back."),
         "refused": _("Refused"),
         "offline": _("No network"),

@@ -604,3 +604,30 @@ def test_equal_tops_are_previewed_on_the_board_then_placed_in_one_step(
     placed = Round.objects.get(pk=round.pk)
     assert placed.state == Round.State.PLACED and placed.chosen == round.tops[4]
     page.context.close()
+
+
+def test_a_blank_placed_with_the_picker_is_circled_and_said(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game, typed="?EIRSTN")
+    assert round is not None
+    services.round_open(round=round, seconds=300)
+    phone = join(browser, live_server.url, event, 1, "fr-FR")
+    phone.wait_for_selector("ol.rack .tile")
+    phone.locator('ol.rack .tile[data-letter="?"]').click()
+    phone.locator('td.sq[data-r="7"][data-c="7"]').click()
+    phone.locator('#blank-dialog button[value="E"]').click()
+    square = phone.locator('td.sq[data-r="7"][data-c="7"]')
+    assert "blank" in (square.get_attribute("class") or "")
+    assert "(joker)" in square.inner_text() or "(joker)" in square.text_content()
+    border = phone.evaluate(
+        "() => getComputedStyle(document.querySelector('td.sq.pending.blank .l')).borderTopStyle"
+    )
+    assert border == "solid"  # circled, not only another colour
+    phone.locator('ol.rack .tile[data-letter="R"]').click()
+    phone.locator('td.sq[data-r="7"][data-c="8"]').click()
+    plain = phone.locator('td.sq[data-r="7"][data-c="8"]')
+    assert "blank" not in (plain.get_attribute("class") or "")
+    shot(phone, "phone-blank-placed")
+    phone.context.close()

@@ -154,7 +154,7 @@
   }
   function render() {
     panel.querySelectorAll("td.sq.pending").forEach(function (td) {
-      td.classList.remove("pending");
+      td.classList.remove("pending", "blank");
       td.querySelectorAll(".tmp").forEach(function (s) { s.remove(); });
     });
     tap.placed.forEach(function (x) {
@@ -164,6 +164,14 @@
       s.className = "l tmp";
       s.textContent = x.letter.toUpperCase();
       td.appendChild(s);
+      if (x.letter !== x.letter.toUpperCase()) {
+        // A blank: circled, as on a paper slip, and said so (not by its colour alone).
+        td.classList.add("blank");
+        var said = document.createElement("span");
+        said.className = "sr tmp";
+        said.textContent = " (" + T.blank + ")";
+        td.appendChild(said);
+      }
     });
     panel.querySelectorAll(".rack .tile").forEach(function (b, i) {
       var used = tap.placed.some(function (x) { return x.index === i; });
