@@ -22,3 +22,17 @@ def ruling_detail(ruling: Ruling) -> str:
     """Why a ruling is what it is, in the page's language (a ruling stored before the
     notes existed keeps its English sentence)."""
     return say_notes(ruling.notes) if ruling.notes else ruling.detail
+
+
+#: The typographic minus: a hyphen is small and thin from the back of a hall.
+MINUS = "\u2212"
+
+
+@register.filter
+def signed(value: int | float | None) -> str:
+    """A number with a real minus sign when it is negative (gaps to the top, totals below
+    zero after penalties)."""
+    if value is None:
+        return ""
+    text = str(value)
+    return MINUS + text[1:] if text.startswith("-") else text

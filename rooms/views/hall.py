@@ -12,7 +12,7 @@ from django.urls import reverse
 
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx
 from tournaments.display import sorted_rack
-from tournaments.models import Event, Round
+from tournaments.models import Event, Game, Round
 from tournaments.selectors import (
     current_game,
     current_round,
@@ -24,7 +24,9 @@ from tournaments.selectors import (
 from tournaments.standings import game_standings
 
 #: Rows of the standings on the projector: the hall reads the top of the table.
-HALL_ROWS = 12
+HALL_ROWS = 8
+#: The final standings have the side of the screen to themselves.
+HALL_ROWS_OVER = 12
 
 
 def join_url(request: HttpRequest, event: Event) -> str:
@@ -46,6 +48,7 @@ def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
     round = current_round(event)
     game = current_game(event)
     placed = game is not None and game.rounds.filter(state=Round.State.PLACED).exists()
+    over = game is not None and game.state == Game.State.ENDED
     url = join_url(request, event)
     return {
         "event": event,
@@ -55,7 +58,10 @@ def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
         "rack_sorted": sorted_rack(view.rack, "v") if view else "",
         "ruled": round is not None and player_sight(round).answers,
         "checking": results_being_checked(round),
-        "rows": game_standings(game)[:HALL_ROWS] if game is not None and placed else [],
+        "over": over,
+        "rows": game_standings(game)[: HALL_ROWS_OVER if over else HALL_ROWS]
+        if game is not None and placed
+        else [],
         "join_url": url,
         "join_qr": join_qr_svg(url),
     }

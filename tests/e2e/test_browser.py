@@ -631,3 +631,62 @@ def test_a_blank_placed_with_the_picker_is_circled_and_said(
     assert "blank" not in (plain.get_attribute("class") or "")
     shot(phone, "phone-blank-placed")
     phone.context.close()
+
+
+def _px(page: Any, selector: str) -> float:
+    return float(
+        page.evaluate(f"() => parseFloat(getComputedStyle(document.querySelector('{selector}')).fontSize)")
+    )
+
+
+def test_the_projector_is_read_from_the_back_of_the_hall(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    desk = console(browser, live_server.url, event, "fr-FR")
+    hall = desk.context.new_page()
+    hall.set_viewport_size({"width": 1920, "height": 1080})
+    hall.set_default_timeout(LIVE_MS)
+    hall.goto(f"{live_server.url}/hall/{event.pk}/")
+    # Before the game: the join screen, large.
+    hall.wait_for_selector(".hall-join")
+    qr = hall.locator(".join-big .qr svg").bounding_box()
+    assert qr is not None and qr["width"] >= 600
+    assert _px(hall, ".join-big .code") >= 140 and hall.locator(".join-big .code").inner_text() == event.code
+    shot(hall, "projector-join")
+
+    # A round played while the projector looks away (SQLite in memory locks whole tables:
+    # the test's own writes would wait for the page's readers).
+    hall.goto("about:blank")
+    hall.wait_for_timeout(1000)
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    services.round_open(round=round)
+    round.refresh_from_db()
+    coordinates, word = round.tops[0].split()
+    anne = event.players.get(table=1)
+    services.slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=None)
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    services.round_place(round=Round.objects.get(pk=round.pk))
+    assert Round.objects.filter(game=game, number=2, state=Round.State.DRAWN).exists()
+    hall.goto(f"{live_server.url}/hall/{event.pk}/")
+    hall.wait_for_selector("table.standings", timeout=LIVE_MS)
+    assert _px(hall, "table.board thead th") >= 26  # coordinates, 15 px before
+    assert _px(hall, "table.standings td") >= 30  # 21.6 px before
+    gaps = hall.locator("table.standings tbody tr td:nth-child(5)").all_inner_texts()
+    assert f"\u2212{round.top_score}" in gaps and not any(g.startswith("-") for g in gaps)
+    shot(hall, "projector-round")
+
+    # Ended from the console: the projector follows by itself.
+    desk.wait_for_timeout(1500)  # the console follows the round played meanwhile (it reloads)
+    desk.goto(f"{live_server.url}/console/{event.pk}/")
+    desk.locator("details.end summary").click()
+    desk.once("dialog", lambda d: d.accept())
+    desk.get_by_role("button", name="Terminer la partie maintenant").click()
+    hall.wait_for_selector(".hall-msg.over", timeout=LIVE_MS)
+    side = hall.locator(".hall-side").inner_text()
+    assert "La partie est terminée." in side and "Classement final" in side
+    assert "coup 2" not in side and "Prochain tirage" not in side
+    assert hall.locator("table.standings tbody tr").count() == 3
+    shot(hall, "projector-game-over")
+    desk.context.close()

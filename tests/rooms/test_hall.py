@@ -216,3 +216,21 @@ def test_a_poked_channel_looks_at_once_instead_of_at_its_next_look(
         return asyncio.get_running_loop().time() - started
 
     assert asyncio.run(scenario()) < 1.0
+
+
+def test_negative_numbers_carry_a_real_minus_sign() -> None:
+    from rooms.templatetags.arbiter import signed
+
+    assert signed(-28) == "\u221228" and signed(0) == "0" and signed(12) == "12" and signed(None) == ""
+    assert signed(-2.5) == "\u22122.5"
+
+
+def test_the_projector_says_the_game_is_over_with_the_final_standings(
+    console: Client, event: Event, opened: Round
+) -> None:
+    console.post(_url(event, "close/"))
+    console.post(_url(event, "place/"))
+    services.game_end(game=opened.game, reason="stopped")
+    page = console.get(f"/hall/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "La partie est terminée." in page and "Classement final" in page
+    assert "coup 2" not in page and "Prochain tirage" not in page
