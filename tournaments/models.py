@@ -520,6 +520,7 @@ class PrintedSheet(models.Model):
         ROUNDS = "rounds", _("round by round")
         PLAYER = "player", _("player sheet")
         GAME = "game", _("game sheet")
+        ROUND = "round", _("round result")
 
     class State(models.TextChoices):
         PENDING = "pending", _("being printed")
@@ -532,6 +533,8 @@ class PrintedSheet(models.Model):
         _("game"), null=True, blank=True, help_text=_("empty: the whole event")
     )
     player = models.ForeignKey(Player, null=True, blank=True, on_delete=models.CASCADE, related_name="+")
+    #: The round of a round result; empty: the game's last ruled round.
+    round = models.PositiveIntegerField(_("round"), null=True, blank=True)
     category = models.CharField(_("category / series"), max_length=40, blank=True)
     language = models.CharField(_("language"), max_length=2, default="fr")
     state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
@@ -556,6 +559,7 @@ class PrintedSheet(models.Model):
         parts = [
             self.kind,
             f"game-{self.game}" if self.game else "",
+            f"round-{self.round}" if self.round else "",
             f"player-{self.player_id}" if self.player_id else "",
         ]
         return "-".join(p for p in [f"event-{self.event_id}", *parts, self.language] if p) + ".pdf"

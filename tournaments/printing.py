@@ -15,7 +15,7 @@ from tournaments.standings import event_standings, game_standings, top_total
 if TYPE_CHECKING:
     from scoring.sheets.player import PlayerRound
 
-KINDS = ("standings", "rounds", "player", "game")
+KINDS = ("standings", "rounds", "player", "game", "round")
 
 
 class ActiveLanguage:
@@ -56,6 +56,7 @@ def render_sheet(
     category: str | None = None,
     player_id: int | None = None,
     language: str = "fr",
+    round_number: int | None = None,
 ) -> bytes:
     if kind not in KINDS:
         raise SheetError(f"unknown sheet {kind!r}: choose {', '.join(KINDS)}")
@@ -66,6 +67,8 @@ def render_sheet(
         game = _game(event, game_number)
         if kind == "rounds":
             return _rounds(event, game, date)
+        if kind == "round":
+            return _round_result(event, game, round_number, date)
         if kind == "player":
             # Without a player: every player's sheet in one PDF, in table order.
             players = list(event.players.order_by("table"))
@@ -84,10 +87,11 @@ def _standings(event: Event, game_number: int | None, category: str | None, date
     if game_number is None:
         rows = event_standings(event, category=category)
         total = sum(top_total(g) for g in event.games.all())
+        last = event.games.order_by("number").last()
     else:
-        game = _game(event, game_number)
-        rows = game_standings(game, category=category)
-        total = top_total(game)
+        last = _game(event, game_number)
+        rows = game_standings(last, category=category)
+        total = top_total(last)
     sheet = StandingsSheet(
         event_name=event.name,
         rows=rows,
@@ -96,8 +100,77 @@ def _standings(event: Event, game_number: int | None, category: str | None, date
         category=category,
         date=date,
         words=WORDS,
+        progress=_progress(last),
     )
     return sheet.render()
+
+
+def _progress(game: Game | None) -> str:
+    """Where the game stood when the sheet was printed: a sheet pinned to the wall at round
+    6 must not be read as the final standings."""
+    if game is None:
+        return ""
+    last = game.rounds.filter(state=Round.State.PLACED).order_by("number").last()
+    number = last.number if last is not None else 0
+    values = {"round": number, "game": game.number}
+    if game.state == Game.State.ENDED:
+        return translation.gettext("After round %(round)s of game %(game)s: the game is over.") % values
+    return translation.gettext("After round %(round)s of game %(game)s, game in progress.") % values
+
+
+def _round_result(event: Event, game: Game, number: int | None, date: str) -> bytes:
+    from scoring.sheets.round import RoundLine, RoundResultSheet
+    from tournaments.display import rack_text, ruling_text, shown_move
+
+    ruled = game.rounds.filter(state__in=(Round.State.ADJUDICATED, Round.State.PLACED))
+    round = ruled.filter(number=number).first() if number is not None else ruled.order_by("number").last()
+    if round is None:
+        which = f"round {number}" if number is not None else "any ruled round"
+        raise SheetError(
+            f"game {game.number} of {event.name} has no {which}: a round is ruled when it closes"
+        )
+    totals: dict[int, int] = {}
+    earlier = Ruling.objects.filter(
+        round__game=game, round__number__lt=round.number, round__state=Round.State.PLACED
+    ).values_list("player_id", "credited")
+    for player_id, credited in earlier:
+        totals[player_id] = totals.get(player_id, 0) + credited
+    rulings = list(round.rulings.select_related("player", "slip"))
+    for ruling in rulings:
+        totals[ruling.player_id] = totals.get(ruling.player_id, 0) + ruling.credited
+    rulings.sort(key=lambda r: (-totals[r.player_id], r.player.table))
+    lines, rank = [], 0
+    for i, ruling in enumerate(rulings):
+        if i == 0 or totals[ruling.player_id] != totals[rulings[i - 1].player_id]:
+            rank = i + 1  # equal totals share the rank
+        slip = ruling.slip
+        move = shown_move(ruling.move, event.board, event.notation) if ruling.move else ""
+        if not move and slip is not None:
+            move = f"{slip.coordinates} {slip.word}".strip()
+        lines.append(
+            RoundLine(
+                rank,
+                ruling.player.table,
+                ruling.player.name,
+                move,
+                ruling.credited,
+                ruling_text(ruling.reason),
+                totals[ruling.player_id],
+            )
+        )
+    top = shown_move(round.tops[0], event.board, event.notation) if round.tops else ""
+    return RoundResultSheet(
+        event_name=event.name,
+        game=game.number,
+        round=round.number,
+        rack=rack_text(round.reliquat, round.new_tiles),
+        top=top,
+        top_score=round.top_score or 0,
+        placed=shown_move(round.chosen, event.board, event.notation) if round.chosen else top,
+        lines=lines,
+        date=date,
+        words=WORDS,
+    ).render()
 
 
 def _placed(game: Game) -> list[Round]:

@@ -828,12 +828,14 @@ def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
         game_text = request.POST.get("game", "")
         player_text = request.POST.get("player", "")
         player = event.players.filter(pk=int(player_text)).first() if player_text.isdecimal() else None
+        round_text = request.POST.get("round", "")
         with refusals(request):
             sheet_services.sheet_request(
                 event=event,
                 kind=kind,
                 game=int(game_text) if game_text.isdecimal() else None,
                 player=player,
+                round=int(round_text) if round_text.isdecimal() else None,
                 language=request.POST.get("language", "fr"),
                 by=request.user,
             )

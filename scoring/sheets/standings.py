@@ -22,6 +22,7 @@ class StandingsSheet(Sheet):
         category: str | None = None,
         date: str = "",
         words: Words = ENGLISH,
+        progress: str = "",
     ) -> None:
         _ = words.gettext
         subtitle = _("game %(number)s") % {"number": game} if game else _("all games")
@@ -32,6 +33,8 @@ class StandingsSheet(Sheet):
         self.page_label = _("page {page} of {pages}")
         self.rows = rows
         self.top_total = top_total
+        #: When it was printed, in words ("After round 6 of game 2, game in progress.").
+        self.progress = progress
 
     def story(self) -> list[Flowable]:
         _ = self.words.gettext
@@ -68,4 +71,9 @@ class StandingsSheet(Sheet):
             "total": self.top_total,
             "count": len(self.rows),
         }
-        return [Paragraph(summary, self.styles["body"]), self.table(header, body, WIDTHS, numeric_from=4)]
+        said = [Paragraph(self.progress, self.styles["body"])] if self.progress else []
+        return [
+            *said,
+            Paragraph(summary, self.styles["body"]),
+            self.table(header, body, WIDTHS, numeric_from=4),
+        ]

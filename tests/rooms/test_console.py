@@ -851,3 +851,24 @@ def test_a_player_is_corrected_withdrawn_and_removed_from_the_console(
     )
     stranger = services.player_add(event=other, name="Zoé")
     assert console.get(_url(event, f"players/{stranger.pk}/")).status_code == 404
+
+
+def test_the_review_counts_the_invalid_slips_and_the_round_result_prints_in_one_click(
+    console: Client, event: Event, opened: Round
+) -> None:
+    from tournaments.models import PrintedSheet
+
+    anne = _phone(event, 1)
+    anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "QQQQ"})
+    console.post(_url(event, "close/"))
+    review = console.get(_url(event, "?part=review"), HTTP_HX_REQUEST="true").content.decode()
+    assert "1 invalid slip (scores 0)" in review and "Invalid (0)" not in review
+    page = console.get(_url(event), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Imprimer le résultat du coup 1" in page
+    response = console.post(
+        _url(event, "sheets/"), {"kind": "round", "game": "1", "round": "1", "language": "fr"}, follow=True
+    )
+    assert response.status_code == 200
+    sheet = PrintedSheet.objects.get(kind="round")
+    assert (sheet.round, sheet.state) == (1, PrintedSheet.State.READY), sheet.error
+    assert sheet.filename.endswith("-round-1-fr.pdf") and bytes(sheet.pdf).startswith(b"%PDF")

@@ -126,3 +126,33 @@ def test_the_sheets_of_a_fisf_event_name_the_moves_in_fisf(event: Event) -> None
     for text in (game_text, player_text):
         for gcg in placed:
             assert fisf(gcg) in text and gcg not in text, (gcg, text)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_round_result_and_the_standings_say_where_the_game_stood() -> None:
+    from tournaments.display import shown_move
+    from tournaments.models import Round, Ruling
+
+    call_command("simulate_event", players=4, games=1, seed=7, stdout=io.StringIO())
+    event = Event.objects.get()
+    game = event.games.get()
+    round = Round.objects.get(game=game, number=3)
+    text = "\n".join(_text(render_sheet("round", event=event, game_number=1, round_number=3, language="en")))
+    assert "Result of round 3, game 1" in text
+    assert shown_move(round.tops[0], event.board, event.notation) in text and str(round.top_score) in text
+    totals = {}
+    for player_id, credited in Ruling.objects.filter(round__game=game, round__number__lte=3).values_list(
+        "player_id", "credited"
+    ):
+        totals[player_id] = totals.get(player_id, 0) + credited
+    for player in event.players.all():
+        assert player.name in text
+    best = max(totals.values())
+    assert str(best) in text
+    with pytest.raises(SheetError, match="has no round 99"):
+        render_sheet("round", event=event, game_number=1, round_number=99)
+    # The game is over: the standings say so, and after which round.
+    last = Round.objects.filter(game=game, state=Round.State.PLACED).order_by("number").last()
+    standings = _text(render_sheet("standings", event=event, game_number=1, language="fr"))[0]
+    said = f"Après le coup {last.number} de la partie 1 : la partie est terminée."
+    assert said in standings.replace("\u00a0", " ")

@@ -21,6 +21,7 @@ def sheet_request(
     category: str = "",
     language: str = "fr",
     by: User = None,
+    round: int | None = None,
 ) -> PrintedSheet:
     if kind not in KINDS:
         raise ApplicationError(f"unknown sheet {kind!r}")
@@ -33,6 +34,7 @@ def sheet_request(
         kind=kind,
         game=game,
         player=player,
+        round=round,
         category=category,
         language=language if language in ("fr", "en") else "fr",
         requested_by=user,
@@ -55,6 +57,7 @@ def sheet_print(*, sheet_id: int) -> PrintedSheet:
             category=sheet.category or None,
             player_id=sheet.player_id,
             language=sheet.language,
+            round_number=sheet.round,
         )
     except SheetError as exc:
         sheet.state, sheet.error = PrintedSheet.State.FAILED, str(exc)
