@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 
 from tests.integration.conftest import in_ci
 from tournaments import services
-from tournaments.models import Event, Player, Round, Ruling, Slip
+from tournaments.models import Event, Game, Player, Round, Ruling, Slip
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -108,6 +108,15 @@ def join(browser: Any, base: str, event: Event, table: int, locale: str) -> Any:
     phone.locator("form button.primary").click()
     phone.wait_for_url(f"{base}/p/{event.pk}/")
     return phone
+
+
+def open_round(event: Event, *, typed: str | None = None, seconds: int | None = None) -> Round:
+    """The event's first game started and its first round drawn (``typed``: a rack drawn
+    by hand) and open, as the database has it."""
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game, typed=typed)
+    assert round is not None
+    return services.round_open(round=round, seconds=seconds)
 
 
 def console(browser: Any, base: str, event: Event, locale: str) -> Any:
@@ -289,11 +298,7 @@ def test_a_round_with_two_phones_a_paper_slip_and_the_projector(
 
 def test_a_slip_typed_while_the_wifi_drops_is_not_lost(live_server: Any, browser: Any, event: Event) -> None:
     base = live_server.url
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
-    assert round is not None
-    services.round_open(round=round, seconds=600)
-    round.refresh_from_db()
+    round = open_round(event, seconds=600)
     coordinates, word = round.tops[0].split()
 
     phone = join(browser, base, event, 1, "en-GB")
@@ -355,10 +360,7 @@ def test_a_slip_typed_while_the_wifi_drops_is_not_lost(live_server: Any, browser
 def test_at_0000_the_phone_closes_its_form_and_says_time_is_up(
     live_server: Any, browser: Any, event: Event
 ) -> None:
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
-    assert round is not None
-    services.round_open(round=round, seconds=4)
+    open_round(event, seconds=4)
     phone = join(browser, live_server.url, event, 1, "fr-FR")
     context = phone.context
     phone.wait_for_selector("ol.rack .tile")
@@ -377,10 +379,7 @@ def test_at_0000_the_phone_closes_its_form_and_says_time_is_up(
 
 def test_the_console_asks_before_what_is_hard_to_undo(live_server: Any, browser: Any, event: Event) -> None:
     base = live_server.url
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
-    assert round is not None
-    services.round_open(round=round, seconds=240)
+    round = open_round(event, seconds=240)
     page = console(browser, base, event, "en-GB")
     desk = page.context
     page.wait_for_function(CLOCK_SHOWN)
@@ -407,7 +406,7 @@ def test_the_console_asks_before_what_is_hard_to_undo(live_server: Any, browser:
     page.get_by_role("button", name="End the game now").click()
     page.wait_for_timeout(500)
     assert "End game 1 now?" in asked[-1]
-    assert game.__class__.objects.get(pk=game.pk).state == "playing"
+    assert Game.objects.get(pk=round.game_id).state == "playing"
 
     # Releasing a table asks too.
     services.player_token_issue(event=event, code=event.code, table=1)
@@ -423,10 +422,7 @@ def test_the_console_asks_before_what_is_hard_to_undo(live_server: Any, browser:
 def test_the_phone_at_360_px_keeps_the_clock_in_sight_and_fits(
     live_server: Any, browser: Any, event: Event
 ) -> None:
-    game = services.game_start(event=event)
-    first = services.round_draw(game=game)
-    assert first is not None
-    services.round_open(round=first)
+    first = open_round(event)
     services.round_close(round=Round.objects.get(pk=first.pk))
     second = services.round_place(round=Round.objects.get(pk=first.pk))  # a game so far
     assert second is not None
@@ -467,10 +463,7 @@ def test_the_clock_paused_and_given_time_shows_at_once_on_phones_and_the_project
     live_server: Any, browser: Any, event: Event
 ) -> None:
     base = live_server.url
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
-    assert round is not None
-    services.round_open(round=round, seconds=300)
+    round = open_round(event, seconds=300)
     desk = console(browser, base, event, "fr-FR")
     desk.wait_for_function(CLOCK_SHOWN)
     phone = join(browser, base, event, 1, "fr-FR")
@@ -525,11 +518,7 @@ def test_the_results_reach_the_phones_once_the_arbitrator_publishes_them(
     live_server: Any, browser: Any, event: Event
 ) -> None:
     base = live_server.url
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
-    assert round is not None
-    services.round_open(round=round, seconds=300)
-    round.refresh_from_db()
+    round = open_round(event, seconds=300)
     coordinates, word = round.tops[0].split()
     phone = join(browser, base, event, 1, "fr-FR")
     phone.wait_for_selector("ol.rack .tile")
@@ -568,10 +557,7 @@ def test_the_results_reach_the_phones_once_the_arbitrator_publishes_them(
 def test_equal_tops_are_previewed_on_the_board_then_placed_in_one_step(
     live_server: Any, browser: Any, event: Event
 ) -> None:
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game, typed="AEGINRS")
-    assert round is not None
-    services.round_open(round=round)
+    round = open_round(event, typed="AEGINRS")
     services.round_close(round=Round.objects.get(pk=round.pk))
     round.refresh_from_db()
     assert len(round.tops) == 7
@@ -609,10 +595,7 @@ def test_equal_tops_are_previewed_on_the_board_then_placed_in_one_step(
 def test_a_blank_placed_with_the_picker_is_circled_and_said(
     live_server: Any, browser: Any, event: Event
 ) -> None:
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game, typed="?EIRSTN")
-    assert round is not None
-    services.round_open(round=round, seconds=300)
+    open_round(event, typed="?EIRSTN", seconds=300)
     phone = join(browser, live_server.url, event, 1, "fr-FR")
     phone.wait_for_selector("ol.rack .tile")
     phone.locator('ol.rack .tile[data-letter="?"]').click()
@@ -658,17 +641,13 @@ def test_the_projector_is_read_from_the_back_of_the_hall(
     # the test's own writes would wait for the page's readers).
     hall.goto("about:blank")
     hall.wait_for_timeout(1000)
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
-    assert round is not None
-    services.round_open(round=round)
-    round.refresh_from_db()
+    round = open_round(event)
     coordinates, word = round.tops[0].split()
     anne = event.players.get(table=1)
     services.slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=None)
     services.round_close(round=Round.objects.get(pk=round.pk))
     services.round_place(round=Round.objects.get(pk=round.pk))
-    assert Round.objects.filter(game=game, number=2, state=Round.State.DRAWN).exists()
+    assert Round.objects.filter(game=round.game_id, number=2, state=Round.State.DRAWN).exists()
     hall.goto(f"{live_server.url}/hall/{event.pk}/")
     hall.wait_for_selector("table.standings", timeout=LIVE_MS)
     assert _px(hall, "table.board thead th") >= 26  # coordinates, 15 px before
