@@ -70,3 +70,17 @@ def event_standings(event: Event, *, category: str | None = None) -> list[Row]:
     rulings = Ruling.objects.filter(round__game__event=event, round__state=Round.State.PLACED)
     total = sum(top_total(g) for g in event.games.all())
     return standings(_results(rulings), _players(event), total, tie_break=event.tie_break, category=category)
+
+
+def game_scores(game: Game, players: list[int]) -> tuple[list[int], dict[int, list[int | None]]]:
+    """The top of each placed round of ``game`` and what each of ``players`` (ids) scored
+    in it (None: no ruling), in round order: the chart of a game (scoring/charts.py)."""
+    rounds = list(
+        game.rounds.filter(state=Round.State.PLACED).order_by("number").values_list("pk", "top_score")
+    )
+    place = {pk: i for i, (pk, _top) in enumerate(rounds)}
+    scores: dict[int, list[int | None]] = {pk: [None] * len(rounds) for pk in players}
+    rulings = Ruling.objects.filter(round__in=list(place), player_id__in=players)
+    for player_id, round_id, credited in rulings.values_list("player_id", "round_id", "credited"):
+        scores[player_id][place[round_id]] = credited
+    return [top or 0 for _pk, top in rounds], scores

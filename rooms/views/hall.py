@@ -10,6 +10,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 
+from rooms.charts import podium_chart
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx
 from tournaments.display import sorted_rack
 from tournaments.models import Event, Game, Round
@@ -50,6 +51,9 @@ def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
     placed = game is not None and game.rounds.filter(state=Round.State.PLACED).exists()
     over = game is not None and game.state == Game.State.ENDED
     url = join_url(request, event)
+    rows = (
+        game_standings(game)[: HALL_ROWS_OVER if over else HALL_ROWS] if game is not None and placed else []
+    )
     return {
         "event": event,
         "versions": versions,
@@ -59,9 +63,8 @@ def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
         "ruled": round is not None and player_sight(round).answers,
         "checking": results_being_checked(round),
         "over": over,
-        "rows": game_standings(game)[: HALL_ROWS_OVER if over else HALL_ROWS]
-        if game is not None and placed
-        else [],
+        "rows": rows,
+        "chart": podium_chart(game, rows) if over and game is not None and rows else "",
         "join_url": url,
         "join_qr": join_qr_svg(url),
     }

@@ -87,6 +87,7 @@ def _lines(lines: PlayerLines, context: dict[str, object]) -> str:
             "receipt": render_to_string("phone/_receipt.html", own) if lines.slip else "",
             "result": render_to_string("phone/_result.html", own) if lines.ruling else "",
             "you": {str(number): value for number, value in lines.credited.items()},
+            "chart": own["chart"],
         }
     )
 

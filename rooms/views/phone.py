@@ -17,6 +17,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from arbiter.middleware import client_address, received_at
+from rooms.charts import player_chart
 from rooms.forms import JoinForm
 from rooms.views.common import (
     SESSION_PLAYERS,
@@ -163,6 +164,7 @@ def mine_context(context: dict[str, Any], lines: PlayerLines) -> dict[str, Any]:
         **context,
         "mine": lines,
         "placed": [(p, lines.credited.get(p.number)) for p in view.placed] if view else [],
+        "chart": player_chart(view, context["round"], lines),
     }
 
 

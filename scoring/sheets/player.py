@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportlab.platypus import Flowable, PageBreak, Paragraph
+from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer
 
-from scoring.sheets.base import ENGLISH, Sheet, Words, minus
+from scoring.charts import SHEET, Line, Size, chart_words, layout
+from scoring.sheets.base import ENGLISH, MARGIN, Sheet, Words, minus
+from scoring.sheets.chart import drawing
 
 
 @dataclass(frozen=True)
@@ -54,13 +56,26 @@ class PlayerSheet(Sheet):
 
     def story(self) -> list[Flowable]:
         if len(self.players) == 1:
-            return [self._table(self.players[0][1])]
+            return self._game(*self.players[0])
         story: list[Flowable] = []
         for i, (player, rounds) in enumerate(self.players):
             if i:
                 story.append(PageBreak())
-            story += [Paragraph(self._heading(player), self.styles["heading"]), self._table(rounds)]
+            story += [Paragraph(self._heading(player), self.styles["heading"]), *self._game(player, rounds)]
         return story
+
+    def _game(self, player: str, rounds: list[PlayerRound]) -> list[Flowable]:
+        """The table of the rounds, then the same game drawn (the chart of the phone)."""
+        if not rounds:
+            return [self._table(rounds)]
+        size = Size(self.pagesize[0] - 2 * MARGIN, SHEET.height, SHEET.font)
+        line = Line(player, tuple(r.credited for r in rounds))
+        # The tops as the "To the top" column counts them (the top score, not the score of
+        # the move placed, which a master game may set lower), so that both say one gap.
+        before = [0, *(r.top_cumulative for r in rounds[:-1])]
+        tops = [r.top_cumulative - b for r, b in zip(rounds, before, strict=True)]
+        chart = layout(tops, [line], chart_words(self.words.gettext), size)
+        return [self._table(rounds), Spacer(1, 4 * 2.835), drawing(chart)]
 
     def _table(self, rounds: list[PlayerRound]) -> Flowable:
         _ = self.words.gettext

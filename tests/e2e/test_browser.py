@@ -276,6 +276,13 @@ def test_a_round_with_two_phones_a_paper_slip_and_the_projector(
         assert str(round.top_score) in phone.locator(".result").inner_text()
     projector.wait_for_selector(".hall-top", timeout=LIVE_MS)
     assert chosen_word in projector.locator(".hall-top").inner_text()
+    # Each phone draws its own game under its result (rooms/charts.py), said in words.
+    for phone in phones:
+        phone.wait_for_selector(".game-chart svg.chart", timeout=LIVE_MS)
+    said = anne.locator(".game-chart svg.chart").get_attribute("aria-label") or ""
+    assert f"{round.top_score} points sur {round.top_score} (0)" in said, said
+    box = anne.locator(".game-chart svg.chart").bounding_box()
+    assert box is not None and 300 <= box["width"] <= 360  # the phone's width, no scrolling
     shot(anne, "phone-result")
     shot(projector, "projector-result")
 
@@ -667,5 +674,12 @@ def test_the_projector_is_read_from_the_back_of_the_hall(
     assert "La partie est terminée." in side and "Classement final" in side
     assert "coup 2" not in side and "Prochain tirage" not in side
     assert hall.locator("table.standings tbody tr").count() == 3
+    # The game drawn in the board's place: the podium's gaps, its words as big as the standings'.
+    chart = hall.locator(".hall-chart svg.chart")
+    box = chart.bounding_box()
+    assert box is not None and box["width"] >= 900 and box["y"] + box["height"] <= 1080
+    words = hall.locator(".hall-chart svg.chart text", has_text="Anne").bounding_box()
+    assert words is not None and words["height"] >= 26
+    assert "Anne (0)" in (chart.get_attribute("aria-label") or "")
     shot(hall, "projector-game-over")
     desk.context.close()

@@ -234,3 +234,26 @@ def test_the_projector_says_the_game_is_over_with_the_final_standings(
     page = console.get(f"/hall/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "La partie est terminée." in page and "Classement final" in page
     assert "coup 2" not in page and "Prochain tirage" not in page
+
+
+def test_the_projector_draws_the_finished_game_in_the_boards_place(
+    console: Client, event: Event, opened: Round
+) -> None:
+    from tests.rooms.helpers import best
+
+    coordinates, word = best(opened)
+    _phone(event, 2).post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word})
+    console.post(_url(event, "close/"))
+    page = console.get(f"/hall/{event.pk}/").content.decode()
+    assert 'class="chart"' not in page and "hall-board" in page  # the game goes on
+    console.post(_url(event, "place/"))
+    services.game_end(game=opened.game, reason="stopped")
+    page = console.get(f"/hall/{event.pk}/").content.decode()
+    assert 'class="chart"' in page and "hall-board" not in page and "The game, round by round" in page
+    said = page.split('class="chart"')[1].split('aria-label="')[1].split('"')[0]
+    # The podium in the standings' order, each with the gap the standings print.
+    top = opened.top_score
+    assert said == (
+        f"Game 1, round by round: the top of each round, then the gap to the top of "
+        f"Bruno (0), Anne (\u2212{top}), Chloé (\u2212{top})."
+    )

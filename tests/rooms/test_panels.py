@@ -134,6 +134,9 @@ def test_the_lines_sent_are_those_the_page_shows(
     assert sent["mine"]["result"].strip() == slot(page, "result") and "PROOF" in slot(page, "result")
     assert sent["mine"]["receipt"].strip() == slot(page, "receipt")
     assert "28" in sent["mine"]["result"]
+    # The player's chart, drawn for this player only: the shared panel has its slot empty.
+    assert sent["mine"]["chart"].startswith("<svg") and sent["mine"]["chart"] == slot(page, "chart")
+    assert "28 points out of 28" in sent["mine"]["chart"] and 'data-mine="chart"></div>' in sent["html"]
 
 
 def test_one_build_serves_every_phone_of_the_process(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -288,3 +289,32 @@ def test_after_the_game_ended_the_phone_says_so_and_waits_for_no_rack(
     services.game_end(game=opened.game, reason="stopped")
     page = anne.get(f"/p/{event.pk}/").content.decode()
     assert "The game has ended." in page and "Next rack coming" not in page
+
+
+def _chart_said(page: str) -> str:
+    """What the phone's chart says to a screen reader, "" without a chart."""
+    found = re.search(r'<svg[^>]* class="chart"[^>]* aria-label="([^"]*)"', page)
+    return html.unescape(found.group(1)) if found else ""
+
+
+def test_the_phone_draws_the_players_game_once_each_result_is_shown(
+    console: Client, event: Event, opened: Round
+) -> None:
+    coordinates, word = _best(opened)
+    anne, bruno = _phone(event, 1), _phone(event, 2)
+    anne.post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word})
+    assert _chart_said(anne.get(f"/p/{event.pk}/").content.decode()) == ""  # the rack's time
+    console.post(_url(event, "close/"))
+    assert _chart_said(anne.get(f"/p/{event.pk}/").content.decode()) == ""  # under review
+    console.post(_url(event, "publish/"))
+    top = opened.top_score
+    said = _chart_said(anne.get(f"/p/{event.pk}/").content.decode())
+    assert said == f"Your game: {top} points out of {top} (0), the top in 1 of 1 round."
+    said = _chart_said(bruno.get(f"/p/{event.pk}/").content.decode())
+    assert said == f"Your game: 0 points out of {top} (\u2212{top}), the top in 0 of 1 round."
+    console.post(_url(event, "place/"))  # round 2 drawn: the chart stays until it opens
+    page = bruno.get(f"/p/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Votre partie" in page and _chart_said(page).startswith("Votre partie\u00a0: 0 points sur")
+    assert "Points par coup" in page
+    console.post(_url(event, "open/"), {"seconds": 180})
+    assert _chart_said(bruno.get(f"/p/{event.pk}/").content.decode()) == ""

@@ -75,6 +75,8 @@ def test_the_player_sheet_says_each_round_of_one_player() -> None:
         _text(render_sheet("player", event=event, game_number=1, player_id=player.pk, language="en"))
     )
     assert player.name in text and "page 1 of" in text
+    # Under the table, the same game drawn: its captions and the last gap, as on the phone.
+    assert "Points per round" in text and "Gap to the top, round after round" in text
     placed = Round.objects.filter(game__event=event, state=Round.State.PLACED)
     rulings = Ruling.objects.filter(player=player, round__in=placed).select_related("slip")
     total = sum(r.credited for r in rulings)
@@ -95,6 +97,9 @@ def test_the_player_sheet_says_each_round_of_one_player() -> None:
         if f"{p.table} · {p.name}, game 1" in page
     ]
     assert len(starts) == event.players.count() and starts == sorted(starts)
+    assert "\n".join(pages).count("Points per round") == event.players.count()  # a chart each
+    french = "\n".join(_text(render_sheet("player", event=event, game_number=1, language="fr")))
+    assert french.count("Points par coup") == event.players.count() and "Écart au top" in french
     assert all(f"page {i} of {len(pages)}" in page for i, page in enumerate(pages, 1))
 
 

@@ -305,6 +305,8 @@
     if (receipt) { receipt.innerHTML = mine.receipt; }
     var result = panel.querySelector('[data-mine="result"]');
     if (result) { result.innerHTML = mine.result; }
+    var chart = panel.querySelector('[data-mine="chart"]');
+    if (chart) { chart.innerHTML = mine.chart; }
     panel.querySelectorAll("[data-you]").forEach(function (td) {
       var value = mine.you[td.dataset.you];
       td.textContent = value === undefined || value === null ? "—" : value;
