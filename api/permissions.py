@@ -57,7 +57,7 @@ class MayTryMoves(BasePermission):
     the close)."""
 
     message: str | _StrPromise = IsEventPlayer.message
-    training_only = _("players may try a move only in the training modes (strict, nostrict)")
+    training_only = _("players may try a move only in the training modes (strict or open training)")
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         event = _event(view)

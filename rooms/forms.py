@@ -15,15 +15,18 @@ EVENT_HELP = {
     "name": _("As printed on the result sheets."),
     "starts_on": _("First day of the event."),
     "ends_on": _("Optional: last day, for events over several days."),
-    "language": _("The tile set: French (102 tiles on 15x15) or English (100)."),
-    "board": _("Standard 15x15 (rack of 7); the large and broad boards use a rack of 8."),
+    "language": _("The tile set: French (102 tiles on 15×15) or English (100)."),
+    "board": _("Standard 15×15 with racks of 7; the larger boards (19×19, 21×21) use racks of 8."),
     "smooth": _(
-        "21x21 boards only: off for exactly twice the tiles of the 15x15 set;"
-        " on (default) evens out the letter counts."
+        "21×21 boards only: on (default), the letter counts are evened out; off, exactly twice"
+        " the tiles of the 15×15 set."
     ),
     "notation": _("How squares are named on the boards, the slips and the sheets. FISF: H4 across, 4H down."),
     "mode": _("Tournament: validity is learnt at the close. Training modes check words at submission."),
-    "random_seed": _("The draws follow from it: the same seed replays the same racks."),
+    "random_seed": _(
+        "The racks follow from this number: the same number draws the same racks again (to replay"
+        " an event, or to give another club the same game)."
+    ),
     "round_seconds": _("Default 180 s (3 minutes); may change between rounds."),
     "bingo_bonus": _("Default 50 for using the whole rack."),
     "first_move_horizontal": _("Default on: the first word of a duplicate game lies across."),
@@ -72,7 +75,8 @@ EVENT_HELP = {
         "Default on (FISF): when the bag cannot give the early minimums, racks need 1 vowel and 1 consonant."
     ),
     "tie_break": _(
-        "Default: equal totals share the rank; or the player with fewer letter points ranks first."
+        "Default: equal totals share the rank; or the player with fewer letter points (the values of"
+        " the tiles they placed) ranks first."
     ),
 }
 

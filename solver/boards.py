@@ -105,12 +105,6 @@ def layout(name: str) -> Layout:
     return parse_drawing(name, text)
 
 
-def board_label(name: str) -> str:
-    """How people name a board: ``standard 15x15``."""
-    size = layout(name).size
-    return f"{name} {size}x{size}"
-
-
 def board_sizes() -> list[int]:
     return sorted({layout(name).size for name in LAYOUT_NAMES})
 

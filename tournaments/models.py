@@ -15,9 +15,33 @@ from typing import Any
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
+from django.utils.functional import Promise
+from django.utils.text import format_lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
-from solver.boards import LAYOUT_NAMES, board_label, has_nosmooth
+from solver.boards import LAYOUT_NAMES, has_nosmooth, layout
+from solver.tiles import rack_size
+
+#: The boards' names in the reader's language (the solver and the terminal know them by
+#: these keys, after the Scramble help).
+BOARD_NAMES = {
+    "standard": pgettext_lazy("board", "standard"),
+    "large": pgettext_lazy("board", "large"),
+    "broad": pgettext_lazy("board", "broad"),
+    "grand": pgettext_lazy("board", "grand"),
+}
+
+
+def board_choice(name: str) -> Promise:
+    """A board as people choose it: its name, its size and its rack ("standard 15×15, racks of 7")."""
+    size = layout(name).size
+    return format_lazy(
+        _("{name} {size}×{size}, racks of {rack}"),
+        name=BOARD_NAMES.get(name, name),
+        size=size,
+        rack=rack_size(size),
+    )
 
 
 def _join_code() -> str:
@@ -38,7 +62,9 @@ class Lexicon(models.Model):
     """
 
     name = models.CharField(_("name"), max_length=100, unique=True)
-    language = models.CharField(_("language"), max_length=2, choices=[("fr", "Français"), ("en", "English")])
+    language = models.CharField(
+        _("language"), max_length=2, choices=[("fr", _("French")), ("en", _("English"))]
+    )
     bundled = models.CharField(_("bundled list"), max_length=20, blank=True, help_text=_("enable or french"))
     content = models.BinaryField(_("word list (gzip)"), blank=True, default=b"")
     source_name = models.CharField(_("source file"), max_length=255, blank=True)
@@ -57,8 +83,8 @@ class Lexicon(models.Model):
 
 class Event(models.Model):
     class Language(models.TextChoices):
-        FRENCH = "french", "Français"
-        ENGLISH = "english", "English"
+        FRENCH = "french", _("French")
+        ENGLISH = "english", _("English")
 
     class Notation(models.TextChoices):
         FISF = "fisf", _("FISF (H4 horizontal, 4H vertical)")
@@ -94,7 +120,7 @@ class Event(models.Model):
 
     class TieBreak(models.TextChoices):
         SHARED = "shared", _("shared rank")
-        LETTERPOINTS = "letterpoints", _("fewer letterpoints first (docs/rules.md#standings)")
+        LETTERPOINTS = "letterpoints", _("fewer letter points first")
 
     name = models.CharField(_("name"), max_length=200)
     starts_on = models.DateField(_("first day"))
@@ -105,16 +131,16 @@ class Event(models.Model):
     board = models.CharField(
         _("board"),
         max_length=10,
-        choices=[(n, board_label(n)) for n in LAYOUT_NAMES],
+        choices=[(n, board_choice(n)) for n in LAYOUT_NAMES],
         default=LAYOUT_NAMES[0],
     )
-    smooth = models.BooleanField(_("smooth 21x21 distribution"), default=True)
+    smooth = models.BooleanField(_("evened-out letters on 21×21"), default=True)
     lexicon = models.ForeignKey(
         Lexicon, on_delete=models.PROTECT, related_name="events", verbose_name=_("lexicon")
     )
     notation = models.CharField(_("notation"), max_length=10, choices=Notation.choices, default=Notation.FISF)
     mode = models.CharField(_("adjudication"), max_length=12, choices=Mode.choices, default=Mode.TOURNAMENT)
-    random_seed = models.BigIntegerField(_("random seed"), default=_seed)
+    random_seed = models.BigIntegerField(_("draw number"), default=_seed)
     round_seconds = models.PositiveIntegerField(_("time per round (s)"), default=180)
     # Rules (docs/rules.md#event-settings): each a setting, with the default listed there.
     bingo_bonus = models.PositiveIntegerField(_("bonus for the whole rack"), default=50)

@@ -15,9 +15,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from arbiter.middleware import client_address
-from solver.boards import LAYOUT_NAMES, layout
+from solver.boards import LAYOUT_NAMES
 from tournaments import services
-from tournaments.models import Event
+from tournaments.models import Event, board_choice
 
 
 class FirstArbitratorForm(BaseUserCreationForm[User]):
@@ -40,7 +40,7 @@ def _first_run(request: HttpRequest) -> bool:
 
 def home(request: HttpRequest) -> HttpResponse:
     """The first page a newcomer sees: how to start, and the events already here."""
-    boards = [layout(name) for name in LAYOUT_NAMES]
+    boards = [board_choice(name) for name in LAYOUT_NAMES]
     user = request.user
     events: list[Event] = []
     if user.is_authenticated:

@@ -163,7 +163,7 @@ def test_players_cannot_try_moves_in_tournament_mode(event: Event, open_round: R
     error = assert_error(
         p1.post(event_url(event, "rounds/current/preview/"), payload, format="json"), 403, "permission_denied"
     )
-    assert error["message"] == "players may try a move only in the training modes (strict, nostrict)"
+    assert error["message"] == "players may try a move only in the training modes (strict or open training)"
 
 
 @pytest.mark.parametrize("mode", [Event.Mode.STRICT, Event.Mode.NOSTRICT])

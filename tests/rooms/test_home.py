@@ -16,7 +16,11 @@ def test_the_home_page_names_the_four_boards(client: Client) -> None:
     response = client.get("/")
     assert response.status_code == 200
     text = response.content.decode()
-    for name in ("standard 15x15", "large 19x19", "broad 21x21", "grand 21x21"):
+    for name in ("standard 15×15, racks of 7", "large 19×19, racks of 8", "broad 21×21", "grand 21×21"):
+        assert name in text
+    text = client.get("/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    french = ("classique 15×15, chevalets de 7", "large 19×19, chevalets de 8", "étendu 21×21", "grand 21×21")
+    for name in french:
         assert name in text
 
 

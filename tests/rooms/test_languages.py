@@ -48,3 +48,23 @@ def test_the_phone_says_why_a_slip_is_illegal_in_the_page_language(
     assert "il n’y a pas de Q dans le tirage" in french and "in the rack" not in french
     english = anne.get(f"/p/{event.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "there is no Q in the rack" in english
+
+
+@pytest.mark.parametrize("language", ["fr", "en"])
+def test_the_event_settings_speak_the_arbitrators_language_not_the_specs(
+    console: Client, event: Event, language: str
+) -> None:
+    """Every label, help line and choice of the settings in words an arbitrator uses: no
+    option of the Scramble help ("nostrict", "-nosmooth"), no "seed", no file of ours."""
+    import html
+    import re
+
+    for path in ("/console/new/", f"/console/{event.pk}/settings/"):
+        page = console.get(path, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        (settings,) = [f for f in page.split("<form")[1:] if 'name="random_seed"' in f]
+        form = html.unescape(re.sub(r"<[^>]+>", " ", settings.split("</form>")[0]))
+        for jargon in ("nostrict", "nosmooth", "seed", "graine", "docs/rules", ".md", "15x15", "21x21"):
+            assert jargon not in form.lower(), (path, jargon)
+        if language == "fr":
+            assert "étendu 21×21, chevalets de 8" in form and "Numéro des tirages" in form
+            assert "le moins de points de lettres d’abord" in form and "Anglais" in form
