@@ -25,6 +25,7 @@ ACTIONS: dict[tuple[str, str], Any] = {
     ("event", "import_master"): gettext_lazy("master game imported"),
     ("game", "start"): gettext_lazy("game started"),
     ("game", "end"): gettext_lazy("game ended"),
+    ("game", "end_undone"): gettext_lazy("game played on"),
     ("game", "backup_failed"): gettext_lazy("backup not written"),
     ("player", "add"): gettext_lazy("player added"),
     ("player", "join"): gettext_lazy("phone joined"),
@@ -106,6 +107,7 @@ REASONS = (
     gettext_noop("a later slip of the same player arrived before the deadline"),
     gettext_noop("the arbitrator corrected a typing mistake"),
     gettext_noop("the placement before it was undone: its tiles are back in the bag"),
+    gettext_noop("its last placement was undone: the game is played on"),
 )
 
 

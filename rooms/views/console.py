@@ -282,6 +282,10 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "top_form": TopForm(),
         "end_reason": end_reason_text(game.end_reason) if game else "",
     }
+    if game is not None and game.state == Game.State.ENDED:
+        # The last game's end is undone with its last placement (a wrong move placed last).
+        last = game.rounds.filter(state=Round.State.PLACED).order_by("-number").first()
+        context["last_placed"] = last.number if last is not None else None
     if game is not None and game.master is not None:
         # A master game: the racks and the moves placed come from its record.
         number = round.number if round is not None and round.game_id == game.pk else 0
@@ -510,8 +514,11 @@ def round_unplace(request: HttpRequest, event_id: int) -> HttpResponse:
     """Undo the last placement: its move leaves the board, the next rack goes back to the bag."""
     event = arbitrated_event(request, event_id)
     with refusals(request):
-        game = _playing_game(event)
-        if selectors.unplaced_round(game) is not None:
+        # The game being played, or the last one when a placement ended it.
+        game = current_game(event)
+        if game is None:
+            raise services.ApplicationError(_("No game is being played: start one."))
+        if game.state == Game.State.PLAYING and selectors.unplaced_round(game) is not None:
             _unplaced_round(event, request)  # the page's round: a click from a stale page does nothing
         placed = services.round_unplace(game=game, by=request.user)
         messages.success(

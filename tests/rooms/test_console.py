@@ -795,6 +795,25 @@ def test_the_last_placement_is_undone_from_the_console(console: Client, event: E
     assert any("round 2" in m or "no move" in m for m in _messages(stale)), _messages(stale)
 
 
+def test_the_placement_that_ended_the_game_is_undone_from_the_console(
+    console: Client, event: Event, opened: Round
+) -> None:
+    console.post(_url(event, "close/"))
+    console.post(_url(event, "place/"))
+    game = Game.objects.get(event=event)
+    services.game_end(game=game, reason="stopped")  # round 2 drawn, kept in the record
+    page = console.get(_url(event), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "La partie 1 est terminée" in page and "Annuler la pose du coup 1" in page
+    assert "La partie 1 continue alors." in page.replace("\u2019", "'").replace("&#x27;", "'")
+    response = console.post(_url(event, "unplace/"), follow=True)
+    assert any("placement of round 1 is undone" in m for m in _messages(response)), _messages(response)
+    game.refresh_from_db()
+    assert game.state == Game.State.PLAYING
+    assert list(game.rounds.values_list("number", "state")) == [(1, Round.State.ADJUDICATED)]
+    history = console.get(_url(event, "history/")).content.decode()
+    assert "game played on" in history and "its last placement was undone: the game is played on" in history
+
+
 def test_the_history_reads_as_sentences_in_the_pages_language(
     console: Client, event: Event, opened: Round
 ) -> None:

@@ -435,12 +435,20 @@ def round_unplace(*, game: Game, by: User = None) -> Round:
     """Undo the game's last placement: its move leaves the board, the round is ruled and
     unplaced again (its rulings and chosen move kept), and the rack drawn after it goes
     back to the bag (drawn again, a random draw gives the same rack: the draws replay from
-    the game's seed). Refused when it would lose what the players did since: slips handed
-    in for the next round (the message says how many), or a game that has ended."""
+    the game's seed). A game that ended since (the placement emptied the bag, the next rack
+    had no move, or the arbitrator stopped it) is played on again. Refused when it would
+    lose what the players did since: slips handed in for the next round (the message says
+    how many), or the event's next game started."""
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
-        if game.state != Game.State.PLAYING:
-            raise ApplicationError(_("the game has ended: its last placement can no longer be undone"))
+        ended = game.state == Game.State.ENDED
+        if ended:
+            later = game.event.games.filter(number__gt=game.number).order_by("number").first()
+            if later is not None:
+                raise ApplicationError(
+                    _("game %(later)s has started: the placements of game %(number)s can no longer be undone")
+                    % {"later": later.number, "number": game.number}
+                )
         placed = game.rounds.filter(state=Round.State.PLACED).order_by("-number").first()
         if placed is None:
             raise ApplicationError(_("no move of this game is placed yet"))
@@ -457,6 +465,25 @@ def round_unplace(*, game: Game, by: User = None) -> Round:
                     )
                     % {"number": following.number, "count": slips}
                 )
+        if ended:
+            # Nothing the players did is lost: the game is simply not over any more.
+            history_record(
+                event=game.event,
+                entity="game",
+                object_id=game.pk,
+                action="end_undone",
+                by=by,
+                old={
+                    "state": game.state,
+                    "reason": game.end_reason,
+                    "ended_at": game.ended_at.isoformat() if game.ended_at else None,
+                },
+                new={"state": Game.State.PLAYING},
+                reason="its last placement was undone: the game is played on",
+            )
+            game.state, game.end_reason, game.ended_at = Game.State.PLAYING, "", None
+            game.save(update_fields=["state", "end_reason", "ended_at"])
+        if following is not None:
             history_record(
                 event=game.event,
                 entity="round",

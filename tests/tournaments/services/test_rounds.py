@@ -194,15 +194,59 @@ def test_undoing_a_placement_is_refused_when_it_would_lose_slips(game: Game, pla
     assert Round.objects.filter(pk=following.pk).exists()
 
 
-def test_undoing_needs_a_placed_move_and_a_game_in_play(game: Game) -> None:
+def test_undoing_needs_a_placed_move(game: Game) -> None:
     with pytest.raises(ApplicationError, match="no move of this game is placed yet"):
         services.round_unplace(game=game)
+
+
+def test_undoing_the_placement_that_ended_a_game_plays_the_game_on(event) -> None:
+    """A simulated game runs to its real end (here the bag cannot give a rack: the draw
+    rule): its last placement undone, nothing is lost and the game is not over."""
+    import io
+
+    from django.core.management import call_command
+
+    from tournaments.state import rebuild
+
+    call_command("simulate_event", players=2, games=1, seed=3, stdout=io.StringIO())
+    game = Game.objects.exclude(event=event).get()
+    assert game.state == Game.State.ENDED and game.end_reason == "draw_rule"
+    last = game.rounds.filter(state=Round.State.PLACED).order_by("-number").first()
+    board_before = rebuild(game).game.board.squares
+    rulings = Ruling.objects.filter(round__game=game).count()
+
+    services.round_unplace(game=game)
+    game.refresh_from_db()
+    assert (game.state, game.end_reason, game.ended_at) == (Game.State.PLAYING, "", None)
+    last.refresh_from_db()
+    assert last.state == Round.State.ADJUDICATED and last.chosen
+    position = rebuild(game)
+    assert position.current is not None and position.current.pk == last.pk
+    assert sum(1 for s in position.game.board.squares if s) < sum(1 for s in board_before if s)
+    assert not game.rounds.filter(number__gt=last.number).exists()
+    assert Ruling.objects.filter(round__game=game).count() == rulings
+    history = HistoryEntry.objects.filter(event=game.event).order_by("-pk")
+    undone = history.get(entity="game", action="end_undone")
+    assert undone.old["state"] == "ended" and undone.new == {"state": "playing"}
+    assert history.first().action == "unplace"
+    # Placed again: the bag runs out again and the game ends as it did.
+    assert services.round_place(round=last) is None
+    game.refresh_from_db()
+    assert (game.state, game.end_reason) == (Game.State.ENDED, "draw_rule")
+
+
+def test_undoing_a_placement_of_a_stopped_game_is_refused_once_the_next_game_started(
+    game: Game, players: list[Player]
+) -> None:
     round = _open_round(game)
     services.round_close(round=round)
     services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
     services.game_end(game=game, reason="stopped")
-    with pytest.raises(ApplicationError, match="the game has ended"):
+    services.game_start(event=game.event)
+    with pytest.raises(ApplicationError, match="game 2 has started: the placements of game 1 can no longer"):
         services.round_unplace(game=game)
+    assert Game.objects.get(pk=game.pk).state == Game.State.ENDED
+    assert Round.objects.get(pk=round.pk).state == Round.State.PLACED
 
 
 # ------------------------------------------------------------------ the clock: pause, resume, add time
