@@ -381,7 +381,7 @@ def svg(chart: Chart, *, label: str) -> str:
             marker = _marker_svg(shape.x, shape.y, shape.radius, shape.series)
             out.append(f'<g class="mark s{shape.series}">{marker}</g>')
         elif isinstance(shape, Key):
-            out.append(_bar_svg(shape.x, shape.y, shape.width, shape.height, shape.kind, stroke))
+            out.append(_bar_svg(shape.x, shape.y, shape.width, shape.height, f"{shape.kind} key", stroke))
         else:
             size = f' font-size="{_n(shape.size)}"' if shape.size else ""
             weight = ' font-weight="bold"' if shape.bold else ""
@@ -397,7 +397,7 @@ def _bar_svg(x: float, y: float, width: float, height: float, kind: str, stroke:
     # shape, not their colour (a page may still colour them, .chart .player).
     paint = (
         f'fill="currentColor" fill-opacity="0.16" stroke="currentColor" stroke-width="{_n(stroke)}"'
-        if kind == "top"
+        if kind.startswith("top")
         else 'fill="currentColor"'
     )
     box = f'x="{_n(x)}" y="{_n(y)}" width="{_n(width)}" height="{_n(max(height, 0))}"'

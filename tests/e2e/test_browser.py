@@ -77,6 +77,8 @@ def _streams_end_with_the_test(transactional_db: None, live_server: Any) -> Iter
 
 def shot(page: Any, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
+    # From the top: a sticky bar scrolled with the page would be drawn across its middle.
+    page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
@@ -121,7 +123,7 @@ def open_round(event: Event, *, typed: str | None = None, seconds: int | None = 
 
 def console(browser: Any, base: str, event: Event, locale: str) -> Any:
     """The arbitrator's laptop (1366 px), logged in, on the event's round page."""
-    desk = browser.new_context(viewport={"width": 1366, "height": 900}, locale=locale)
+    desk = browser.new_context(viewport={"width": 1366, "height": 768}, locale=locale)
     page = desk.new_page()
     page.set_default_timeout(LIVE_MS)
     page.goto(f"{base}/console/{event.pk}/")
@@ -165,7 +167,7 @@ def test_a_round_with_two_phones_a_paper_slip_and_the_projector(
     live_server: Any, browser: Any, event: Event
 ) -> None:
     base = live_server.url
-    desk = browser.new_context(viewport={"width": 1366, "height": 900}, locale="fr-FR")
+    desk = browser.new_context(viewport={"width": 1366, "height": 768}, locale="fr-FR")
     arbitrator = desk.new_page()
     arbitrator.set_default_timeout(LIVE_MS)
 
@@ -629,6 +631,36 @@ def _px(page: Any, selector: str) -> float:
     )
 
 
+def _play_rounds(event: Event, count: int) -> Round:
+    """``count`` rounds of the first game played as a club would (the database's side):
+    Anne finds every top, Bruno every other one (his third-best move otherwise), Chloé her
+    tenth-best move, none in round 2. The last round is left ruled and published."""
+    from solver.notation import format_move
+
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    players = {p.table: p for p in event.players.all()}
+    for number in range(1, count + 1):
+        assert round is not None
+        round = services.round_open(round=Round.objects.get(pk=round.pk))
+        ranked = services.analysis_for(round).ranked
+        picks = {1: 0, 2: 0 if number % 2 else 2, 3: None if number == 2 else 9}
+        for table, rank in picks.items():
+            if rank is None:
+                continue
+            move = ranked[min(rank, len(ranked) - 1)]
+            coordinates, word = format_move(move, "gcg").split()
+            player = players[table]
+            services.slip_submit(
+                round=round, player=player, coordinates=coordinates, word=word, announced_score=move.score
+            )
+        services.round_close(round=Round.objects.get(pk=round.pk))
+        round = Round.objects.get(pk=round.pk)
+        if number < count:
+            round = services.round_place(round=round)
+    return services.round_publish(round=Round.objects.get(pk=round.pk))
+
+
 def test_the_projector_is_read_from_the_back_of_the_hall(
     live_server: Any, browser: Any, event: Event
 ) -> None:
@@ -644,24 +676,41 @@ def test_the_projector_is_read_from_the_back_of_the_hall(
     assert _px(hall, ".join-big .code") >= 140 and hall.locator(".join-big .code").inner_text() == event.code
     shot(hall, "projector-join")
 
-    # A round played while the projector looks away (SQLite in memory locks whole tables:
-    # the test's own writes would wait for the page's readers).
+    # Six rounds played while the projector looks away (SQLite in memory locks whole
+    # tables: the test's own writes would wait for the page's readers).
     hall.goto("about:blank")
     hall.wait_for_timeout(1000)
-    round = open_round(event)
-    coordinates, word = round.tops[0].split()
-    anne = event.players.get(table=1)
-    services.slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=None)
-    services.round_close(round=Round.objects.get(pk=round.pk))
-    services.round_place(round=Round.objects.get(pk=round.pk))
-    assert Round.objects.filter(game=round.game_id, number=2, state=Round.State.DRAWN).exists()
+    last = _play_rounds(event, 6)
+
+    # Bruno's phone after the sixth result: his game drawn under it, said in a sentence.
+    bruno = join(browser, live_server.url, event, 2, "fr-FR")
+    chart = bruno.locator(".game-chart svg.chart")
+    chart.wait_for()
+    game = last.game
+    rounds = list(game.rounds.order_by("number"))
+    mine = Ruling.objects.filter(player__table=2, round__game=game)
+    total, tops = sum(r.credited for r in mine), sum(r.top_score or 0 for r in rounds)
+    said = chart.get_attribute("aria-label") or ""
+    assert f"{total} points sur {tops} (\u2212{tops - total})" in said and "sur 6 coups" in said, said
+    assert bruno.locator(".game-chart svg.chart rect.player:not(.key)").count() == 6
+    shot(bruno, "phone-game-chart")
+    bruno.context.close()
+    following = services.round_place(round=Round.objects.get(pk=last.pk))
+    assert following is not None
+    following = services.round_open(round=following)  # round 7: rack, countdown, standings
+
     hall.goto(f"{live_server.url}/hall/{event.pk}/")
     hall.wait_for_selector("table.standings", timeout=LIVE_MS)
+    hall.wait_for_selector(".hall-clock .countdown")
     assert _px(hall, "table.board thead th") >= 26  # coordinates, 15 px before
     assert _px(hall, "table.standings td") >= 30  # 21.6 px before
     gaps = hall.locator("table.standings tbody tr td:nth-child(5)").all_inner_texts()
-    assert f"\u2212{round.top_score}" in gaps and not any(g.startswith("-") for g in gaps)
+    assert f"\u2212{tops - total}" in gaps and not any(g.startswith("-") for g in gaps)
     shot(hall, "projector-round")
+    hall.goto("about:blank")
+    hall.wait_for_timeout(1000)
+    services.round_close(round=Round.objects.get(pk=following.pk))  # no slip: ended unplaced
+    hall.goto(f"{live_server.url}/hall/{event.pk}/")
 
     # Ended from the console: the projector follows by itself.
     desk.wait_for_timeout(1500)  # the console follows the round played meanwhile (it reloads)
@@ -680,6 +729,8 @@ def test_the_projector_is_read_from_the_back_of_the_hall(
     assert box is not None and box["width"] >= 900 and box["y"] + box["height"] <= 1080
     words = hall.locator(".hall-chart svg.chart text", has_text="Anne").bounding_box()
     assert words is not None and words["height"] >= 26
-    assert "Anne (0)" in (chart.get_attribute("aria-label") or "")
+    said = chart.get_attribute("aria-label") or ""
+    assert "Anne (0)" in said and f"Bruno (\u2212{tops - total})" in said, said
+    assert hall.locator(".hall-chart svg.chart polyline.line").count() == 3  # the podium
     shot(hall, "projector-game-over")
     desk.context.close()

@@ -123,7 +123,11 @@ def test_the_svg_is_well_formed_says_its_figures_and_escapes_names() -> None:
     assert root.find(SVG + "title").text == root.get("aria-label")
     assert "<Anne & co>" in [t.text for t in root.iter(SVG + "text")]
     rects = [r for r in root.iter(SVG + "rect") if r.get("class") in ("top", "player")]
-    assert {r.get("class") for r in rects} == {"top", "player"}
+    assert {r.get("class") for r in rects} == {"top", "player"} and len(rects) == 8  # the bars
+    keys = [r for r in root.iter(SVG + "rect") if "key" in r.get("class", "")]
+    assert sorted(k.get("class") for k in keys) == ["player key", "top key"]
+    for key in keys:  # each drawn as its bars are
+        assert bool(key.get("fill-opacity")) == key.get("class").startswith("top")
     # Told apart by shape: the top outlined and faint, the player's solid.
     top = next(r for r in rects if r.get("class") == "top")
     mine = next(r for r in rects if r.get("class") == "player")
