@@ -734,3 +734,76 @@ def test_the_projector_is_read_from_the_back_of_the_hall(
     assert hall.locator(".hall-chart svg.chart polyline.line").count() == 3  # the podium
     shot(hall, "projector-game-over")
     desk.context.close()
+
+
+def test_a_round_reopens_and_a_placement_is_undone_from_the_console(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    """Item 1 of issue 13 in the page: a round closed by mistake opens again with its
+    slips kept; a placement asks, then its move leaves the board and the new rack goes back."""
+    round = open_round(event, seconds=240)
+    anne = event.players.get(table=1)
+    coordinates, word = round.tops[0].split()
+    services.slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=None)
+    page = console(browser, live_server.url, event, "fr-FR")
+    desk = page.context
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Fermer le coup").click()
+    page.wait_for_selector("#review table.review")
+
+    page.locator("details.reopen summary").click()
+    page.fill("details.reopen input[name=seconds]", "120")
+    page.get_by_role("button", name="Rouvrir", exact=True).click()
+    page.wait_for_function(CLOCK_SHOWN)
+    reopened = Round.objects.get(pk=round.pk)
+    assert reopened.state == Round.State.OPEN and reopened.slips.count() == 1  # the slip kept
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Fermer le coup").click()
+    page.wait_for_selector("#review table.review")
+    page.get_by_role("button", name=re.compile("^Placer .* et faire le tirage suivant")).click()
+    page.wait_for_selector("details.unplace")
+    following = Round.objects.get(game=round.game, number=2)
+
+    asked: list[str] = []
+    page.locator("details.unplace summary").click()
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.get_by_role("button", name="Annuler la pose").click()
+    page.wait_for_timeout(500)
+    assert asked and "remettre le tirage du coup 2 dans le sac" in asked[0], asked
+    assert Round.objects.filter(pk=following.pk).exists()  # "no": nothing undone
+    page.once("dialog", lambda d: d.accept())
+    page.get_by_role("button", name="Annuler la pose").click()
+    page.get_by_text("La pose du coup 1 est annulée.").wait_for()
+    assert Round.objects.get(pk=round.pk).state == Round.State.ADJUDICATED
+    assert not Round.objects.filter(pk=following.pk).exists()
+    assert page.locator('td.sq[data-r="7"][data-c="7"][data-letter]').count() == 0  # off the board
+    desk.close()
+
+
+def test_a_slip_that_cannot_be_read_is_refused_on_the_phone_in_its_language(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    """Item 9 of issue 13: coordinates off the board are refused at once, said in French,
+    nothing stored; the player corrects them and the slip is received."""
+    first = open_round(event)
+    services.round_close(round=Round.objects.get(pk=first.pk))
+    second = services.round_place(round=Round.objects.get(pk=first.pk))
+    assert second is not None
+    second = services.round_open(round=second, seconds=600)
+    phone = join(browser, live_server.url, event, 1, "fr-FR")
+    phone.wait_for_selector("ol.rack .tile")
+    phone.fill("#slip input[name=coordinates]", "Z99")
+    phone.fill("#slip input[name=word]", "POULE")
+    phone.locator("#slip button.primary").click()
+    refused = phone.locator("#receipt .receipt.late")
+    refused.wait_for()
+    said = refused.inner_text()
+    assert "Ce bulletin ne peut pas être lu" in said and "Z" in said, said
+    assert not Slip.objects.filter(round=second).exists()
+    coordinates, word = second.tops[0].split()
+    phone.fill("#slip input[name=coordinates]", coordinates)
+    phone.fill("#slip input[name=word]", word)
+    phone.locator("#slip button.primary").click()
+    phone.wait_for_selector("#receipt .receipt.ok")
+    assert Slip.objects.filter(round=second, word=word).count() == 1
+    phone.context.close()
