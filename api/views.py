@@ -136,7 +136,7 @@ class EventMixin:
         round = self.current_round()
         if round.state not in selectors.RULED:
             raise ApplicationError(
-                f"round {round.number} is not adjudicated yet",
+                _("round %(number)s is not adjudicated yet") % {"number": round.number},
                 {"reason": "not_adjudicated", "state": round.state},
             )
         return round

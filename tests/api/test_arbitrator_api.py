@@ -381,6 +381,8 @@ def test_the_review_waits_for_the_adjudication(event: Event, open_round: Round, 
     )
     assert error["message"] == "round 1 is not adjudicated yet"
     assert error["detail"] == {"reason": "not_adjudicated", "state": "open"}
+    french = arbitrator_client.get(event_url(event, "rounds/current/review/"), HTTP_ACCEPT_LANGUAGE="fr")
+    assert assert_error(french, 400, "application_error")["message"] == "le coup 1 n’est pas encore jugé"
 
 
 def test_a_closed_round_whose_rulings_were_lost_is_ruled_again(
