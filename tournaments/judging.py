@@ -10,7 +10,8 @@ from __future__ import annotations
 import dataclasses
 from dataclasses import dataclass
 
-from django.db.models import Sum
+from django.db.models import Q, Sum
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
@@ -63,10 +64,12 @@ def prior_warnings(round: Round) -> dict[int, int]:
 def solo_players(round: Round) -> int:
     """The players a solo needs (docs/rules.md#solos): by default those taking part in the
     game, who handed in at least one slip in it so far (late ones too); or every
-    registered player (``solo_players`` setting)."""
+    registered player (``solo_players`` setting) but those withdrawn before the round
+    opened (they are not in it: docs/rules.md#players)."""
     event = round.game.event
     if event.solo_players == Event.SoloPlayers.REGISTERED:
-        return event.players.count()
+        opened = round.opened_at or timezone.now()
+        return event.players.filter(Q(withdrawn_at__isnull=True) | Q(withdrawn_at__gte=opened)).count()
     return (
         Slip.objects.filter(round__game=round.game, round__number__lte=round.number)
         .values("player_id")

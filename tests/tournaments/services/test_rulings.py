@@ -363,6 +363,29 @@ def test_the_solo_counts_the_players_taking_part(hall, arbitrator) -> None:
     assert Ruling.objects.get(round=round, player=players[0]).solo
 
 
+def test_a_player_withdrawn_before_the_round_is_not_counted_for_the_solo(hall, arbitrator) -> None:
+    """With every registered player counted: 16 registered, one withdrawn before the round
+    opened, 15 in it: below the 16 a solo needs."""
+    event, players, game = hall
+    Event.objects.filter(pk=event.pk).update(solo_players=Event.SoloPlayers.REGISTERED)
+    services.player_withdraw(player=players[-1], by=arbitrator)
+    round = _open_round(game)
+    coords, word = round.tops[0].split()
+    services.slip_submit(
+        round=round, player=players[0], coordinates=coords, word=word, announced_score=round.top_score
+    )
+    services.round_close(round=round)
+    assert Ruling.objects.get(round=round, player=players[0]).is_top
+    assert not Ruling.objects.get(round=round, player=players[0]).solo
+    # Withdrawn after the round opened, a player was in it: counted, the solo stands.
+    last = Player.objects.get(pk=players[-1].pk)
+    services.player_withdraw(player=last, by=arbitrator, withdrawn=False)
+    later = Round.objects.get(pk=round.pk).opened_at + dt.timedelta(seconds=1)
+    services.player_withdraw(player=last, by=arbitrator, now=later)
+    services.round_adjudicate(round_id=round.pk)
+    assert Ruling.objects.get(round=round, player=players[0]).solo
+
+
 # ------------------------------------------------------------------ the average instead of a repeated 0
 
 
