@@ -736,6 +736,13 @@ def test_the_projector_is_read_from_the_back_of_the_hall(
     desk.context.close()
 
 
+def _settled(page: Any, state: str) -> None:
+    """The console's round in ``state``, its live updates over: a part of the page opened
+    while the status region is swapped again would close under the test's hands."""
+    page.wait_for_selector(f'#status [data-round-key$="-{state}"]', state="attached")
+    page.wait_for_timeout(1500)
+
+
 def test_a_round_reopens_and_a_placement_is_undone_from_the_console(
     live_server: Any, browser: Any, event: Event
 ) -> None:
@@ -750,6 +757,7 @@ def test_a_round_reopens_and_a_placement_is_undone_from_the_console(
     page.once("dialog", lambda d: d.accept())
     page.get_by_role("button", name="Fermer le coup").click()
     page.wait_for_selector("#review table.review")
+    _settled(page, "adjudicated")
 
     page.locator("details.reopen summary").click()
     page.fill("details.reopen input[name=seconds]", "120")
@@ -759,9 +767,9 @@ def test_a_round_reopens_and_a_placement_is_undone_from_the_console(
     assert reopened.state == Round.State.OPEN and reopened.slips.count() == 1  # the slip kept
     page.once("dialog", lambda d: d.accept())
     page.get_by_role("button", name="Fermer le coup").click()
-    page.wait_for_selector("#review table.review")
+    _settled(page, "adjudicated")
     page.get_by_role("button", name=re.compile("^Placer .* et faire le tirage suivant")).click()
-    page.wait_for_selector("details.unplace")
+    _settled(page, "drawn")
     following = Round.objects.get(game=round.game, number=2)
 
     asked: list[str] = []
