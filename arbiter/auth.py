@@ -77,6 +77,10 @@ class RateLimitedBackend(ModelBackend):
         return user
 
 
+#: The id of the login page's refusal (templates/registration/login.html).
+LOGIN_ERROR_ID = "login-error"
+
+
 class LoginForm(AuthenticationForm):
     """The login page's form: says why a login is refused when the limit is reached."""
 
@@ -86,9 +90,16 @@ class LoginForm(AuthenticationForm):
     }
 
     def clean(self) -> dict[str, Any]:
-        username = self.cleaned_data.get("username")
-        if username and locked(username, self.request):
-            raise forms.ValidationError(
-                self.error_messages["locked"], code="locked", params={"minutes": WINDOW_SECONDS // 60}
-            )
-        return super().clean()
+        try:
+            username = self.cleaned_data.get("username")
+            if username and locked(username, self.request):
+                raise forms.ValidationError(
+                    self.error_messages["locked"], code="locked", params={"minutes": WINDOW_SECONDS // 60}
+                )
+            return super().clean()
+        except forms.ValidationError:
+            # A refusal of the pair, not of one field: both are marked invalid and read with
+            # the message (the template gives it this id), as a field's own error is.
+            for field in self.fields.values():
+                field.widget.attrs.update({"aria-invalid": "true", "aria-describedby": LOGIN_ERROR_ID})
+            raise

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from tests.e2e.axe import assert_accessible
 from tests.integration.conftest import in_ci
 from tournaments import services
 from tournaments.models import Event, Game, Player, Round, Ruling, Slip
@@ -76,10 +77,12 @@ def _streams_end_with_the_test(transactional_db: None, live_server: Any) -> Iter
 
 
 def shot(page: Any, name: str) -> None:
+    """The page as it is now, photographed, then checked for accessibility (tests/e2e/axe.py)."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     # From the top: a sticky bar scrolled with the page would be drawn across its middle.
     page.evaluate("window.scrollTo(0, 0)")
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+    assert_accessible(page, name)
 
 
 @pytest.fixture
@@ -331,6 +334,10 @@ def test_a_slip_typed_while_the_wifi_drops_is_not_lost(live_server: Any, browser
     phone.locator("#slip button.primary").click()
     phone.wait_for_selector("#receipt .receipt.pending")
     assert "not received yet" in phone.locator("#receipt").inner_text().lower()
+    # The network notice is words in a live region, in the page's language (not CSS).
+    phone.wait_for_function(
+        "() => document.querySelector('[data-net]').textContent.includes('offline: your slip is kept')"
+    )
     shot(phone, "phone-offline")
     assert not Slip.objects.exists()
     stored = phone.evaluate("() => Object.keys(localStorage).filter(k => k.startsWith('arbiter-pending'))")
@@ -339,6 +346,7 @@ def test_a_slip_typed_while_the_wifi_drops_is_not_lost(live_server: Any, browser
     # Back online: it is sent by itself, once.
     context.set_offline(False)
     phone.wait_for_selector("#receipt .receipt.ok", timeout=LIVE_MS)
+    phone.wait_for_function("() => document.querySelector('[data-net]').textContent === ''")
     slip = Slip.objects.get()
     assert (slip.word, slip.late, slip.player.table) == (word, False, 1)
     assert (
@@ -815,3 +823,55 @@ def test_a_slip_that_cannot_be_read_is_refused_on_the_phone_in_its_language(
     phone.wait_for_selector("#receipt .receipt.ok")
     assert Slip.objects.filter(round=second, word=word).count() == 1
     phone.context.close()
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
+def test_every_page_meets_wcag_21_aa(live_server: Any, browser: Any, event: Event, locale: str) -> None:
+    """Issue 14: the pages no browser test above photographs, checked by axe-core (every
+    photograph is too): the home page, the login and join pages (refused too), and every
+    page of the console, in both languages, with a game under way."""
+    base = live_server.url
+    first = open_round(event)
+    services.round_close(round=Round.objects.get(pk=first.pk))
+    services.round_place(round=Round.objects.get(pk=first.pk))
+    ruling = Ruling.objects.filter(round=first).first()
+    assert ruling is not None
+    suffix = locale[:2]
+
+    visitor = browser.new_context(viewport=PHONE, locale=locale)
+    page = visitor.new_page()
+    page.set_default_timeout(LIVE_MS)
+    for path, name in (("/", "home"), ("/accounts/login/", "login"), ("/j/", "join")):
+        page.goto(base + path)
+        shot(page, f"page-{name}-{suffix}")
+    page.fill("#id_who", "99")
+    page.fill("#id_code", "NOPE42")
+    page.locator("form button.primary").click()
+    page.wait_for_load_state()
+    shot(page, f"page-join-refused-{suffix}")
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", "arbitre")
+    page.fill("#id_password", "not the password")
+    page.locator("form button.primary").click()
+    page.get_by_role("alert").wait_for()
+    shot(page, f"page-login-refused-{suffix}")
+    visitor.close()
+
+    desk = console(browser, base, event, locale)
+    pages = {
+        "events": "/console/",
+        "new-event": "/console/new/",
+        "import": "/console/import/",
+        "settings": f"/console/{event.pk}/settings/",
+        "players": f"/console/{event.pk}/players/",
+        "player": f"/console/{event.pk}/players/{ruling.player_id}/",
+        "ruling": f"/console/{event.pk}/rulings/{ruling.pk}/",
+        "standings": f"/console/{event.pk}/standings/",
+        "sheets": f"/console/{event.pk}/sheets/",
+        "history": f"/console/{event.pk}/history/",
+        "round": f"/console/{event.pk}/",
+    }
+    for name, path in pages.items():
+        desk.goto(base + path)
+        shot(desk, f"console-{name}-{suffix}")
+    desk.context.close()

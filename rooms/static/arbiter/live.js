@@ -12,11 +12,26 @@
   var deadline = null;
   var paused = null; // the time left on a held clock (ms), from the last message
 
+  /* The phone's network notice: words in its live region (said, in the page's language),
+     not a picture drawn by the stylesheet. */
+  function net(text) {
+    var el = document.querySelector("[data-net]");
+    if (el && el.textContent !== text) { el.textContent = text; }
+  }
   function online() {
     document.body.classList.remove("offline");
+    net("");
     document.dispatchEvent(new CustomEvent("live-online"));
   }
-  function offline() { document.body.classList.add("offline"); }
+  function offline() {
+    document.body.classList.add("offline");
+    var el = document.querySelector("[data-net]");
+    if (el) { net(el.dataset.offline || ""); }
+  }
+  // The device's own word, at once (a stream may stay open a while over a dead Wi-Fi);
+  // back on the network, the next failure of the stream or the polls says it again.
+  window.addEventListener("offline", offline);
+  window.addEventListener("online", online);
 
   if (root) {
     var known = { public: root.dataset.public || "", full: root.dataset.full || "" };
@@ -145,6 +160,16 @@
     });
   }
   window.arbiterClock = function () { return Date.now() + offset; };
+  /* The page's messages ("Round 2 is open.", a refusal) come with the page: a live region
+     says only what changes in it after the load, so they are taken out and put back. */
+  function sayMessages() {
+    var region = document.querySelector("[data-messages]");
+    var list = region && region.querySelector("ul");
+    if (!list) { return; }
+    region.removeChild(list);
+    setTimeout(function () { region.appendChild(list); }, 100);
+  }
+  document.addEventListener("DOMContentLoaded", sayMessages);
   setInterval(tick, 250);
   document.addEventListener("DOMContentLoaded", function () { sayHere(); tick(); });
   document.addEventListener("htmx:afterSwap", tick);

@@ -1,0 +1,64 @@
+"""What a screen reader reads with each field (issue 14, item 4): every ``aria-describedby``
+points at an element of the page, help lines included; a field refused is marked invalid
+and read with its error."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from tests.rooms.helpers import url
+from tournaments.models import Event
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _unlinked(page: str) -> list[str]:
+    """The ids named by aria-describedby (or aria-labelledby) that no element of the page has."""
+    ids = set(re.findall(r'\bid="([^"]+)"', page))
+    named = re.findall(r'aria-(?:describedby|labelledby)="([^"]*)"', page)
+    return [name for names in named for name in names.split() if name not in ids]
+
+
+def test_every_description_a_field_points_at_is_on_the_page(
+    client: Client, console: Client, event: Event, players
+) -> None:
+    pages = {
+        "home": client.get("/"),
+        "login": client.get("/accounts/login/"),
+        "join": client.get("/j/"),
+        "new event": console.get("/console/new/"),
+        "settings": console.get(url(event, "settings/")),
+        "round": console.get(url(event)),
+        "players": console.get(url(event, "players/")),
+        "player": console.get(url(event, f"players/{players[0].pk}/")),
+    }
+    for name, response in pages.items():
+        assert response.status_code == 200, name
+        page = response.content.decode()
+        assert not _unlinked(page), (name, _unlinked(page))
+    settings = pages["settings"].content.decode()
+    assert 'aria-describedby="id_round_seconds_helptext"' in settings
+    assert 'id="id_round_seconds_helptext"' in settings
+
+
+def test_a_refused_join_marks_its_fields_and_reads_their_error(client: Client, event: Event) -> None:
+    page = client.post("/j/", {"code": "", "who": ""}).content.decode()
+    assert not _unlinked(page)
+    code = re.search(r'<input name="code"[^>]*>', page)
+    assert code is not None and 'aria-invalid="true"' in code.group(0) and "id_code_error" in code.group(0)
+    assert 'id="id_code_error"' in page
+
+
+def test_a_refused_login_marks_both_fields_and_reads_why(client: Client, console: Client) -> None:
+    page = client.post("/accounts/login/", {"username": "arbitre", "password": "wrong"}).content.decode()
+    assert not _unlinked(page)
+    assert 'id="login-error"' in page and 'role="alert"' in page
+    for name in ("username", "password"):
+        field = re.search(rf'<input[^>]*name="{name}"[^>]*>', page)
+        assert field is not None and 'aria-invalid="true"' in field.group(0), name
+        assert 'aria-describedby="login-error"' in field.group(0), name
+    fresh = client.get("/accounts/login/").content.decode()
+    assert "aria-invalid" not in fresh  # a new form is not marked
