@@ -23,6 +23,9 @@ SET = {
     "projector-round": "the projector: a round, the board and the standings",
     "projector-result": "the projector (720p): the top of the round once published",
     "projector-game-over": "the projector: the game drawn beside the final standings",
+    "board-vision-none": "the projector's board: premiums in letters, the last move's corners",
+    "board-vision-deuteranopia": "the same board as a deuteranope sees it (Chromium's simulation)",
+    "board-vision-achromatopsia": "the same board without colour: every premium still told apart",
 }
 #: The docs names the browser tests save under another name: the result after six rounds
 #: (test_the_projector_is_read_from_the_back_of_the_hall), with a chart worth looking at.

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from solver.boards import Layout, layout
 from solver.notation import format_move, parse_move
@@ -22,6 +23,18 @@ PREMIUM_CLASS = {
     "*": "w2",
     "#": "w3",
     "$": "w4",
+}
+
+#: Each premium told in letters, not by colour alone: the short mark printed on an empty
+#: square (the customary "LD/MT" of French boards, "DL/TW" in English) and its name read
+#: out. Issue 14: double letter and plain squares were 1.18:1 apart, in colour only.
+PREMIUM_MARKS = {
+    "l2": (pgettext_lazy("premium square", "DL"), _("double letter")),
+    "l3": (pgettext_lazy("premium square", "TL"), _("triple letter")),
+    "l4": (pgettext_lazy("premium square", "QL"), _("quadruple letter")),
+    "w2": (pgettext_lazy("premium square", "DW"), _("double word")),
+    "w3": (pgettext_lazy("premium square", "TW"), _("triple word")),
+    "w4": (pgettext_lazy("premium square", "QW"), _("quadruple word")),
 }
 
 

@@ -198,7 +198,7 @@ def _rounds(event: Event, game: Game, date: str) -> bytes:
 
 def _game_sheet(event: Event, game: Game, date: str) -> bytes:
     from scoring.sheets.rounds import GameRound, GameSheet
-    from tournaments.display import board_cells, end_reason_text, rack_text, shown_move
+    from tournaments.display import PREMIUM_MARKS, board_cells, end_reason_text, rack_text, shown_move
     from tournaments.state import rebuild
 
     cumulative = 0
@@ -234,6 +234,7 @@ def _game_sheet(event: Event, game: Game, date: str) -> bytes:
         end=end,
         date=date,
         words=WORDS,
+        marks={premium: str(mark) for premium, (mark, _name) in PREMIUM_MARKS.items()},
     )
     return sheet.render()
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django import template
 
-from tournaments.display import ruling_text
+from tournaments.display import PREMIUM_MARKS, ruling_text
 from tournaments.messages import say_notes
 from tournaments.models import Ruling
 
@@ -22,6 +22,18 @@ def ruling_detail(ruling: Ruling) -> str:
     """Why a ruling is what it is, in the page's language (a ruling stored before the
     notes existed keeps its English sentence)."""
     return say_notes(ruling.notes) if ruling.notes else ruling.detail
+
+
+@register.filter
+def premium_mark(premium: str) -> str:
+    """The short mark of a premium square's CSS class ("TW", "MT"), "" for a plain one."""
+    return str(PREMIUM_MARKS[premium][0]) if premium in PREMIUM_MARKS else ""
+
+
+@register.filter
+def premium_name(premium: str) -> str:
+    """The premium said in words ("triple word"), "" for a plain square."""
+    return str(PREMIUM_MARKS[premium][1]) if premium in PREMIUM_MARKS else ""
 
 
 #: The typographic minus: a hyphen is small and thin from the back of a hall.

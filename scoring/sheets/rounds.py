@@ -88,9 +88,14 @@ PREMIUM_COLOURS = {
     "l3": "#3f9fd6",
     "l4": "#1c5f9e",
     "w2": "#f7c6cf",
-    "w3": "#e0474c",
+    "w3": "#cc3339",
     "w4": "#9b1c31",
 }
+#: The premiums' marks when the caller gives none (English); each premium is printed in
+#: letters on its empty square, so that a grey print or a colour-blind reader tells them apart.
+PREMIUM_MARKS = {"l2": "DL", "l3": "TL", "l4": "QL", "w2": "DW", "w3": "TW", "w4": "QW"}
+#: Marks in white on the darker premiums (AA contrast), in ink on the others.
+LIGHT_INK = ("l4", "w3", "w4")
 
 
 class GameSheet(Sheet):
@@ -105,8 +110,10 @@ class GameSheet(Sheet):
         end: str,
         date: str = "",
         words: Words = ENGLISH,
+        marks: dict[str, str] | None = None,
     ) -> None:
-        """``board``: (row label, [(letter, premium class)]) rows; a blank is lowercase."""
+        """``board``: (row label, [(letter, premium class)]) rows; a blank is lowercase.
+        ``marks``: the premiums' marks in the reader's language (premium class -> "MT")."""
         _ = words.gettext
         super().__init__(
             event_name=event_name, subtitle=_("game %(number)s") % {"number": game}, date=date, words=words
@@ -117,6 +124,7 @@ class GameSheet(Sheet):
         self.board = board
         self.columns = columns
         self.end = end
+        self.marks = marks or PREMIUM_MARKS
 
     def story(self) -> list[Flowable]:
         _ = self.words.gettext
@@ -140,7 +148,8 @@ class GameSheet(Sheet):
         cell = usable / (size + 1)
         data = [["", *self.columns]]
         for label, cells in self.board:
-            data.append([label, *[letter.upper() for letter, _premium in cells]])
+            # A blank keeps its lowercase letter: told by its shape, not by its red alone.
+            data.append([label, *[letter or self.marks.get(premium, "") for letter, premium in cells]])
         table = Table(data, colWidths=[cell] * (size + 1), rowHeights=[cell] * (size + 1))
         commands: list[tuple[Any, ...]] = [
             ("FONT", (0, 0), (-1, -1), BOLD, cell * 0.55),
@@ -158,5 +167,8 @@ class GameSheet(Sheet):
                         commands.append(("TEXTCOLOR", (c, r), (c, r), colors.HexColor("#b3261e")))
                 elif premium:
                     commands.append(("BACKGROUND", (c, r), (c, r), colors.HexColor(PREMIUM_COLOURS[premium])))
+                    commands.append(("FONT", (c, r), (c, r), BOLD, cell * 0.3))  # the mark, small
+                    if premium in LIGHT_INK:
+                        commands.append(("TEXTCOLOR", (c, r), (c, r), colors.white))
         table.setStyle(TableStyle(commands))
         return table

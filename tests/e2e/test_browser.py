@@ -875,3 +875,31 @@ def test_every_page_meets_wcag_21_aa(live_server: Any, browser: Any, event: Even
         desk.goto(base + path)
         shot(desk, f"console-{name}-{suffix}")
     desk.context.close()
+
+
+def test_the_premiums_read_without_colour(live_server: Any, browser: Any, event: Event) -> None:
+    """Issue 14, item 2: the board as the projector shows it, in normal vision and as a
+    deuteranope and an achromat see it (Chromium's own simulation): every premium has its
+    mark in letters and its name read out, the last move its corner as well as its colour."""
+    _play_rounds(event, 2)
+    round = Round.objects.filter(game__event=event).order_by("-number").first()
+    assert round is not None
+    services.round_place(round=Round.objects.get(pk=round.pk))
+    desk = console(browser, live_server.url, event, "fr-FR")
+    hall = desk.context.new_page()
+    hall.set_viewport_size({"width": 1920, "height": 1080})
+    hall.goto(f"{live_server.url}/hall/{event.pk}/")
+    hall.wait_for_selector("table.board td.sq.new")
+    marks = hall.locator("table.board td.sq .pm").all_inner_texts()
+    assert {"LD", "LT", "MD", "MT"} <= set(marks), set(marks)
+    corner = hall.locator('table.board td.sq[data-r="0"][data-c="0"]')
+    assert "mot compte triple" in corner.inner_text()
+    assert all("dernier coup posé" in t for t in hall.locator("table.board td.sq.new .sr").all_inner_texts())
+    cdp = hall.context.new_cdp_session(hall)
+    for vision in ("none", "deuteranopia", "achromatopsia"):
+        cdp.send("Emulation.setEmulatedVisionDeficiency", {"type": vision})
+        hall.wait_for_timeout(200)
+        hall.locator("table.board").screenshot(path=str(SHOTS / f"board-vision-{vision}.png"))
+    cdp.send("Emulation.setEmulatedVisionDeficiency", {"type": "none"})
+    shot(hall, "projector-premiums")
+    desk.context.close()

@@ -62,3 +62,29 @@ def test_a_refused_login_marks_both_fields_and_reads_why(client: Client, console
         assert 'aria-describedby="login-error"' in field.group(0), name
     fresh = client.get("/accounts/login/").content.decode()
     assert "aria-invalid" not in fresh  # a new form is not marked
+
+
+def test_premiums_and_the_last_move_are_told_in_letters_and_words(
+    console: Client, event: Event, opened
+) -> None:
+    """Issue 14, item 2: colour alone told the premiums apart (double letter and a plain
+    square 1.18:1 apart). An empty premium square shows its mark ("MT") and is read with its
+    premium; a tile of the last move is read as such."""
+    from tests.rooms.helpers import phone
+
+    console.post(url(event, "close/"))
+    console.post(url(event, "place/"))
+    anne = phone(event, 1)
+    page = anne.get(f"/p/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    corner = re.search(r'<td class="sq w3"[^>]*data-r="0" data-c="0"[^>]*>(.*?)</td>', page)
+    assert corner is not None
+    assert '<span class="pm" aria-hidden="true">MT</span>' in corner.group(1)
+    assert "mot compte triple" in corner.group(1)
+    plain = re.search(r'<td class="sq "[^>]*data-r="0" data-c="1"[^>]*>(.*?)</td>', page)
+    assert plain is not None and "pm" not in plain.group(1)  # nothing to tell
+    placed = re.findall(r'<td class="sq [^"]*tile[^"]* new[^"]*"[^>]*>(.*?)</td>', page)
+    assert placed and all("dernier coup posé" in cell for cell in placed)
+    assert all("compte" not in cell for cell in placed)  # a covered premium is spent
+    english = console.get(f"/hall/{event.pk}/").content.decode()
+    assert '<span class="pm" aria-hidden="true">TW</span>' in english and "triple word" in english
+    assert "last move" in english

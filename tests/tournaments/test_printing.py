@@ -161,3 +161,16 @@ def test_the_round_result_and_the_standings_say_where_the_game_stood() -> None:
     standings = _text(render_sheet("standings", event=event, game_number=1, language="fr"))[0]
     said = f"Après le coup {last.number} de la partie 1 : la partie est terminée."
     assert said in standings.replace("\u00a0", " ")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_final_board_prints_each_premium_in_letters() -> None:
+    """A grey print or a colour-blind reader tells the premiums apart: each empty premium
+    square carries its mark, in the sheet's language (issue 14, item 2)."""
+    call_command("simulate_event", players=2, games=1, seed=7, stdout=io.StringIO())
+    event = Event.objects.get()
+    french = "\n".join(_text(render_sheet("game", event=event, game_number=1, language="fr")))
+    english = "\n".join(_text(render_sheet("game", event=event, game_number=1, language="en")))
+    board = french.split("Grille finale")[1]
+    assert "MT" in board and "LD" in board and "TW" not in board
+    assert "TW" in english.split("Final board")[1]
