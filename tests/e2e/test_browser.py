@@ -903,3 +903,31 @@ def test_the_premiums_read_without_colour(live_server: Any, browser: Any, event:
     cdp.send("Emulation.setEmulatedVisionDeficiency", {"type": "none"})
     shot(hall, "projector-premiums")
     desk.context.close()
+
+
+@pytest.mark.parametrize("board", ["standard", "large", "broad", "grand"])
+def test_every_board_and_rack_fit_a_phone_from_320_px(
+    live_server: Any, browser: Any, event: Event, board: str
+) -> None:
+    """Issue 14, item 3: on the 19x19 board (racks of 8) a 360 px phone got a 394 px page
+    and the 8th tile off screen; at 320 px the 7th tile was cut. Every board and its rack fit."""
+    Event.objects.filter(pk=event.pk).update(board=board)
+    event.refresh_from_db()
+    round = open_round(event)
+    size = 15 if board == "standard" else (19 if board == "large" else 21)
+    phone = join(browser, live_server.url, event, 1, "fr-FR")
+    phone.wait_for_selector("ol.rack .tile")
+    for width in (360, 320):
+        phone.set_viewport_size({"width": width, "height": 800})
+        phone.wait_for_timeout(100)
+        assert phone.evaluate("() => document.documentElement.scrollWidth") <= width, (board, width)
+        tiles = phone.locator("ol.rack .tile")
+        assert tiles.count() == len(round.reliquat + round.new_tiles) == (7 if size == 15 else 8)
+        for i in range(tiles.count()):
+            box = tiles.nth(i).bounding_box()
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (board, width, i)
+            assert box["height"] >= 44  # still a finger's target
+        last = phone.locator(f'table.board td.sq[data-c="{size - 1}"]').first.bounding_box()
+        assert last is not None and last["x"] + last["width"] <= width, (board, width)
+    shot(phone, f"phone-320-{board}")
+    phone.context.close()
