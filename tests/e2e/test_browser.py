@@ -931,3 +931,54 @@ def test_every_board_and_rack_fit_a_phone_from_320_px(
         assert last is not None and last["x"] + last["width"] <= width, (board, width)
     shot(phone, f"phone-320-{board}")
     phone.context.close()
+
+
+def test_a_blind_player_hears_each_moment_of_the_round(live_server: Any, browser: Any, event: Event) -> None:
+    """Issue 14, item 1: what a screen reader is told, in the page's own live regions (they
+    survive the panel's swaps): the round open, 30 s left, time up, closed, the result; the
+    field being typed in keeps the focus through a swap, or the focus lands on the panel's
+    first line when it is gone; headings, and a skip link past the board."""
+    round = open_round(event, seconds=600)
+    phone = join(browser, live_server.url, event, 1, "fr-FR")
+    phone.wait_for_selector("ol.rack .tile")
+    phone.evaluate(
+        """() => { window.said = [];
+        document.querySelectorAll('[data-panel-said], [data-clock-said]').forEach(el =>
+          new MutationObserver(() => { if (el.textContent) window.said.push(el.textContent); })
+            .observe(el, {childList: true, characterData: true, subtree: true})); }"""
+    )
+    headings = phone.locator("#panel h2").all_inner_texts()
+    assert {"Grille", "Votre tirage", "Votre bulletin"} <= set(headings), headings
+    phone.keyboard.press("Tab")
+    assert phone.evaluate("() => document.activeElement.textContent") == "Aller à votre bulletin"
+    phone.keyboard.press("Enter")
+    phone.wait_for_function("() => document.activeElement.id === 'slip-title'")
+
+    # Typing when something public changes: the panel is swapped, the field keeps focus.
+    phone.focus("#slip input[name=word]")
+    phone.keyboard.type("AB")
+    phone.evaluate("() => { document.querySelector('#slip').dataset.old = 'yes'; }")
+    services.event_update(event=event, round_seconds=200)
+    phone.wait_for_function("() => !document.querySelector('#slip').dataset.old")
+    focus = phone.evaluate("() => [document.activeElement.name, document.activeElement.value]")
+    assert focus == ["word", "AB"]
+
+    # The round closes under the player's fingers: focus on the panel's first line, and said.
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    phone.wait_for_function("() => !document.querySelector('#slip')")
+    phone.wait_for_function("() => document.activeElement.hasAttribute('data-focus-here')")
+    phone.wait_for_function("() => window.said.some(s => s.includes('l’arbitre vérifie les résultats'))")
+    services.round_publish(round=Round.objects.get(pk=round.pk))
+    phone.wait_for_function("() => window.said.some(s => s.startsWith('Résultat du coup'))")
+    shot(phone, "phone-said-result")
+
+    # The next round, opened for 3 s: "30 seconds left" at once, then "time is up".
+    following = services.round_place(round=Round.objects.get(pk=round.pk))
+    assert following is not None
+    services.round_open(round=following, seconds=3)
+    phone.wait_for_function("() => window.said.some(s => s.includes('Le coup 2 est ouvert'))")
+    phone.wait_for_function("() => window.said.includes('Plus que 30 secondes.')")
+    phone.wait_for_function("() => window.said.includes('Temps écoulé.')")
+    said = phone.evaluate("() => window.said")
+    assert said.index("Plus que 30 secondes.") < said.index("Temps écoulé."), said
+    phone.context.close()

@@ -123,15 +123,26 @@
   function say(text) { sayHere(); said.textContent = text; }
   // end: the deadline of a running clock, the time left on a held one (ms).
   function followClock(el, held, end) {
-    var now = { round: el.dataset.round || "", paused: held, end: end };
+    var now = { round: el.dataset.round || "", paused: held, end: end, soon: false, up: false };
     if (clock && clock.round === now.round) {
+      now.soon = clock.soon; now.up = clock.up;
       if (clock.paused !== held) {
         say(held ? el.dataset.saidPaused : el.dataset.saidResumed);
       } else if (end && clock.end && end - clock.end >= 1000) {
         say(el.dataset.saidAdded);
+        now.soon = now.up = false; // given time: the warnings may come again
       }
     }
     clock = now;
+  }
+  // "30 seconds left", "Time is up": once a round (again after time added), said in words
+  // where the page showed them only by the countdown's colour.
+  function warnClock(el, left) {
+    if (!clock || !el.dataset.deadline) { return; }
+    if (left > 30) { clock.soon = false; }
+    if (left > 0) { clock.up = false; }
+    if (left === 0 && !clock.up) { clock.up = clock.soon = true; say(el.dataset.saidUp || ""); }
+    else if (left > 0 && left <= 30 && !clock.soon) { clock.soon = true; say(el.dataset.saidSoon || ""); }
   }
 
   function tick() {
@@ -147,6 +158,7 @@
       if (held) { end = now + parseInt(el.dataset.paused, 10); }
       if (!end) { el.textContent = "--:--"; return; }
       var left = Math.max(0, Math.ceil((end - now) / 1000));
+      if (el === document.querySelector("[data-countdown]") && !held) { warnClock(el, left); }
       var text = pad(Math.floor(left / 60)) + ":" + pad(left % 60);
       if (el.textContent !== text) { el.textContent = text; }
       el.classList.toggle("urgent", left > 0 && left <= 30);

@@ -251,9 +251,15 @@
     var live = document.querySelector("[data-live]");
     if (e.detail.elt === panel && live && live.dataset.public) { e.detail.parameters.v = live.dataset.public; }
   });
+  // The field the player was in when the panel was swapped: focus goes back to it, or, when
+  // it is gone (the round closed under their fingers), to the panel's first line, never to
+  // the top of the page.
+  var focused = null;
   function keepTyping() {
     var form = document.getElementById("slip");
     var box = document.getElementById("receipt");
+    var active = document.activeElement;
+    focused = active && panel.contains(active) && active !== panel ? (active.name || active.id || "") : null;
     kept = form && box ? {
       round: box.dataset.round,
       coordinates: form.coordinates.value,
@@ -279,6 +285,12 @@
     }
     kept = null;
     sayAgain();
+    if (focused !== null) {
+      var again = focused && (panel.querySelector('[name="' + focused + '"]') || document.getElementById(focused));
+      var target = again && !again.disabled ? again : panel.querySelector("[data-focus-here]");
+      if (target) { target.focus({ preventScroll: true }); }
+      focused = null;
+    }
   }
   document.body.addEventListener("htmx:beforeSwap", function (e) {
     if (e.detail.target === panel) { keepTyping(); }
