@@ -206,8 +206,12 @@ def play(request: HttpRequest, event_id: int) -> HttpResponse:
         "timeup": _("TOO LATE: time was up when the slip arrived; it scores 0."),
         "timeisup": _("Time is up: no more slips for this round."),
         "replace": _("You may replace it until the deadline."),
+        "direction": _("Direction:"),
         "across": _("across"),
         "down": _("down"),
+        # The receipts' times in the event's time zone, as the server writes them after a
+        # reload, not in the phone's own.
+        "tz": timezone.get_current_timezone_name(),
     }
     return render(request, "phone/play.html", context)
 

@@ -687,6 +687,7 @@ def test_the_projector_is_read_from_the_back_of_the_hall(
     # Six rounds played while the projector looks away (SQLite in memory locks whole
     # tables: the test's own writes would wait for the page's readers).
     hall.goto("about:blank")
+    desk.goto("about:blank")  # the console streams too (it comes back to end the game)
     hall.wait_for_timeout(1000)
     last = _play_rounds(event, 6)
 
@@ -953,6 +954,14 @@ def test_a_blind_player_hears_each_moment_of_the_round(live_server: Any, browser
     assert phone.evaluate("() => document.activeElement.textContent") == "Aller à votre bulletin"
     phone.keyboard.press("Enter")
     phone.wait_for_function("() => document.activeElement.id === 'slip-title'")
+    # The direction button says the direction in its name only (no pressed state besides).
+    direction = phone.locator("[data-dir]")
+    assert (
+        direction.inner_text() == "Sens\u00a0: horizontal" and direction.get_attribute("aria-pressed") is None
+    )
+    direction.click()
+    assert direction.inner_text() == "Sens\u00a0: vertical"
+    direction.click()
 
     # Typing when something public changes: the panel is swapped, the field keeps focus.
     phone.focus("#slip input[name=word]")
@@ -982,3 +991,56 @@ def test_a_blind_player_hears_each_moment_of_the_round(live_server: Any, browser
     said = phone.evaluate("() => window.said")
     assert said.index("Plus que 30 secondes.") < said.index("Temps écoulé."), said
     phone.context.close()
+
+
+def test_a_receipt_says_the_time_of_the_event_not_of_the_phone(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    """Issue 14, item 7: a phone set to another time zone wrote its own time on a receipt,
+    then the event's after a reload. Both now say the event's."""
+    from zoneinfo import ZoneInfo
+
+    from django.conf import settings
+
+    round = open_round(event, seconds=600)
+    context = browser.new_context(viewport=PHONE, locale="fr-FR", timezone_id="America/New_York")
+    phone = context.new_page()
+    phone.set_default_timeout(LIVE_MS)
+    phone.goto(f"{live_server.url}/j/{event.code}/")
+    phone.fill("#id_who", "1")
+    phone.locator("form button.primary").click()
+    phone.wait_for_selector("ol.rack .tile")
+    coordinates, word = round.tops[0].split()
+    phone.fill("#slip input[name=coordinates]", coordinates)
+    phone.fill("#slip input[name=word]", word)
+    phone.locator("#slip button.primary").click()
+    phone.wait_for_selector("#receipt .receipt.ok")
+    slip = Slip.objects.get(round=round)
+    local = slip.received_at.astimezone(ZoneInfo(settings.TIME_ZONE)).strftime("%H:%M:%S")
+    assert local in phone.locator("#receipt").inner_text()
+    phone.reload()
+    phone.wait_for_selector("#receipt .receipt")
+    assert local in phone.locator("#receipt").inner_text()
+    context.close()
+
+
+def test_the_console_skips_to_the_paper_slips_in_one_tab(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    """Issue 14, item 7: 14 Tabs to reach the paper slips' table field; now the first
+    stop of the page skips there (or to the round, when no round takes slips)."""
+    first_stop = "() => document.querySelector('a, button, input, select, textarea, summary').textContent"
+    round = open_round(event, seconds=600)
+    page = console(browser, live_server.url, event, "fr-FR")
+    assert page.evaluate(first_stop) == "Aller aux bulletins papier"
+    page.locator("a.skip").focus()
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.activeElement.id === 'slip-table'")
+    page.keyboard.type("2")
+    assert page.input_value("#slip-table") == "2"
+    page.goto("about:blank")
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    services.round_place(round=Round.objects.get(pk=round.pk))
+    page.goto(f"{live_server.url}/console/{event.pk}/")
+    assert page.evaluate(first_stop) == "Aller au coup"
+    page.context.close()

@@ -16,6 +16,15 @@
     if (window.crypto && crypto.randomUUID) { return crypto.randomUUID(); }
     return Date.now().toString(36) + "-" + Math.random().toString(36).slice(2, 12);
   }
+  // The direction button says the direction in its label only: a toggle that also changed
+  // its pressed state said two contradicting things at once.
+  function dirLabel(across) { return T.direction + " " + (across ? T.across : T.down); }
+  // "20:04:41" in the event's time zone (T.tz), whatever the phone's own.
+  function clockTime(iso) {
+    var options = { hour: "2-digit", minute: "2-digit", second: "2-digit", hourCycle: "h23" };
+    try { return new Date(iso).toLocaleTimeString("en-GB", Object.assign({ timeZone: T.tz }, options)); }
+    catch (e) { return new Date(iso).toLocaleTimeString("en-GB", options); }
+  }
   function pending() { try { return JSON.parse(localStorage.getItem(store) || "null"); } catch (e) { return null; } }
   function setPending(slip) {
     if (slip) { localStorage.setItem(store, JSON.stringify(slip)); } else { localStorage.removeItem(store); }
@@ -68,7 +77,7 @@
       sending = false;
       if (res.status === 200 || res.status === 201) {
         var more = finished(slip);
-        var at = new Date(res.body.received_at).toLocaleTimeString();
+        var at = clockTime(res.body.received_at);
         if (res.body.late) {
           say((res.body.late_reason === "closed" ? T.notsent : T.timeup) + " " + slipText(slip), "late");
         } else {
@@ -150,7 +159,7 @@
     form.coordinates.value = coordinates(r, c, across);
     form.word.value = word;
     var dir = panel.querySelector("[data-dir]");
-    if (dir) { dir.textContent = across ? T.across : T.down; }
+    if (dir) { dir.textContent = dirLabel(across); }
   }
   function render() {
     panel.querySelectorAll("td.sq.pending").forEach(function (td) {
@@ -218,8 +227,7 @@
     var dir = e.target.closest("[data-dir]");
     if (dir) {
       tap.across = !tap.across;
-      dir.setAttribute("aria-pressed", tap.across ? "true" : "false");
-      dir.textContent = tap.across ? T.across : T.down;
+      dir.textContent = dirLabel(tap.across);
       fill();
     }
   });
