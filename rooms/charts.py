@@ -7,8 +7,8 @@ from __future__ import annotations
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from scoring.charts import HALL, PHONE, Line, chart_words, gaps, layout, minus, svg
-from scoring.standings import Row
+from scoring.charts import HALL, PHONE, Line, chart_words, gaps, layout, svg
+from scoring.standings import Row, minus
 from tournaments.models import Game, Round
 from tournaments.selectors import GameView, PlayerLines
 from tournaments.standings import game_scores

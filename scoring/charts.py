@@ -22,6 +22,8 @@ from dataclasses import dataclass, field
 from itertools import accumulate
 from typing import Literal
 
+from scoring.standings import minus
+
 #: A message in the reader's language (gettext of the page or the sheet).
 Translate = Callable[[str], str]
 
@@ -139,12 +141,6 @@ DASHES: tuple[tuple[float, ...], ...] = ((), (4, 2), (1, 1.6), (5, 1.6, 1, 1.6))
 MARKERS = ("circle", "square", "triangle", "diamond")
 #: Lines beyond these would be a tangle on a screen read from 30 m.
 MAX_LINES = len(MARKERS)
-
-
-def minus(value: float) -> str:
-    """A negative number with the minus sign (U+2212) the sheets and pages print."""
-    number = round(value)
-    return f"\u2212{-number}" if number < 0 else str(number)
 
 
 def gaps(tops: Sequence[int], scores: Sequence[int | None]) -> list[int]:

@@ -39,9 +39,15 @@ from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["TIE_BREAKS", "PlayerInfo", "RoundResult", "Row", "standings", "to_dict"]
+__all__ = ["TIE_BREAKS", "PlayerInfo", "RoundResult", "Row", "minus", "standings", "to_dict"]
 
 TIE_BREAKS = ("shared", "letterpoints")
+
+
+def minus(value: int) -> str:
+    """A negative number with the typographic minus sign (U+2212), as the sheets and the
+    charts print the difference to the top (a hyphen is thin and small)."""
+    return f"\u2212{-value}" if value < 0 else str(value)
 
 
 @dataclass(frozen=True)

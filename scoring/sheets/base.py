@@ -39,12 +39,6 @@ def register_fonts() -> None:
     pdfmetrics.registerFontFamily(REGULAR, normal=REGULAR, bold=BOLD, italic=REGULAR, boldItalic=BOLD)
 
 
-def minus(value: int) -> str:
-    """A negative number with the typographic minus sign (U+2212), as printed sheets show
-    the difference to the top."""
-    return f"\u2212{-value}" if value < 0 else str(value)
-
-
 class _NumberedCanvas(Canvas):
     """Holds the pages until the end so that each footer can say "page n of m" (the
     ReportLab recipe: a page's state is kept, then replayed with the total known)."""

@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer
 
 from scoring.charts import SHEET, Line, Size, chart_words, layout
-from scoring.sheets.base import ENGLISH, MARGIN, Sheet, Words, minus
+from scoring.sheets.base import ENGLISH, MARGIN, Sheet, Words
 from scoring.sheets.chart import drawing
+from scoring.standings import minus
 
 
 @dataclass(frozen=True)

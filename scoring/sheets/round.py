@@ -7,7 +7,8 @@ from dataclasses import dataclass
 
 from reportlab.platypus import Flowable, Paragraph
 
-from scoring.sheets.base import ENGLISH, Sheet, Words, minus
+from scoring.sheets.base import ENGLISH, Sheet, Words
+from scoring.standings import minus
 
 
 @dataclass(frozen=True)

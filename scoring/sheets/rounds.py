@@ -11,7 +11,8 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
 
-from scoring.sheets.base import BOLD, ENGLISH, MARGIN, REGULAR, Sheet, Words, minus
+from scoring.sheets.base import BOLD, ENGLISH, MARGIN, REGULAR, Sheet, Words
+from scoring.standings import minus
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from reportlab.platypus import Flowable, Paragraph
 
-from scoring.sheets.base import ENGLISH, Sheet, Words, minus
-from scoring.standings import Row
+from scoring.sheets.base import ENGLISH, Sheet, Words
+from scoring.standings import Row, minus
 
 #: Fractions of the page's width (they sum to 1).
 WIDTHS = (0.06, 0.22, 0.16, 0.09, 0.08, 0.08, 0.08, 0.06, 0.06, 0.06, 0.05)

@@ -103,9 +103,12 @@ def event(transactional_db: None) -> Event:
     return event
 
 
-def join(browser: Any, base: str, event: Event, table: int, locale: str) -> Any:
-    """A 360 px phone that joined ``table`` through the join page, on its play page."""
-    context = browser.new_context(viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
+def join(browser: Any, base: str, event: Event, table: int, locale: str, timezone: str | None = None) -> Any:
+    """A 360 px phone that joined ``table`` through the join page, on its play page
+    (``timezone``: the phone's own, when not the machine's)."""
+    context = browser.new_context(
+        viewport=PHONE, locale=locale, has_touch=True, is_mobile=True, timezone_id=timezone
+    )
     phone = context.new_page()
     phone.set_default_timeout(LIVE_MS)
     phone.goto(f"{base}/j/{event.code}/")
@@ -1003,12 +1006,7 @@ def test_a_receipt_says_the_time_of_the_event_not_of_the_phone(
     from django.conf import settings
 
     round = open_round(event, seconds=600)
-    context = browser.new_context(viewport=PHONE, locale="fr-FR", timezone_id="America/New_York")
-    phone = context.new_page()
-    phone.set_default_timeout(LIVE_MS)
-    phone.goto(f"{live_server.url}/j/{event.code}/")
-    phone.fill("#id_who", "1")
-    phone.locator("form button.primary").click()
+    phone = join(browser, live_server.url, event, 1, "fr-FR", timezone="America/New_York")
     phone.wait_for_selector("ol.rack .tile")
     coordinates, word = round.tops[0].split()
     phone.fill("#slip input[name=coordinates]", coordinates)
@@ -1021,7 +1019,7 @@ def test_a_receipt_says_the_time_of_the_event_not_of_the_phone(
     phone.reload()
     phone.wait_for_selector("#receipt .receipt")
     assert local in phone.locator("#receipt").inner_text()
-    context.close()
+    phone.context.close()
 
 
 def test_the_console_skips_to_the_paper_slips_in_one_tab(

@@ -9,9 +9,8 @@ from decimal import Decimal
 from django.utils import translation
 from pypdf import PdfReader
 
-from scoring.sheets.base import minus
 from scoring.sheets.standings import StandingsSheet
-from scoring.standings import PlayerInfo, Row
+from scoring.standings import PlayerInfo, Row, minus
 from tests.helpers import pdf_text as _text
 from tournaments.printing import WORDS
 
