@@ -70,14 +70,23 @@ def remember_player(request: HttpRequest, event: Event, player: Player, token: s
 
 
 @contextmanager
-def refusals(request: HttpRequest) -> Iterator[None]:
-    """A refused action becomes an error message on the next page; nothing was stored."""
+def refusals(request: HttpRequest, said: list[str] | None = None) -> Iterator[None]:
+    """A refused action becomes an error message on the next page; nothing was stored.
+    ``said``: a fragment answered to htmx has no next page, so the refusal goes there, to be
+    shown in the fragment (a message left in the session would surface pages later)."""
     try:
         yield
     except ApplicationError as exc:
-        messages.error(request, exc.message)
+        _refused(request, exc.message, said)
     except StateError as exc:
-        messages.error(request, _("The stored game does not replay (%(error)s).") % {"error": exc})
+        _refused(request, _("The stored game does not replay (%(error)s).") % {"error": exc}, said)
+
+
+def _refused(request: HttpRequest, text: str, said: list[str] | None) -> None:
+    if said is None:
+        messages.error(request, text)
+    else:
+        said.append(text)
 
 
 def is_htmx(request: HttpRequest) -> bool:

@@ -548,9 +548,10 @@ def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
     form = SlipForm(request.POST)
     stored = ""
     ask_second = False
+    refused: list[str] = []
     if form.is_valid():
         data = form.cleaned_data
-        with refusals(request):
+        with refusals(request, refused if is_htmx(request) else None):
             round = _unplaced_round(event, request)
             player = selectors.player_at_table(event, data["table"])
             if player is None:
@@ -588,13 +589,18 @@ def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
         elif form.errors:
             messages.error(request, _("The slip was not stored: check the fields."))
         return _back(event)
+    if ask_second:
+        form.fields["second"].widget.attrs["autofocus"] = True  # the question, not the table
+    # The form comes back in place of itself; what happened goes into the region under it,
+    # which stays (a live region replaced with its words is not read out).
     return render(
         request,
-        "console/_slip_entry.html",
+        "console/_slip_stored.html",
         {
             "event": event,
             "slip_form": form,
             "stored": stored,
+            "refused": refused,
             "ask_second": ask_second,
             "round_key": request.POST.get("round_key", ""),
         },

@@ -256,7 +256,7 @@ def test_a_round_with_two_phones_a_paper_slip_and_the_projector(
     )
     shot(arbitrator, "console-paper-slip")
     arbitrator.keyboard.press("Enter")
-    arbitrator.wait_for_selector("#preview [role=status]")  # the stored line, not the preview
+    arbitrator.wait_for_selector("#preview .stored")  # the stored line, not the preview
     paper = Slip.objects.get(player__table=3)
     assert (paper.source, paper.word, paper.announced_score) == ("paper", word, round.top_score - 1)
 
@@ -579,9 +579,21 @@ def test_equal_tops_are_previewed_on_the_board_then_placed_in_one_step(
 ) -> None:
     round = open_round(event, typed="AEGINRS")
     services.round_close(round=Round.objects.get(pk=round.pk))
+    services.round_publish(round=Round.objects.get(pk=round.pk))
     round.refresh_from_db()
     assert len(round.tops) == 7
     page = console(browser, live_server.url, event, "fr-FR")
+    # The projector says there are seven, read from the back of the hall (issue 14, item 5:
+    # 2.99:1 before).
+    hall = page.context.new_page()
+    hall.set_default_timeout(LIVE_MS)
+    hall.set_viewport_size({"width": 1920, "height": 1080})
+    hall.goto(f"{live_server.url}/hall/{event.pk}/")
+    equal = hall.locator(".hall-top small")
+    assert equal.inner_text() == "7 tops ex æquo"
+    assert _contrast(equal) >= 7, _contrast(equal)
+    shot(hall, "projector-equal-tops")
+    hall.close()
     radios = page.locator("form[data-place] input[name=move]")
     assert radios.count() == 7
     # Each radio sits on its label's line (they wrapped apart before).
@@ -636,6 +648,26 @@ def test_a_blank_placed_with_the_picker_is_circled_and_said(
     phone.context.close()
 
 
+def _contrast(locator: Any) -> float:
+    """The contrast ratio (WCAG 2.1) of an element's text against the first opaque
+    background behind it."""
+    return float(
+        locator.evaluate(
+            """el => {
+            const rgb = c => c.match(/[\\d.]+/g).map(Number);
+            const lum = c => { const [r, g, b] = rgb(c).slice(0, 3).map(v => { v /= 255;
+              return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+              return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+            let back = el;
+            while (back && (getComputedStyle(back).backgroundColor === 'rgba(0, 0, 0, 0)')) {
+              back = back.parentElement; }
+            const bg = back ? getComputedStyle(back).backgroundColor : 'rgb(255, 255, 255)';
+            const [a, b] = [lum(getComputedStyle(el).color), lum(bg)].sort((x, y) => y - x);
+            return (a + 0.05) / (b + 0.05); }"""
+        )
+    )
+
+
 def _px(page: Any, selector: str) -> float:
     return float(
         page.evaluate(f"() => parseFloat(getComputedStyle(document.querySelector('{selector}')).fontSize)")
@@ -685,6 +717,9 @@ def test_the_projector_is_read_from_the_back_of_the_hall(
     qr = hall.locator(".join-big .qr svg").bounding_box()
     assert qr is not None and qr["width"] >= 600
     assert _px(hall, ".join-big .code") >= 140 and hall.locator(".join-big .code").inner_text() == event.code
+    # One top-level heading, the event's (issue 14, item 7), and its address read from afar.
+    assert hall.locator("h1").all_inner_texts() == [event.name]
+    assert _contrast(hall.locator(".join-big .url")) >= 7
     shot(hall, "projector-join")
 
     # Six rounds played while the projector looks away (SQLite in memory locks whole
@@ -881,6 +916,63 @@ def test_every_page_meets_wcag_21_aa(live_server: Any, browser: Any, event: Even
     desk.context.close()
 
 
+@pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
+def test_a_phone_and_the_projector_meet_wcag_21_aa_through_a_round(
+    live_server: Any, browser: Any, event: Event, locale: str
+) -> None:
+    """Issue 14: the phone and the projector checked by axe-core at each moment of a round,
+    in both languages (the tests above go through them in one language or the other)."""
+    base, suffix = live_server.url, locale[:2]
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    phone = join(browser, base, event, 1, locale)
+    desk = browser.new_context(viewport={"width": 1920, "height": 1080}, locale=locale)
+    hall = desk.new_page()
+    hall.set_default_timeout(LIVE_MS)
+    hall.goto(f"{base}/console/{event.pk}/")
+    hall.fill("#id_username", "arbitre")
+    hall.fill("#id_password", "secret-pass")
+    hall.locator("form button.primary").click()
+    hall.wait_for_url(f"{base}/console/{event.pk}/")
+    hall.goto(f"{base}/hall/{event.pk}/")
+    shot(phone, f"wcag-phone-drawn-{suffix}")
+    shot(hall, f"wcag-projector-drawn-{suffix}")
+
+    services.round_open(round=Round.objects.get(pk=round.pk), seconds=300)
+    phone.wait_for_selector("ol.rack .tile")
+    hall.wait_for_selector(".hall-rack .tile")
+    shot(phone, f"wcag-phone-open-{suffix}")
+    shot(hall, f"wcag-projector-open-{suffix}")
+    coordinates, word = Round.objects.get(pk=round.pk).tops[0].split()
+    phone.fill("#slip input[name=coordinates]", coordinates)
+    phone.fill("#slip input[name=word]", word)
+    phone.locator("#slip button.primary").click()
+    phone.wait_for_selector("#receipt .receipt.ok")
+    shot(phone, f"wcag-phone-receipt-{suffix}")
+
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    phone.wait_for_selector("p.checking")
+    hall.wait_for_selector(".hall-msg:not(.over)")
+    shot(phone, f"wcag-phone-checking-{suffix}")
+    shot(hall, f"wcag-projector-checking-{suffix}")
+
+    services.round_publish(round=Round.objects.get(pk=round.pk))
+    phone.wait_for_selector("#result-title")
+    hall.wait_for_selector(".hall-top")
+    shot(phone, f"wcag-phone-result-{suffix}")
+    shot(hall, f"wcag-projector-result-{suffix}")
+
+    services.round_place(round=Round.objects.get(pk=round.pk))
+    services.game_end(game=Game.objects.get(pk=game.pk), reason="stopped")
+    phone.wait_for_function("() => !document.querySelector('ol.rack .tile')")
+    hall.wait_for_selector(".hall-msg.over")
+    shot(phone, f"wcag-phone-over-{suffix}")
+    shot(hall, f"wcag-projector-over-{suffix}")
+    for context in (desk, phone.context):
+        context.close()
+
+
 def test_the_premiums_read_without_colour(live_server: Any, browser: Any, event: Event) -> None:
     """Issue 14, item 2: the board as the projector shows it, in normal vision and as a
     deuteranope and an achromat see it (Chromium's own simulation): every premium has its
@@ -1041,4 +1133,77 @@ def test_the_console_skips_to_the_paper_slips_in_one_tab(
     services.round_place(round=Round.objects.get(pk=round.pk))
     page.goto(f"{live_server.url}/console/{event.pk}/")
     assert page.evaluate(first_stop) == "Aller au coup"
+    page.context.close()
+
+
+def test_the_console_says_what_changes_and_what_a_paper_slip_did(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    """Issue 14, item 6: the console's live updates were silent (slips arriving, the round's
+    state, the rulings) and the paper slip's confirmation box was replaced with its words,
+    so never read. Now one region of the page says the changes, and the box stays."""
+    round = open_round(event, seconds=600)
+    coordinates, word = round.tops[0].split()
+    page = console(browser, live_server.url, event, "fr-FR")
+    said = "() => document.querySelector('[data-console-said]').textContent"
+    page.evaluate(
+        """() => { window.said = []; window.box = document.querySelector('#preview');
+        const region = document.querySelector('[data-console-said]');
+        new MutationObserver(() => { if (region.textContent) window.said.push(region.textContent); })
+          .observe(region, {childList: true, characterData: true, subtree: true}); }"""
+    )
+
+    # A phone's slip arrives: its count is said (within the few seconds it waits).
+    services.slip_submit(
+        round=round,
+        player=Player.objects.get(event=event, table=1),
+        coordinates=coordinates,
+        word=word,
+        announced_score=None,
+    )
+    page.wait_for_function("() => window.said.some(s => s.includes('Bulletins\u00a0: 1 / 3'))")
+
+    # Paper slips, by keyboard: a table nobody sits at, then Bruno's. Each answer is said in
+    # the same box (the one the page loaded with), and the table field is ready again.
+    page.focus("#slip-table")
+    page.keyboard.type("9")
+    page.keyboard.press("Tab")
+    page.keyboard.type(coordinates)
+    page.keyboard.press("Enter")
+    page.wait_for_function(
+        "() => document.querySelector('#preview').textContent.includes('Aucun joueur à la table 9.')"
+    )
+    page.fill("#slip-table", "2")
+    page.fill("#slip-form input[name=coordinates]", coordinates)
+    page.fill("#slip-form input[name=word]", word)
+    page.press("#slip-form input[name=word]", "Enter")
+    page.wait_for_selector("#preview .stored")
+    assert "Table 2 (Bruno)" in page.inner_text("#preview .stored")
+    assert page.evaluate("() => window.box === document.querySelector('#preview')")
+    assert page.evaluate("() => document.activeElement.id") == "slip-table"
+
+    # The last slip: "every slip is in" said at once, without the count's wait.
+    page.goto("about:blank")  # SQLite: no page streaming while the test writes
+    services.slip_submit(
+        round=Round.objects.get(pk=round.pk),
+        player=Player.objects.get(event=event, table=3),
+        coordinates=coordinates,
+        word=word,
+        announced_score=None,
+    )
+    page.goto(f"{live_server.url}/console/{event.pk}/")
+    page.wait_for_selector("#watch [data-all-in]")
+
+    # Another arbitrator closes the round: the page follows it and says where it is now,
+    # with the rulings' summary.
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    page.wait_for_function(f"() => ({said})().includes('arbitré')")
+    page.wait_for_function(f"() => ({said})().includes('Ont trouvé le top\u00a0: 3')")
+    assert "Partie 1 · coup 1" in page.evaluate(said)
+
+    # ... and publishes its results: the page is not reloaded, the change is said.
+    _settled(page, "adjudicated")
+    services.round_publish(round=Round.objects.get(pk=round.pk))
+    page.wait_for_function(f"() => ({said})().includes('Les joueurs voient le top')")
+    shot(page, "console-said")
     page.context.close()

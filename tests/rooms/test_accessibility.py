@@ -9,8 +9,8 @@ import re
 import pytest
 from django.test import Client
 
-from tests.rooms.helpers import url
-from tournaments.models import Event
+from tests.rooms.helpers import best, url
+from tournaments.models import Event, Round, Slip
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -88,3 +88,45 @@ def test_premiums_and_the_last_move_are_told_in_letters_and_words(
     english = console.get(f"/hall/{event.pk}/").content.decode()
     assert '<span class="pm" aria-hidden="true">TW</span>' in english and "triple word" in english
     assert "last move" in english
+
+
+def _fragment(console: Client, event: Event, slip: dict[str, object]) -> str:
+    response = console.post(url(event, "slip/"), slip, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    return response.content.decode()
+
+
+def test_a_paper_slip_stored_or_refused_is_said_in_the_region_that_stays(
+    console: Client, event: Event, opened: Round
+) -> None:
+    """Issue 14, item 6: the confirmation box was replaced with the whole entry, so a screen
+    reader heard nothing; a refusal went to the session, shown pages later. Now the form
+    replaces itself and what happened is put inside the region under it, which stays."""
+    coordinates, word = best(opened)
+    stored = _fragment(console, event, {"table": 2, "coordinates": coordinates, "word": word})
+    assert stored.startswith('<form id="slip-form"') and 'hx-target="this" hx-swap="outerHTML"' in stored
+    region = re.search(r'<div id="preview" hx-swap-oob="innerHTML">(.*?)</div>', stored, re.S)
+    assert (
+        region is not None
+        and "Table 2 (Bruno)" in region.group(1)
+        and 'class="msg success stored"' in region.group(1)
+    )
+    assert re.search(r'<input name="table"[^>]*autofocus', stored)  # ready for the next slip
+
+    refused = _fragment(console, event, {"table": 42, "coordinates": coordinates, "word": word})
+    region = re.search(r'<div id="preview" hx-swap-oob="innerHTML">(.*?)</div>', refused, re.S)
+    assert region is not None and "No player at table 42." in region.group(1)
+    # Said there, so not again on the next page (it was, as a stale message).
+    assert "No player at table 42." not in console.get(url(event)).content.decode()
+
+    # The table typed again: the question gets the focus, the reason is said in the region.
+    again = _fragment(console, event, {"table": 2, "coordinates": coordinates, "word": word})
+    region = re.search(r'<div id="preview" hx-swap-oob="innerHTML">(.*?)</div>', again, re.S)
+    assert region is not None and "table 2 already has a slip for this round" in region.group(1)
+    assert re.search(r'<input type="radio" name="second"[^>]*autofocus', again)
+    assert not re.search(r'<input name="table"[^>]*autofocus', again)
+    assert Slip.objects.filter(player__table=2).count() == 1  # nothing stored while asked
+
+    # The whole page, first loaded: the same region, empty.
+    page = console.get(url(event)).content.decode()
+    assert re.search(r'<div id="preview" aria-live="polite">\s*</div>', page)

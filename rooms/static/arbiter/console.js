@@ -1,3 +1,6 @@
+/* The console's round page (templates/console/round.html). */
+var FOLLOWED = "arbiter-console-followed"; // set before a reload that followed the round
+
 /* The paper slip entry and the review are laid out for the round's state: when another
    arbitrator's action (or the worker) changes it, the whole page follows. */
 (function () {
@@ -6,9 +9,61 @@
   document.body.addEventListener("htmx:afterSwap", function (e) {
     if (e.detail.target.id === "status" && key() !== shown) {
       var typing = document.querySelector("#slip-form input[name=word]");
-      if (!typing || !typing.value) { location.reload(); }
+      // The new page says where the round is now (below): a reload itself says nothing.
+      if (!typing || !typing.value) { sessionStorage.setItem(FOLLOWED, "1"); location.reload(); }
     }
   });
+})();
+
+/* What changes under the arbitrator's eyes is said in words, in the page's own region (a
+   region swapped in with its text is not read out): the round's state and top, the slips
+   arriving, the rulings. The lines said are those marked data-say in the parts; the slips'
+   count at most every few seconds (a hall of 2,000 hands them in by the hundred a second),
+   every slip in at once. */
+(function () {
+  var region = document.querySelector("[data-console-said]");
+  if (!region) { return; }
+  var parts = ["status", "watch", "review"];
+  function words(id) {
+    var lines = [];
+    document.querySelectorAll("#" + id + " [data-say]").forEach(function (el) {
+      lines.push(el.textContent.replace(/[ \t\r\n]+/g, " ").trim());
+    });
+    return lines.join(" ");
+  }
+  var shown = {}, waiting = {}, timer = null, due = 0;
+  parts.forEach(function (id) { shown[id] = words(id); });
+  function flush() {
+    timer = null;
+    var text = parts.map(function (id) { return waiting[id] || ""; }).filter(Boolean).join(" ");
+    waiting = {};
+    if (!text) { return; }
+    // The same words again (a count back where it was) must still be read: make them differ.
+    region.textContent = text === region.textContent ? text + "\u00a0" : text;
+  }
+  function say(id, text, wait) {
+    waiting[id] = text;
+    var at = Date.now() + wait;
+    if (timer !== null && due <= at) { return; }
+    clearTimeout(timer);
+    due = at;
+    timer = setTimeout(flush, wait);
+  }
+  document.body.addEventListener("htmx:afterSwap", function (e) {
+    var id = e.detail.target.id;
+    if (parts.indexOf(id) < 0) { return; }
+    var now = words(id);
+    if (now === shown[id]) { return; }
+    shown[id] = now;
+    if (!now) { return; }
+    var slow = id === "watch" && !document.querySelector("#watch [data-all-in]");
+    say(id, now, slow ? 5000 : 300);
+  });
+  if (sessionStorage.getItem(FOLLOWED)) {
+    sessionStorage.removeItem(FOLLOWED);
+    say("status", words("status"), 500);
+    if (words("review")) { say("review", words("review"), 500); }
+  }
 })();
 
 /* Actions that are hard to undo ask first: ending a game, releasing a table always;
