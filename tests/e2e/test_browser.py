@@ -1173,6 +1173,8 @@ def test_the_console_says_what_changes_and_what_a_paper_slip_did(
     page.wait_for_function(
         "() => document.querySelector('#preview').textContent.includes('Aucun joueur à la table 9.')"
     )
+    # The new form is ready (htmx has taken it over) when its table field has the focus.
+    page.wait_for_function("() => document.activeElement.id === 'slip-table'")
     page.fill("#slip-table", "2")
     page.fill("#slip-form input[name=coordinates]", coordinates)
     page.fill("#slip-form input[name=word]", word)
@@ -1180,7 +1182,7 @@ def test_the_console_says_what_changes_and_what_a_paper_slip_did(
     page.wait_for_selector("#preview .stored")
     assert "Table 2 (Bruno)" in page.inner_text("#preview .stored")
     assert page.evaluate("() => window.box === document.querySelector('#preview')")
-    assert page.evaluate("() => document.activeElement.id") == "slip-table"
+    page.wait_for_function("() => document.activeElement.id === 'slip-table'")
 
     # The last slip: "every slip is in" said at once, without the count's wait.
     page.goto("about:blank")  # SQLite: no page streaming while the test writes
