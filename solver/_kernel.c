@@ -1,30 +1,351 @@
 /*
- * solver._kernel: the move generator's hot loop in C, over the same flat arrays as the
- * pure-Python walker solver.movegen._generate_strip_py (which stays the reference: both
- * are run on the whole reference corpus by the tests).
+ * solver._kernel: the move generator in C, over the same flat arrays as the pure-Python
+ * walker solver.movegen._generate_strip_py (which stays the reference: both are run on
+ * the whole reference corpus by the tests).
  *
- * generate_strip(mask, accepts, base, kids, tiles, cross, xscore, lm, wm, anchors, rack,
- *                values, face, rack_size, bingo_bonus, across, line, recorder) -> int
+ * Graph(mask, accepts, base, kids, check=None)
+ *     The GADDAG's four uint32 buffers (solver.gaddag), checked once, here: every child
+ *     index in range, every node's children inside the arcs, no label past Z, and the
+ *     checksum `check` when given (checksum(mask, accepts, base, kids) computes it). The
+ *     walks below then read them without further checks, so a damaged cache file is
+ *     refused when it is loaded, never read past its end.
  *
- * The GADDAG arrays are buffers of uint32 (array('I')); the strip arrays are sequences of
- * small ints. Each move is counted; a move scoring at least recorder.threshold is passed
- * to recorder.add(score, across, line, start, word, placed), after which the threshold is
- * read again (a top-moves recorder raises it).
+ * cross_update(graph, squares, n, face, snap, cross_a, xs_a, cross_d, xs_d, full) -> int
+ *     The cross-sets of a board, kept in the caller's buffers and recomputed only for the
+ *     lines whose squares changed since the snapshot `snap` (bytes of the squares, updated
+ *     here); `full` recomputes every line. cross_a/xs_a serve the across pass (letters
+ *     allowed by the word down through a square, and that word's tiles' face values, -1
+ *     for no such word), cross_d/xs_d the down pass. Returns the number of lines redone.
+ *
+ * generate(graph, squares, n, lm, wm, cross_a, xs_a, cross_d, xs_d, rack, values,
+ *          rack_size, bingo_bonus, down_on_empty, mode, keep) -> (count, stride, records)
+ *     Every legal placement of the rack, both directions, in one call. Each move is
+ *     counted; what is kept depends on `mode`: 0 nothing, 1 every move, 2 every move of
+ *     the best score, 3 the `keep` best (ties at the cut in generation order); 4 every
+ *     move of the best score by a bounded best-first search, which does not count
+ *     (count -1): the anchors are walked highest bound first, until the best score
+ *     found beats every bound left. Kept moves
+ *     come back as int32 records of `stride` = 6 + n ints: score, across, line, start,
+ *     length, tiles placed, then the word's codes (a blank is letter | 64).
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
+#include <string.h>
 
 #define MAXN 32
 #define NLETTERS 26
 #define LETTER_MASK 0x3F
 #define BLANK_BIT 0x40
 #define ALL_LETTERS 0x7FFFFFEu
+#define ALL_LABELS 0x7FFFFFFu
+#define NO_CROSS (-1)
+
+enum { MODE_COUNT = 0, MODE_ALL = 1, MODE_TOP = 2, MODE_TOPN = 3, MODE_BEST = 4 };
+
+/* ------------------------------------------------------------------------------------ */
+/* The automaton, checked once.                                                          */
+
+/* The cache file's checksum (solver.gaddag.fast64, which is the reference): four lanes of
+ * xor-then-multiply over each array's uint32 words, lane j % 4, then the arrays folded in
+ * order. Fast enough to run on every load (about 1 ms for ENABLE's 8.6 MB). */
+#define FAST_PRIME 0x100000001B3ull
+static uint64_t fast_array(const uint32_t *w, Py_ssize_t len, uint64_t seed) {
+    uint64_t h[4] = {seed ^ 0x9E3779B97F4A7C15ull, seed ^ 0xC2B2AE3D27D4EB4Full, seed ^ 0x165667B19E3779F9ull,
+                     seed ^ 0x27D4EB2F165667C5ull};
+    Py_ssize_t j = 0;
+    for (; j + 4 <= len; j += 4) {
+        h[0] = (h[0] ^ w[j]) * FAST_PRIME;
+        h[1] = (h[1] ^ w[j + 1]) * FAST_PRIME;
+        h[2] = (h[2] ^ w[j + 2]) * FAST_PRIME;
+        h[3] = (h[3] ^ w[j + 3]) * FAST_PRIME;
+    }
+    for (; j < len; j++) h[j & 3] = (h[j & 3] ^ w[j]) * FAST_PRIME;
+    uint64_t out = (uint64_t)len;
+    for (int k = 0; k < 4; k++) out = (out ^ h[k]) * FAST_PRIME;
+    return out;
+}
 
 typedef struct {
+    PyObject_HEAD
+    Py_buffer views[4];
+    int held;
     const uint32_t *mask, *accepts, *base, *kids;
     Py_ssize_t nodes, arcs;
+} Graph;
+
+static void Graph_dealloc(Graph *self) {
+    for (int i = 0; i < self->held; i++) PyBuffer_Release(&self->views[i]);
+    Py_TYPE(self)->tp_free((PyObject *)self);
+}
+
+static uint64_t fast_arrays(Py_buffer *views) {
+    uint64_t out = 0;
+    for (int i = 0; i < 4; i++) out = fast_array(views[i].buf, views[i].len / 4, out);
+    return out;
+}
+
+static int Graph_init(Graph *self, PyObject *args, PyObject *kwds) {
+    PyObject *objs[4], *o_check = Py_None;
+    static char *kwlist[] = {"mask", "accepts", "base", "kids", "check", NULL};
+    if (self->held) {
+        PyErr_SetString(PyExc_TypeError, "Graph is already initialised");
+        return -1;
+    }
+    if (!PyArg_ParseTupleAndKeywords(args, kwds, "OOOO|O", kwlist, &objs[0], &objs[1], &objs[2], &objs[3],
+                                     &o_check))
+        return -1;
+    const char *names[4] = {"mask", "accepts", "base", "kids"};
+    for (int i = 0; i < 4; i++) {
+        if (PyObject_GetBuffer(objs[i], &self->views[i], PyBUF_SIMPLE) < 0) return -1;
+        self->held = i + 1;
+        if (self->views[i].len % 4) {
+            PyErr_Format(PyExc_ValueError, "damaged lexicon: %s is not an array of uint32", names[i]);
+            return -1;
+        }
+    }
+    self->mask = self->views[0].buf;
+    self->accepts = self->views[1].buf;
+    self->base = self->views[2].buf;
+    self->kids = self->views[3].buf;
+    self->nodes = self->views[0].len / 4;
+    self->arcs = self->views[3].len / 4;
+    if (self->nodes == 0 || self->views[1].len / 4 != self->nodes || self->views[2].len / 4 != self->nodes) {
+        PyErr_SetString(PyExc_ValueError, "damaged lexicon: the GADDAG arrays differ in length");
+        return -1;
+    }
+    if (self->nodes > 0x7FFFFFFF || self->arcs > 0x7FFFFFFF) {
+        PyErr_SetString(PyExc_ValueError, "damaged lexicon: too many nodes");
+        return -1;
+    }
+    if (o_check != Py_None) { /* the checksum stored with the arrays, when they come from a file */
+        uint64_t want = PyLong_AsUnsignedLongLong(o_check);
+        if (want == (uint64_t)-1 && PyErr_Occurred()) return -1;
+        if (fast_arrays(self->views) != want) {
+            PyErr_SetString(PyExc_ValueError, "damaged lexicon: checksum mismatch");
+            return -1;
+        }
+    }
+    for (Py_ssize_t node = 0; node < self->nodes; node++) {
+        uint32_t m = self->mask[node];
+        if ((m & ~ALL_LABELS) || (self->accepts[node] & ~m) ||
+            (uint64_t)self->base[node] + (uint64_t)__builtin_popcount(m) > (uint64_t)self->arcs) {
+            PyErr_Format(PyExc_ValueError, "damaged lexicon: node %zd is out of range", node);
+            return -1;
+        }
+    }
+    for (Py_ssize_t i = 0; i < self->arcs; i++) {
+        if (self->kids[i] >= (uint32_t)self->nodes) {
+            PyErr_Format(PyExc_ValueError, "damaged lexicon: arc %zd leads out of the automaton", i);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static PyObject *Graph_nodes(Graph *self, void *closure) { return PyLong_FromSsize_t(self->nodes); }
+
+static PyGetSetDef Graph_getset[] = {
+    {"nodes", (getter)Graph_nodes, NULL, "number of nodes", NULL},
+    {NULL, NULL, NULL, NULL, NULL},
+};
+
+static PyTypeObject GraphType = {
+    PyVarObject_HEAD_INIT(NULL, 0).tp_name = "solver._kernel.Graph",
+    .tp_basicsize = sizeof(Graph),
+    .tp_flags = Py_TPFLAGS_DEFAULT,
+    .tp_doc = "A GADDAG's arrays, checked once (see the module doc).",
+    .tp_new = PyType_GenericNew,
+    .tp_init = (initproc)Graph_init,
+    .tp_dealloc = (destructor)Graph_dealloc,
+    .tp_getset = Graph_getset,
+};
+
+static Graph *as_graph(PyObject *obj) {
+    if (!PyObject_TypeCheck(obj, &GraphType) || !((Graph *)obj)->held) {
+        PyErr_SetString(PyExc_TypeError, "expected a solver._kernel.Graph");
+        return NULL;
+    }
+    return (Graph *)obj;
+}
+
+/* Child of node along the label `bit` (present in m = mask[node]): in range, by Graph_init. */
+static inline uint32_t child(const Graph *g, uint32_t node, uint32_t m, uint32_t bit) {
+    return g->kids[g->base[node] + (uint32_t)__builtin_popcount(m & (bit - 1))];
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Reading the caller's arrays.                                                           */
+
+/* The board's squares (a sequence of n*n small ints), each checked to be a tile code. */
+static int read_squares(PyObject *seq, int n, int *out) {
+    PyObject *fast = PySequence_Fast(seq, "squares");
+    if (fast == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != (Py_ssize_t)n * n) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "a %dx%d board has %d squares", n, n, n * n);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (int i = 0; i < n * n; i++) {
+        long t = PyLong_AsLong(items[i]);
+        if (t == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        if (t < 0 || (t & ~(long)(BLANK_BIT | LETTER_MASK)) || (t & LETTER_MASK) > NLETTERS ||
+            (t && !(t & LETTER_MASK))) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "square %d holds the bad tile code %ld", i, t);
+            return -1;
+        }
+        out[i] = (int)t;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+static int read_small(PyObject *seq, int *out, Py_ssize_t len, const char *what) {
+    PyObject *fast = PySequence_Fast(seq, what);
+    if (fast == NULL) return -1;
+    if (PySequence_Fast_GET_SIZE(fast) != len) {
+        Py_DECREF(fast);
+        PyErr_Format(PyExc_ValueError, "%s: %zd items expected", what, len);
+        return -1;
+    }
+    PyObject **items = PySequence_Fast_ITEMS(fast);
+    for (Py_ssize_t i = 0; i < len; i++) {
+        long v = PyLong_AsLong(items[i]);
+        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
+        if (v < -1000000 || v > 1000000) {
+            Py_DECREF(fast);
+            PyErr_Format(PyExc_ValueError, "%s: %ld is out of range", what, v);
+            return -1;
+        }
+        out[i] = (int)v;
+    }
+    Py_DECREF(fast);
+    return 0;
+}
+
+/* A writable (or readable) buffer of exactly `len` bytes. */
+static int get_exact(PyObject *obj, Py_buffer *view, Py_ssize_t len, int writable, const char *what) {
+    if (PyObject_GetBuffer(obj, view, writable ? PyBUF_WRITABLE : PyBUF_SIMPLE) < 0) return -1;
+    if (view->len != len) {
+        PyBuffer_Release(view);
+        PyErr_Format(PyExc_ValueError, "%s: %zd bytes, %zd expected", what, view->len, len);
+        return -1;
+    }
+    return 0;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Cross-sets.                                                                            */
+
+/* One perpendicular line: for each empty square j of perp (n tiles), the letters the word
+ * through j allows and the face value of that word's tiles; written at out[j * step]. */
+static void cross_line(const Graph *g, const int *perp, int n, const int *face, uint32_t *cross,
+                       int32_t *xs, int step) {
+    for (int j = 0; j < n; j++) {
+        cross[j * step] = ALL_LETTERS;
+        xs[j * step] = NO_CROSS;
+    }
+    for (int j = 0; j < n; j++) {
+        if (perp[j]) continue;
+        int has_up = j > 0 && perp[j - 1], has_down = j + 1 < n && perp[j + 1];
+        if (!has_up && !has_down) continue;
+        int a = j, b = j + 1; /* up = perp[a..j-1], down = perp[j+1..b-1] */
+        while (a > 0 && perp[a - 1]) a--;
+        while (b < n && perp[b]) b++;
+        int sum = 0;
+        for (int q = a; q < j; q++) sum += face[perp[q]];
+        for (int q = j + 1; q < b; q++) sum += face[perp[q]];
+        xs[j * step] = sum;
+        /* rev(up + L + down) = rev(down) L rev(up): walk rev(down) once, then each L. */
+        uint32_t node = 0;
+        int dead = 0;
+        for (int q = b - 1; q > j; q--) {
+            uint32_t bit = 1u << (perp[q] & LETTER_MASK), m = g->mask[node];
+            if (!(m & bit)) { dead = 1; break; }
+            node = child(g, node, m, bit);
+        }
+        uint32_t allowed = 0;
+        if (!dead) {
+            uint32_t m0 = g->mask[node], letters = m0 & ALL_LETTERS;
+            while (letters) {
+                uint32_t bit = letters & (~letters + 1);
+                letters ^= bit;
+                if (a == j) { /* nothing above: the word ends with L */
+                    if (g->accepts[node] & bit) allowed |= bit;
+                    continue;
+                }
+                uint32_t cur = child(g, node, m0, bit);
+                int ok = 1;
+                for (int q = j - 1; q > a; q--) {
+                    uint32_t b2 = 1u << (perp[q] & LETTER_MASK), m = g->mask[cur];
+                    if (!(m & b2)) { ok = 0; break; }
+                    cur = child(g, cur, m, b2);
+                }
+                if (ok && (g->accepts[cur] >> (perp[a] & LETTER_MASK) & 1)) allowed |= bit;
+            }
+        }
+        cross[j * step] = allowed;
+    }
+}
+
+static PyObject *cross_update(PyObject *self, PyObject *args) {
+    PyObject *o_graph, *o_squares, *o_face, *o_snap, *o_ca, *o_xa, *o_cd, *o_xd;
+    int n, full;
+    if (!PyArg_ParseTuple(args, "OOiOOOOOOp", &o_graph, &o_squares, &n, &o_face, &o_snap, &o_ca, &o_xa,
+                          &o_cd, &o_xd, &full))
+        return NULL;
+    Graph *g = as_graph(o_graph);
+    if (g == NULL) return NULL;
+    if (n < 2 || n > MAXN) return PyErr_Format(PyExc_ValueError, "board size %d out of range", n);
+    int squares[MAXN * MAXN], face[128];
+    if (read_squares(o_squares, n, squares) < 0 || read_small(o_face, face, 128, "face") < 0) return NULL;
+    Py_buffer v[5];
+    PyObject *objs[5] = {o_snap, o_ca, o_xa, o_cd, o_xd};
+    Py_ssize_t lens[5] = {n * n, 4 * n * n, 4 * n * n, 4 * n * n, 4 * n * n};
+    const char *names[5] = {"snap", "cross_a", "xs_a", "cross_d", "xs_d"};
+    int got = 0;
+    PyObject *result = NULL;
+    for (; got < 5; got++)
+        if (get_exact(objs[got], &v[got], lens[got], 1, names[got]) < 0) goto done;
+    {
+        uint8_t *snap = v[0].buf;
+        uint32_t *ca = v[1].buf, *cd = v[3].buf;
+        int32_t *xa = v[2].buf, *xd = v[4].buf;
+        uint8_t dirty_row[MAXN] = {0}, dirty_col[MAXN] = {0};
+        for (int i = 0; i < n * n; i++) {
+            if (full || snap[i] != (uint8_t)squares[i]) {
+                dirty_row[i / n] = dirty_col[i % n] = 1;
+                snap[i] = (uint8_t)squares[i];
+            }
+        }
+        int redone = 0, perp[MAXN];
+        for (int c = 0; c < n; c++) { /* a changed column: the words down it, for the across pass */
+            if (!dirty_col[c]) continue;
+            for (int r = 0; r < n; r++) perp[r] = squares[r * n + c];
+            cross_line(g, perp, n, face, ca + c, xa + c, n);
+            redone++;
+        }
+        for (int r = 0; r < n; r++) { /* a changed row: the words across it, for the down pass */
+            if (!dirty_row[r]) continue;
+            cross_line(g, squares + r * n, n, face, cd + r * n, xd + r * n, 1);
+            redone++;
+        }
+        result = PyLong_FromLong(redone);
+    }
+done:
+    for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* The walk.                                                                              */
+
+typedef struct {
+    const Graph *g;
     int n;
+    /* the strip being walked */
     int tiles[MAXN], xscore[MAXN], lm[MAXN], wm[MAXN], lrun[MAXN], rrun[MAXN], buf[MAXN];
     uint32_t cross[MAXN];
     int rack[NLETTERS + 1], values[NLETTERS + 1], face[128];
@@ -32,62 +353,115 @@ typedef struct {
     int anchor, right_free, left_limit, down_single_skip;
     uint32_t sep_gate, sep_tile;
     long long found;
-    PyObject *recorder, *add;
-    double threshold;
-    int error;
+    /* what is kept */
+    int mode, keep, stride;
+    int32_t *rec;
+    Py_ssize_t rec_n, rec_cap; /* records kept (mode 1, 2; mode 3: slots used) */
+    long best;
+    int has_best;
+    int *heap;              /* mode 3: slot numbers, a min-heap by (score, -seq) */
+    long long *seq;         /* mode 3: the generation number of each slot's move */
+    long long counter;
+    int oom;
 } Ctx;
 
-static int read_threshold(Ctx *c) {
-    PyObject *t = PyObject_GetAttrString(c->recorder, "threshold");
-    if (t == NULL) return -1;
-    double v = PyFloat_AsDouble(t);
-    Py_DECREF(t);
-    if (v == -1.0 && PyErr_Occurred()) return -1;
-    c->threshold = v;
+static int32_t *slot(Ctx *c, Py_ssize_t i) { return c->rec + i * c->stride; }
+
+static int grow(Ctx *c) {
+    if (c->rec_n < c->rec_cap) return 0;
+    Py_ssize_t cap = c->rec_cap ? c->rec_cap * 2 : 256;
+    int32_t *more = PyMem_Realloc(c->rec, (size_t)cap * c->stride * sizeof(int32_t));
+    if (more == NULL) { c->oom = 1; return -1; }
+    c->rec = more;
+    c->rec_cap = cap;
     return 0;
+}
+
+static void fill(Ctx *c, int32_t *r, int start, int end, int nplaced, long score) {
+    r[0] = (int32_t)score;
+    r[1] = c->across;
+    r[2] = c->line;
+    r[3] = start;
+    r[4] = end - start + 1;
+    r[5] = nplaced;
+    for (int i = start; i <= end; i++) r[6 + i - start] = c->buf[i];
+}
+
+/* Worse move first: lower score, or the same score generated later. */
+static inline int worse(Ctx *c, int a, int b) {
+    int32_t sa = slot(c, a)[0], sb = slot(c, b)[0];
+    return sa < sb || (sa == sb && c->seq[a] > c->seq[b]);
+}
+
+static void sift_down(Ctx *c, int i) {
+    int n = (int)c->rec_n;
+    for (;;) {
+        int l = 2 * i + 1, r = l + 1, m = i;
+        if (l < n && worse(c, c->heap[l], c->heap[m])) m = l;
+        if (r < n && worse(c, c->heap[r], c->heap[m])) m = r;
+        if (m == i) return;
+        int t = c->heap[i]; c->heap[i] = c->heap[m]; c->heap[m] = t;
+        i = m;
+    }
+}
+
+static void sift_up(Ctx *c, int i) {
+    while (i > 0) {
+        int p = (i - 1) / 2;
+        if (!worse(c, c->heap[i], c->heap[p])) return;
+        int t = c->heap[i]; c->heap[i] = c->heap[p]; c->heap[p] = t;
+        i = p;
+    }
 }
 
 static void emit(Ctx *c, int start, int end, int nplaced, long score) {
     if (nplaced == 1 && c->down_single_skip) return; /* the across pass has this one */
     if (nplaced == c->rack_size) score += c->bingo_bonus;
     c->found++;
-    if ((double)score < c->threshold || c->error) return;
-    PyObject *word = PyList_New(end - start + 1);
-    if (word == NULL) { c->error = 1; return; }
-    for (int i = start; i <= end; i++) {
-        PyObject *v = PyLong_FromLong(c->buf[i]);
-        if (v == NULL) { Py_DECREF(word); c->error = 1; return; }
-        PyList_SET_ITEM(word, i - start, v);
+    switch (c->mode) {
+    case MODE_ALL:
+        if (grow(c) < 0) return;
+        fill(c, slot(c, c->rec_n++), start, end, nplaced, score);
+        return;
+    case MODE_TOP:
+    case MODE_BEST:
+        if (c->has_best && score < c->best) return;
+        if (!c->has_best || score > c->best) { c->best = score; c->has_best = 1; c->rec_n = 0; }
+        if (grow(c) < 0) return;
+        fill(c, slot(c, c->rec_n++), start, end, nplaced, score);
+        return;
+    case MODE_TOPN: {
+        long long s = c->counter++;
+        if (c->rec_n < c->keep) {
+            int i = (int)c->rec_n++;
+            fill(c, slot(c, i), start, end, nplaced, score);
+            c->seq[i] = s;
+            c->heap[i] = i;
+            sift_up(c, i);
+        } else if (score > slot(c, c->heap[0])[0]) { /* equal: the earlier one stays */
+            int i = c->heap[0];
+            fill(c, slot(c, i), start, end, nplaced, score);
+            c->seq[i] = s;
+            sift_down(c, 0);
+        }
+        return;
     }
-    PyObject *res = PyObject_CallFunction(c->add, "lOiiOi", score, c->across ? Py_True : Py_False,
-                                          c->line, start, word, nplaced);
-    Py_DECREF(word);
-    if (res == NULL) { c->error = 1; return; }
-    Py_DECREF(res);
-    if (read_threshold(c) < 0) c->error = 1;
-}
-
-/* Child of node along the label `bit`. Every node index the walk uses comes from here (or
- * is the root), so checking here keeps a damaged automaton from reading out of bounds. */
-static inline uint32_t child(Ctx *c, uint32_t node, uint32_t m, uint32_t bit) {
-    uint32_t idx = c->base[node] + (uint32_t)__builtin_popcount(m & (bit - 1));
-    if (idx >= (uint32_t)c->arcs || c->kids[idx] >= (uint32_t)c->nodes) {
-        c->error = 2;
-        return 0;
+    default:
+        return;
     }
-    return c->kids[idx];
 }
 
 /* Follow the board tiles at q = from, from + step, ... up to `to` (excluded) from *node:
  * 0 when the GADDAG has no such path; else *node, *a (the last arc's accept bit) and
  * *sum (their face values) are updated and buf holds the tiles. */
 static inline int walk_run(Ctx *c, uint32_t *node, uint32_t *a, int *sum, int from, int to, int step) {
+    const Graph *g = c->g;
     for (int q = from; q != to; q += step) {
         int sq = c->tiles[q];
-        uint32_t mm = c->mask[*node], bb = 1u << (sq & LETTER_MASK);
+        uint32_t mm = g->mask[*node], bb = 1u << (sq & LETTER_MASK);
         if (!(mm & bb)) return 0;
-        *a = c->accepts[*node] & bb;
-        *node = child(c, *node, mm, bb);
+        *a = g->accepts[*node] & bb;
+        *node = child(g, *node, mm, bb);
         *sum += c->face[sq];
         c->buf[q] = sq;
     }
@@ -106,7 +480,7 @@ static void go_right_entry(Ctx *c, uint32_t node, int start, int nplaced, int ms
         uint32_t a = 0;
         if (!walk_run(c, &node, &a, &msum, pos, end, 1)) return;
         if (a) emit(c, start, end - 1, nplaced, (long)msum * wmul + xsum);
-        if (end < c->n && c->mask[node] && (rbits || c->rack[0]))
+        if (end < c->n && c->g->mask[node] && (rbits || c->rack[0]))
             go_right(c, end, node, start, nplaced, msum, wmul, xsum, rbits);
     } else if (rbits || c->rack[0]) {
         go_right(c, pos, node, start, nplaced, msum, wmul, xsum, rbits);
@@ -115,13 +489,14 @@ static void go_right_entry(Ctx *c, uint32_t node, int start, int nplaced, int ms
 
 static void go_left(Ctx *c, int pos, uint32_t node, int nplaced, int msum, int wmul, int xsum,
                     uint32_t rbits) {
-    if (c->error) return;
+    if (c->oom) return;
+    const Graph *g = c->g;
     int blanks = c->rack[0];
     uint32_t any_real = blanks ? ALL_LETTERS : 0, any_blank = blanks > 1 ? ALL_LETTERS : 0;
-    uint32_t m = c->mask[node];
+    uint32_t m = g->mask[node];
     uint32_t allowed = (blanks ? (m & c->cross[pos]) : (m & c->cross[pos] & rbits)) & ALL_LETTERS;
     if (!allowed) return;
-    uint32_t acc = c->accepts[node];
+    uint32_t acc = g->accepts[node];
     int lmv = c->lm[pos], wmv = c->wm[pos], xs = c->xscore[pos];
     int nwmul = wmul * wmv;
     int start = c->lrun[pos];
@@ -131,16 +506,16 @@ static void go_left(Ctx *c, int pos, uint32_t node, int nplaced, int msum, int w
         uint32_t bit = allowed & (~allowed + 1);
         allowed ^= bit;
         int letter = __builtin_ctz(bit);
-        uint32_t node2 = child(c, node, m, bit);
+        uint32_t node2 = child(g, node, m, bit);
         uint32_t a = acc & bit;
         int run_sum = 0; /* board tiles left of pos, read right to left */
         if (!walk_run(c, &node2, &a, &run_sum, pos - 1, start - 1, -1)) continue;
-        uint32_t m2 = c->mask[node2];
+        uint32_t m2 = g->mask[node2];
         uint32_t lg = m2 & left_gate;
         uint32_t sep = 0, sep_m = 0;
         if ((m2 & 1) && c->sep_gate) {
-            sep = child(c, node2, m2, 1);
-            sep_m = c->mask[sep] & c->sep_gate;
+            sep = child(g, node2, m2, 1);
+            sep_m = g->mask[sep] & c->sep_gate;
         }
         int cnt = c->rack[letter];
         if (cnt) {
@@ -172,19 +547,20 @@ static void go_left(Ctx *c, int pos, uint32_t node, int nplaced, int msum, int w
                 c->rack[0] = blanks;
             }
         }
-        if (c->error) return;
+        if (c->oom) return;
     }
 }
 
 static void go_right(Ctx *c, int pos, uint32_t node, int start, int nplaced, int msum, int wmul,
                      int xsum, uint32_t rbits) {
-    if (c->error) return;
+    if (c->oom) return;
+    const Graph *g = c->g;
     int blanks = c->rack[0];
     uint32_t any_real = blanks ? ALL_LETTERS : 0, any_blank = blanks > 1 ? ALL_LETTERS : 0;
-    uint32_t m = c->mask[node];
+    uint32_t m = g->mask[node];
     uint32_t allowed = (blanks ? (m & c->cross[pos]) : (m & c->cross[pos] & rbits)) & ALL_LETTERS;
     if (!allowed) return;
-    uint32_t acc = c->accepts[node];
+    uint32_t acc = g->accepts[node];
     int lmv = c->lm[pos], wmv = c->wm[pos], xs = c->xscore[pos];
     int nwmul = wmul * wmv;
     int end = c->rrun[pos];
@@ -194,11 +570,11 @@ static void go_right(Ctx *c, int pos, uint32_t node, int start, int nplaced, int
         uint32_t bit = allowed & (~allowed + 1);
         allowed ^= bit;
         int letter = __builtin_ctz(bit);
-        uint32_t node2 = child(c, node, m, bit);
+        uint32_t node2 = child(g, node, m, bit);
         uint32_t a = acc & bit;
         int run_sum = 0; /* board tiles right of pos */
         if (!walk_run(c, &node2, &a, &run_sum, pos + 1, end, 1)) continue;
-        uint32_t more = c->mask[node2] & right_gate;
+        uint32_t more = g->mask[node2] & right_gate;
         int cnt = c->rack[letter];
         if (cnt) {
             int tv = c->values[letter] * lmv;
@@ -226,155 +602,632 @@ static void go_right(Ctx *c, int pos, uint32_t node, int start, int nplaced, int
                 c->rack[0] = blanks;
             }
         }
-        if (c->error) return;
+        if (c->oom) return;
     }
 }
 
-/* Copy a sequence of small ints into out[0..len-1]; returns its length or -1. */
-static Py_ssize_t read_ints(PyObject *seq, int *out, Py_ssize_t max_len, const char *what) {
-    PyObject *fast = PySequence_Fast(seq, what);
-    if (fast == NULL) return -1;
-    Py_ssize_t len = PySequence_Fast_GET_SIZE(fast);
-    if (len > max_len) {
-        Py_DECREF(fast);
-        PyErr_Format(PyExc_ValueError, "%s: %zd items, at most %zd", what, len, max_len);
-        return -1;
-    }
-    PyObject **items = PySequence_Fast_ITEMS(fast);
-    for (Py_ssize_t i = 0; i < len; i++) {
-        long v = PyLong_AsLong(items[i]);
-        if (v == -1 && PyErr_Occurred()) { Py_DECREF(fast); return -1; }
-        out[i] = (int)v;
-    }
-    Py_DECREF(fast);
-    return len;
-}
-
-static int get_u32(PyObject *obj, Py_buffer *view, const char *what) {
-    if (PyObject_GetBuffer(obj, view, PyBUF_SIMPLE) < 0) return -1;
-    if (view->len % 4) {
-        PyBuffer_Release(view);
-        PyErr_Format(PyExc_ValueError, "%s is not an array of uint32", what);
-        return -1;
-    }
-    return 0;
-}
-
-static PyObject *generate_strip(PyObject *self, PyObject *args) {
-    PyObject *o_mask, *o_acc, *o_base, *o_kids, *o_tiles, *o_cross, *o_xscore, *o_lm, *o_wm;
-    PyObject *o_anchors, *o_rack, *o_values, *o_face, *recorder;
-    int rack_size, bingo_bonus, across, line;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOiipiO", &o_mask, &o_acc, &o_base, &o_kids, &o_tiles,
-                          &o_cross, &o_xscore, &o_lm, &o_wm, &o_anchors, &o_rack, &o_values,
-                          &o_face, &rack_size, &bingo_bonus, &across, &line, &recorder))
-        return NULL;
-    static Ctx zero;
-    Ctx *c = PyMem_Malloc(sizeof(Ctx));
-    if (c == NULL) return PyErr_NoMemory();
-    *c = zero;
-    Py_buffer views[4];
-    int got = 0;
-    PyObject *objs[4] = {o_mask, o_acc, o_base, o_kids};
-    const char *names[4] = {"mask", "accepts", "base", "kids"};
-    PyObject *result = NULL;
-    int anchors[MAXN], cross_tmp[MAXN];
-    for (; got < 4; got++)
-        if (get_u32(objs[got], &views[got], names[got]) < 0) goto done;
-    c->mask = views[0].buf;
-    c->accepts = views[1].buf;
-    c->base = views[2].buf;
-    c->kids = views[3].buf;
-    c->nodes = views[0].len / 4;
-    c->arcs = views[3].len / 4;
-    if (c->nodes == 0 || views[1].len / 4 != c->nodes || views[2].len / 4 != c->nodes) {
-        PyErr_SetString(PyExc_ValueError, "damaged lexicon: the GADDAG arrays differ in length");
-        goto done;
-    }
-    Py_ssize_t n = read_ints(o_tiles, c->tiles, MAXN, "tiles");
-    if (n < 0) goto done;
-    c->n = (int)n;
-    if (read_ints(o_cross, cross_tmp, MAXN, "cross") != n || read_ints(o_xscore, c->xscore, MAXN, "xscore") != n ||
-        read_ints(o_lm, c->lm, MAXN, "lm") != n || read_ints(o_wm, c->wm, MAXN, "wm") != n) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "strip arrays differ in length");
-        goto done;
-    }
-    for (int i = 0; i < c->n; i++) {
-        int t = c->tiles[i];
-        if (t < 0 || (t & ~BLANK_BIT) > NLETTERS || (t && !(t & LETTER_MASK))) {
-            PyErr_Format(PyExc_ValueError, "square %d holds the bad tile code %d", i, t);
-            goto done;
-        }
-        c->cross[i] = (uint32_t)cross_tmp[i];
-    }
-    Py_ssize_t n_anchors = read_ints(o_anchors, anchors, MAXN, "anchors");
-    if (n_anchors < 0) goto done;
-    if (read_ints(o_rack, c->rack, NLETTERS + 1, "rack") != NLETTERS + 1 ||
-        read_ints(o_values, c->values, NLETTERS + 1, "values") != NLETTERS + 1 ||
-        read_ints(o_face, c->face, 128, "face") != 128) {
-        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "rack, values or face has the wrong length");
-        goto done;
-    }
-    c->rack_size = rack_size;
-    c->bingo_bonus = bingo_bonus;
-    c->across = across;
-    c->line = line;
-    c->recorder = recorder;
-    c->add = PyObject_GetAttrString(recorder, "add");
-    if (c->add == NULL || read_threshold(c) < 0) goto done;
-    for (int i = 0; i < c->n; i++) {
+/* The runs of board tiles around each square of the strip (c->tiles, cross, ... filled). */
+static void strip_runs(Ctx *c) {
+    int n = c->n;
+    for (int i = 0; i < n; i++) {
         int j = i - 1;
         while (j >= 0 && c->tiles[j]) j--;
         c->lrun[i] = j + 1;
         j = i + 1;
-        while (j < c->n && c->tiles[j]) j++;
+        while (j < n && c->tiles[j]) j++;
         c->rrun[i] = j;
     }
-    uint32_t rack_bits = 0;
+}
+
+/* The strip's anchors, left to right, and for each the leftmost square its moves may use
+ * (past the previous anchor: a move covering two anchors comes from the leftmost one). */
+static int strip_anchors(Ctx *c, int empty_board, int *anchors, int *left_limits) {
+    int n = c->n, count = 0, is_anchor[MAXN] = {0};
+    if (empty_board) {
+        if (c->line == n / 2) anchors[count++] = n / 2;
+    } else {
+        for (int i = 0; i < n; i++) {
+            if (c->tiles[i]) continue;
+            if (c->xscore[i] != NO_CROSS || (i > 0 && c->tiles[i - 1]) || (i + 1 < n && c->tiles[i + 1]))
+                anchors[count++] = i;
+        }
+    }
+    for (int k = 0; k < count; k++) is_anchor[anchors[k]] = 1;
+    for (int k = 0; k < count; k++) {
+        int p = c->lrun[anchors[k]] - 1;
+        while (p >= 0 && !is_anchor[p] && !c->tiles[p]) p--;
+        left_limits[k] = p + 1;
+    }
+    return count;
+}
+
+static uint32_t rack_bits_of(Ctx *c) {
+    uint32_t bits = 0;
     for (int code = 1; code <= NLETTERS; code++)
-        if (c->rack[code]) rack_bits |= 1u << code;
-    int is_anchor[MAXN] = {0};
-    for (Py_ssize_t k = 0; k < n_anchors; k++) {
-        if (anchors[k] < 0 || anchors[k] >= c->n) {
-            PyErr_SetString(PyExc_ValueError, "anchor off the strip");
+        if (c->rack[code]) bits |= 1u << code;
+    return bits;
+}
+
+/* Every move whose leftmost anchor is a. */
+static void walk_anchor(Ctx *c, int a, int left_limit, uint32_t rack_bits) {
+    int n = c->n;
+    c->anchor = a;
+    c->right_free = a + 1 >= n || !c->tiles[a + 1];
+    c->down_single_skip = !c->across && c->xscore[a] != NO_CROSS;
+    if (a + 1 >= n) {
+        c->sep_gate = c->sep_tile = 0;
+    } else if (c->tiles[a + 1]) {
+        c->sep_gate = c->sep_tile = 1u << (c->tiles[a + 1] & LETTER_MASK);
+    } else {
+        c->sep_gate = c->cross[a + 1];
+        c->sep_tile = 0;
+    }
+    c->left_limit = left_limit;
+    go_left(c, a, 0, 0, 0, 1, 0, rack_bits);
+}
+
+static void walk_strip(Ctx *c, int empty_board) {
+    int anchors[MAXN], limits[MAXN];
+    strip_runs(c);
+    int count = strip_anchors(c, empty_board, anchors, limits);
+    uint32_t bits = rack_bits_of(c);
+    for (int k = 0; k < count && !c->oom; k++) walk_anchor(c, anchors[k], limits[k], bits);
+}
+
+/* A score no move from this anchor can beat: any such move lies in [lrun[limit], n - 1]
+ * and places at most k tiles on its empty squares, so its main word is worth at most the
+ * window's board tiles plus the k best pairings of rack values with letter premiums, times
+ * the k best word premiums; each new tile's cross word at most its square's best; and the
+ * bingo bonus when the whole rack may go. Sound, not tight: it only orders and prunes. */
+static long anchor_bound(Ctx *c, int limit, int tiles_in_rack, const int *values_desc) {
+    int n = c->n, lms[MAXN], wms[MAXN], empties = 0;
+    long board_sum = 0, crosses[MAXN];
+    int vmax = values_desc[0];
+    for (int i = c->lrun[limit]; i < n; i++) {
+        if (c->tiles[i]) { board_sum += c->face[c->tiles[i]]; continue; }
+        lms[empties] = c->lm[i];
+        wms[empties] = c->wm[i];
+        crosses[empties] = c->xscore[i] == NO_CROSS ? 0 : (long)(c->xscore[i] + vmax * c->lm[i]) * c->wm[i];
+        empties++;
+    }
+    int k = tiles_in_rack < empties ? tiles_in_rack : empties;
+    /* partial selection sorts, descending: k is at most the rack size */
+    for (int i = 0; i < k; i++) {
+        for (int j = i + 1; j < empties; j++) {
+            if (lms[j] > lms[i]) { int t = lms[i]; lms[i] = lms[j]; lms[j] = t; }
+            if (wms[j] > wms[i]) { int t = wms[i]; wms[i] = wms[j]; wms[j] = t; }
+            if (crosses[j] > crosses[i]) { long t = crosses[i]; crosses[i] = crosses[j]; crosses[j] = t; }
+        }
+    }
+    long letters = board_sum, wmul = 1, cross = 0;
+    for (int i = 0; i < k; i++) {
+        letters += (long)values_desc[i] * lms[i];
+        wmul *= wms[i];
+        cross += crosses[i];
+    }
+    long bound = letters * wmul + cross;
+    if (k == c->rack_size) bound += c->bingo_bonus;
+    return bound;
+}
+
+typedef struct {
+    long bound;
+    int across, line, anchor, limit;
+} Job;
+
+static int job_order(const void *pa, const void *pb) {
+    const Job *a = pa, *b = pb;
+    if (a->bound != b->bound) return a->bound < b->bound ? 1 : -1;
+    if (a->across != b->across) return b->across - a->across;
+    if (a->line != b->line) return a->line - b->line;
+    return a->anchor - b->anchor;
+}
+
+/* Load strip (across, line) of the board into the context. */
+static void load_strip(Ctx *c, int across, int line, const int *squares, const uint8_t *lm, const uint8_t *wm,
+                       const uint32_t *ca, const int32_t *xa, const uint32_t *cd, const int32_t *xd) {
+    int n = c->n;
+    c->across = across;
+    c->line = line;
+    for (int i = 0; i < n; i++) {
+        int sq = across ? line * n + i : i * n + line;
+        c->tiles[i] = squares[sq];
+        c->lm[i] = lm[sq];
+        c->wm[i] = wm[sq];
+        c->cross[i] = across ? ca[sq] : cd[sq];
+        c->xscore[i] = across ? xa[sq] : xd[sq];
+    }
+}
+
+/* Kept moves as bytes, best first for mode 3 (score, then generation order). */
+static PyObject *records(Ctx *c) {
+    Py_ssize_t count = c->rec_n, size = (Py_ssize_t)c->stride * sizeof(int32_t);
+    PyObject *out = PyBytes_FromStringAndSize(NULL, count * size);
+    if (out == NULL) return NULL;
+    char *dst = PyBytes_AS_STRING(out);
+    if (c->mode != MODE_TOPN) {
+        if (count) memcpy(dst, c->rec, (size_t)(count * size));
+        return out;
+    }
+    /* Pop the heap worst first and fill from the end. */
+    for (Py_ssize_t k = count - 1; k >= 0; k--) {
+        int i = c->heap[0];
+        memcpy(dst + k * size, slot(c, i), (size_t)size);
+        c->heap[0] = c->heap[c->rec_n - 1];
+        c->rec_n--;
+        sift_down(c, 0);
+    }
+    c->rec_n = count;
+    return out;
+}
+
+static PyObject *generate(PyObject *self, PyObject *args) {
+    PyObject *o_graph, *o_squares, *o_lm, *o_wm, *o_ca, *o_xa, *o_cd, *o_xd, *o_rack, *o_values;
+    int n, rack_size, bingo_bonus, down_on_empty, mode, keep;
+    if (!PyArg_ParseTuple(args, "OOiOOOOOOOOiipii", &o_graph, &o_squares, &n, &o_lm, &o_wm, &o_ca, &o_xa,
+                          &o_cd, &o_xd, &o_rack, &o_values, &rack_size, &bingo_bonus, &down_on_empty, &mode,
+                          &keep))
+        return NULL;
+    Graph *g = as_graph(o_graph);
+    if (g == NULL) return NULL;
+    if (n < 2 || n > MAXN) return PyErr_Format(PyExc_ValueError, "board size %d out of range", n);
+    if (mode < MODE_COUNT || mode > MODE_BEST) return PyErr_Format(PyExc_ValueError, "unknown mode %d", mode);
+    if (mode == MODE_TOPN && (keep < 1 || keep > 1000000))
+        return PyErr_Format(PyExc_ValueError, "keep %d out of range", keep);
+    if (rack_size < 1 || rack_size > MAXN) return PyErr_Format(PyExc_ValueError, "rack size %d", rack_size);
+    Ctx *c = PyMem_Calloc(1, sizeof(Ctx));
+    if (c == NULL) return PyErr_NoMemory();
+    int squares[MAXN * MAXN];
+    Py_buffer v[6];
+    int got = 0;
+    PyObject *result = NULL, *recs = NULL;
+    if (read_squares(o_squares, n, squares) < 0 || read_small(o_rack, c->rack, NLETTERS + 1, "rack") < 0 ||
+        read_small(o_values, c->values, NLETTERS + 1, "values") < 0)
+        goto done;
+    for (int i = 0; i <= NLETTERS; i++) {
+        if (c->rack[i] < 0 || c->rack[i] > MAXN) {
+            PyErr_SetString(PyExc_ValueError, "rack counts out of range");
             goto done;
         }
-        is_anchor[anchors[k]] = 1;
     }
-    for (Py_ssize_t k = 0; k < n_anchors && !c->error; k++) {
-        if (PyErr_CheckSignals() < 0) { c->error = 1; break; } /* Ctrl-C on a long count */
-        int a = anchors[k];
-        c->anchor = a;
-        c->right_free = a + 1 >= c->n || !c->tiles[a + 1];
-        c->down_single_skip = !c->across && c->xscore[a] != -1;
-        if (a + 1 >= c->n) {
-            c->sep_gate = c->sep_tile = 0;
-        } else if (c->tiles[a + 1]) {
-            c->sep_gate = c->sep_tile = 1u << (c->tiles[a + 1] & LETTER_MASK);
+    {
+        PyObject *objs[6] = {o_lm, o_wm, o_ca, o_xa, o_cd, o_xd};
+        Py_ssize_t lens[6] = {n * n, n * n, 4 * n * n, 4 * n * n, 4 * n * n, 4 * n * n};
+        const char *names[6] = {"lm", "wm", "cross_a", "xs_a", "cross_d", "xs_d"};
+        for (; got < 6; got++)
+            if (get_exact(objs[got], &v[got], lens[got], 0, names[got]) < 0) goto done;
+    }
+    c->g = g;
+    c->n = n;
+    for (int i = 1; i <= NLETTERS; i++) c->face[i] = c->values[i]; /* blanks: 0 */
+    c->rack_size = rack_size;
+    c->bingo_bonus = bingo_bonus;
+    c->mode = mode;
+    c->keep = keep;
+    c->stride = 6 + n;
+    if (mode == MODE_TOPN) {
+        c->rec = PyMem_Malloc((size_t)keep * c->stride * sizeof(int32_t));
+        c->heap = PyMem_Malloc((size_t)keep * sizeof(int));
+        c->seq = PyMem_Malloc((size_t)keep * sizeof(long long));
+        if (!c->rec || !c->heap || !c->seq) { PyErr_NoMemory(); goto done; }
+        c->rec_cap = keep;
+    }
+    {
+        const uint8_t *lm = v[0].buf, *wm = v[1].buf;
+        const uint32_t *ca = v[2].buf, *cd = v[4].buf;
+        const int32_t *xa = v[3].buf, *xd = v[5].buf;
+        int empty_board = 1;
+        for (int i = 0; i < n * n; i++)
+            if (squares[i]) { empty_board = 0; break; }
+        if (mode == MODE_BEST) {
+            /* Best first: every anchor of both directions with its bound, the highest
+             * walked first; once the best score found beats a bound, no later anchor can
+             * reach it. No count: the anchors not walked are not counted. */
+            Job *jobs = PyMem_Malloc(sizeof(Job) * 2 * MAXN * MAXN);
+            if (jobs == NULL) { PyErr_NoMemory(); goto done; }
+            int njobs = 0, values_desc[MAXN] = {0}, tiles_in_rack = 0;
+            for (int code = 0; code <= NLETTERS; code++)
+                for (int k = 0; k < c->rack[code] && tiles_in_rack < MAXN; k++)
+                    values_desc[tiles_in_rack++] = code ? c->values[code] : 0;
+            for (int i = 0; i < tiles_in_rack; i++)
+                for (int j = i + 1; j < tiles_in_rack; j++)
+                    if (values_desc[j] > values_desc[i]) { int t = values_desc[i]; values_desc[i] = values_desc[j]; values_desc[j] = t; }
+            for (int across = 1; across >= 0; across--) {
+                if (empty_board && !across && !down_on_empty) continue;
+                for (int line = 0; line < n; line++) {
+                    int anchors[MAXN], limits[MAXN];
+                    load_strip(c, across, line, squares, lm, wm, ca, xa, cd, xd);
+                    strip_runs(c);
+                    int count = strip_anchors(c, empty_board, anchors, limits);
+                    for (int k = 0; k < count; k++) {
+                        Job *j = &jobs[njobs++];
+                        j->bound = anchor_bound(c, limits[k], tiles_in_rack, values_desc);
+                        j->across = across;
+                        j->line = line;
+                        j->anchor = anchors[k];
+                        j->limit = limits[k];
+                    }
+                }
+            }
+            qsort(jobs, (size_t)njobs, sizeof(Job), job_order);
+            uint32_t bits = rack_bits_of(c);
+            int loaded_across = -1, loaded_line = -1;
+            for (int k = 0; k < njobs && !c->oom; k++) {
+                if (c->has_best && jobs[k].bound < c->best) break;
+                if (jobs[k].across != loaded_across || jobs[k].line != loaded_line) {
+                    load_strip(c, jobs[k].across, jobs[k].line, squares, lm, wm, ca, xa, cd, xd);
+                    strip_runs(c);
+                    loaded_across = jobs[k].across;
+                    loaded_line = jobs[k].line;
+                }
+                walk_anchor(c, jobs[k].anchor, jobs[k].limit, bits);
+            }
+            PyMem_Free(jobs);
+            c->found = -1;
         } else {
-            c->sep_gate = c->cross[a + 1];
-            c->sep_tile = 0;
+            for (int across = 1; across >= 0 && !c->oom; across--) {
+                if (empty_board && !across && !down_on_empty) continue;
+                for (int line = 0; line < n && !c->oom; line++) {
+                    load_strip(c, across, line, squares, lm, wm, ca, xa, cd, xd);
+                    walk_strip(c, empty_board);
+                }
+                if (PyErr_CheckSignals() < 0) goto done; /* Ctrl-C on a long count */
+            }
         }
-        int p = c->lrun[a] - 1;
-        while (p >= 0 && !is_anchor[p] && !c->tiles[p]) p--;
-        c->left_limit = p + 1;
-        go_left(c, a, 0, 0, 0, 1, 0, rack_bits);
     }
-    if (c->error == 2 && !PyErr_Occurred())
-        PyErr_SetString(PyExc_ValueError, "damaged lexicon: a GADDAG index is out of range");
-    if (!c->error) result = PyLong_FromLongLong(c->found);
+    if (c->oom) { PyErr_NoMemory(); goto done; }
+    recs = records(c);
+    if (recs == NULL) goto done;
+    result = Py_BuildValue("(LiN)", c->found, c->stride, recs);
 done:
-    Py_XDECREF(c->add);
-    for (int i = 0; i < got; i++) PyBuffer_Release(&views[i]);
+    for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
+    PyMem_Free(c->rec);
+    PyMem_Free(c->heap);
+    PyMem_Free(c->seq);
     PyMem_Free(c);
     return result;
 }
 
+static PyObject *checksum(PyObject *self, PyObject *args) {
+    PyObject *objs[4];
+    if (!PyArg_ParseTuple(args, "OOOO", &objs[0], &objs[1], &objs[2], &objs[3])) return NULL;
+    Py_buffer views[4];
+    int got = 0;
+    PyObject *result = NULL;
+    for (; got < 4; got++) {
+        if (PyObject_GetBuffer(objs[got], &views[got], PyBUF_SIMPLE) < 0) goto done;
+        if (views[got].len % 4) {
+            got++;
+            PyErr_SetString(PyExc_ValueError, "not an array of uint32");
+            goto done;
+        }
+    }
+    result = PyLong_FromUnsignedLongLong(fast_arrays(views));
+done:
+    for (int i = 0; i < got; i++) PyBuffer_Release(&views[i]);
+    return result;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Building the automaton (solver.gaddag.build is the reference, and gives the same arrays). */
+
+#define MAXWORD 255
+
+typedef struct {
+    /* the strings, sorted through idx */
+    uint8_t *pool;
+    size_t *off;
+    uint8_t *len;
+    uint32_t *idx;
+    size_t count;
+    /* registered (finished, unique) nodes and their edges */
+    uint8_t *final;
+    uint32_t *estart, *ecount;
+    size_t nodes, node_cap;
+    uint8_t *elabel;
+    uint32_t *echild;
+    size_t edges, edge_cap;
+    /* the register: node ids by signature, open addressing */
+    uint32_t *table;
+    size_t table_cap;
+    /* the path of open nodes */
+    uint8_t ofinal[MAXWORD + 2];
+    uint8_t olabel[MAXWORD + 2][27];
+    uint32_t ochild[MAXWORD + 2][27];
+    int on[MAXWORD + 2];
+} Builder;
+
+static Builder *sort_ctx;
+static int cmp_strings(const void *pa, const void *pb) {
+    uint32_t a = *(const uint32_t *)pa, b = *(const uint32_t *)pb;
+    int la = sort_ctx->len[a], lb = sort_ctx->len[b];
+    int r = memcmp(sort_ctx->pool + sort_ctx->off[a], sort_ctx->pool + sort_ctx->off[b], (size_t)(la < lb ? la : lb));
+    return r ? r : la - lb;
+}
+
+static uint64_t sig_hash(int final, const uint8_t *labels, const uint32_t *children, int n) {
+    uint64_t h = 0x9E3779B97F4A7C15ull ^ (uint64_t)final;
+    for (int i = 0; i < n; i++) {
+        h = (h ^ labels[i]) * FAST_PRIME;
+        h = (h ^ children[i]) * FAST_PRIME;
+    }
+    return h ^ (h >> 29);
+}
+
+static int table_grow(Builder *b);
+
+/* The id of the registered node equal to open node d, registering it if new; -1: no memory. */
+static int64_t register_node(Builder *b, int d) {
+    int n = b->on[d];
+    uint64_t h = sig_hash(b->ofinal[d], b->olabel[d], b->ochild[d], n);
+    size_t mask = b->table_cap - 1, i = (size_t)h & mask;
+    while (b->table[i] != UINT32_MAX) {
+        uint32_t id = b->table[i];
+        if (b->final[id] == b->ofinal[d] && b->ecount[id] == (uint32_t)n &&
+            !memcmp(b->elabel + b->estart[id], b->olabel[d], (size_t)n) &&
+            !memcmp(b->echild + b->estart[id], b->ochild[d], (size_t)n * sizeof(uint32_t)))
+            return id;
+        i = (i + 1) & mask;
+    }
+    if (b->nodes == b->node_cap) {
+        size_t cap = b->node_cap * 2;
+        uint8_t *f = PyMem_Realloc(b->final, cap);
+        if (!f) return -1;
+        b->final = f;
+        uint32_t *s = PyMem_Realloc(b->estart, cap * sizeof(uint32_t));
+        if (!s) return -1;
+        b->estart = s;
+        uint32_t *c = PyMem_Realloc(b->ecount, cap * sizeof(uint32_t));
+        if (!c) return -1;
+        b->ecount = c;
+        b->node_cap = cap;
+    }
+    if (b->edges + (size_t)n > b->edge_cap) {
+        size_t cap = b->edge_cap * 2 + (size_t)n;
+        uint8_t *l = PyMem_Realloc(b->elabel, cap);
+        if (!l) return -1;
+        b->elabel = l;
+        uint32_t *c = PyMem_Realloc(b->echild, cap * sizeof(uint32_t));
+        if (!c) return -1;
+        b->echild = c;
+        b->edge_cap = cap;
+    }
+    uint32_t id = (uint32_t)b->nodes++;
+    b->final[id] = b->ofinal[d];
+    b->estart[id] = (uint32_t)b->edges;
+    b->ecount[id] = (uint32_t)n;
+    memcpy(b->elabel + b->edges, b->olabel[d], (size_t)n);
+    memcpy(b->echild + b->edges, b->ochild[d], (size_t)n * sizeof(uint32_t));
+    b->edges += (size_t)n;
+    b->table[i] = id;
+    if (b->nodes * 2 > b->table_cap && table_grow(b) < 0) return -1;
+    return id;
+}
+
+static int table_grow(Builder *b) {
+    size_t cap = b->table_cap * 2;
+    uint32_t *t = PyMem_Malloc(cap * sizeof(uint32_t));
+    if (!t) return -1;
+    memset(t, 0xFF, cap * sizeof(uint32_t));
+    for (size_t id = 0; id < b->nodes; id++) {
+        uint64_t h = sig_hash(b->final[id], b->elabel + b->estart[id], b->echild + b->estart[id], (int)b->ecount[id]);
+        size_t i = (size_t)h & (cap - 1);
+        while (t[i] != UINT32_MAX) i = (i + 1) & (cap - 1);
+        t[i] = (uint32_t)id;
+    }
+    PyMem_Free(b->table);
+    b->table = t;
+    b->table_cap = cap;
+    return 0;
+}
+
+/* Close the open nodes deeper than `down_to`: each becomes a registered node. */
+static int minimize(Builder *b, int *depth, int down_to) {
+    for (int d = *depth; d > down_to; d--) {
+        int64_t id = register_node(b, d);
+        if (id < 0) return -1;
+        b->ochild[d - 1][b->on[d - 1] - 1] = (uint32_t)id;
+    }
+    *depth = down_to;
+    return 0;
+}
+
+static void builder_free(Builder *b) {
+    PyMem_Free(b->pool); PyMem_Free(b->off); PyMem_Free(b->len); PyMem_Free(b->idx);
+    PyMem_Free(b->final); PyMem_Free(b->estart); PyMem_Free(b->ecount);
+    PyMem_Free(b->elabel); PyMem_Free(b->echild); PyMem_Free(b->table);
+    PyMem_Free(b);
+}
+
+static PyObject *build(PyObject *self, PyObject *args) {
+    Py_buffer words;
+    if (!PyArg_ParseTuple(args, "y*", &words)) return NULL;
+    const uint8_t *text = words.buf;
+    Py_ssize_t size = words.len;
+    PyObject *result = NULL;
+    Builder *b = PyMem_Calloc(1, sizeof(Builder));
+    if (!b) { PyBuffer_Release(&words); return PyErr_NoMemory(); }
+    /* Count the strings and their bytes; every word 2+ letters A-Z. */
+    size_t count = 0, bytes = 0;
+    for (Py_ssize_t i = 0; i < size;) {
+        Py_ssize_t j = i;
+        while (j < size && text[j] != '\n') {
+            if (text[j] < 'A' || text[j] > 'Z') {
+                PyErr_Format(PyExc_ValueError, "byte %zd is not a letter A-Z", j);
+                goto done;
+            }
+            j++;
+        }
+        Py_ssize_t L = j - i;
+        if (L < 2 || L > MAXWORD - 1) {
+            PyErr_Format(PyExc_ValueError, "a word of %zd letters at byte %zd", L, i);
+            goto done;
+        }
+        count += (size_t)L;
+        bytes += (size_t)(L - 1) * (size_t)(L + 1) + (size_t)L;
+        i = j + 1;
+    }
+    if (count == 0 || count >= UINT32_MAX) {
+        PyErr_SetString(PyExc_ValueError, count ? "too many words" : "no word");
+        goto done;
+    }
+    b->pool = PyMem_Malloc(bytes);
+    b->off = PyMem_Malloc(count * sizeof(size_t));
+    b->len = PyMem_Malloc(count);
+    b->idx = PyMem_Malloc(count * sizeof(uint32_t));
+    if (!b->pool || !b->off || !b->len || !b->idx) { PyErr_NoMemory(); goto done; }
+    /* The GADDAG strings of each word w: rev(w[:i]) SEP w[i:] for 0 < i < len, and rev(w). */
+    size_t k = 0, at = 0;
+    for (Py_ssize_t i = 0; i < size;) {
+        Py_ssize_t j = i;
+        while (j < size && text[j] != '\n') j++;
+        int L = (int)(j - i);
+        const uint8_t *w = text + i;
+        for (int cut = 1; cut <= L; cut++) {
+            b->off[k] = at;
+            for (int q = cut - 1; q >= 0; q--) b->pool[at++] = (uint8_t)(w[q] - 'A' + 1);
+            if (cut < L) {
+                b->pool[at++] = 0;
+                for (int q = cut; q < L; q++) b->pool[at++] = (uint8_t)(w[q] - 'A' + 1);
+            }
+            b->len[k] = (uint8_t)(at - b->off[k]);
+            b->idx[k] = (uint32_t)k;
+            k++;
+        }
+        i = j + 1;
+    }
+    b->count = count;
+    sort_ctx = b; /* the GIL is held: no other build runs meanwhile */
+    qsort(b->idx, count, sizeof(uint32_t), cmp_strings);
+    sort_ctx = NULL;
+    b->node_cap = 1024;
+    b->edge_cap = 4096;
+    b->table_cap = 2048;
+    b->final = PyMem_Malloc(b->node_cap);
+    b->estart = PyMem_Malloc(b->node_cap * sizeof(uint32_t));
+    b->ecount = PyMem_Malloc(b->node_cap * sizeof(uint32_t));
+    b->elabel = PyMem_Malloc(b->edge_cap);
+    b->echild = PyMem_Malloc(b->edge_cap * sizeof(uint32_t));
+    b->table = PyMem_Malloc(b->table_cap * sizeof(uint32_t));
+    if (!b->final || !b->estart || !b->ecount || !b->elabel || !b->echild || !b->table) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    memset(b->table, 0xFF, b->table_cap * sizeof(uint32_t));
+    /* Daciuk et al.'s incremental construction over the sorted strings. */
+    int depth = 0;
+    const uint8_t *prev = NULL;
+    int prev_len = 0;
+    b->on[0] = 0;
+    b->ofinal[0] = 0;
+    for (size_t s = 0; s < count; s++) {
+        const uint8_t *cur = b->pool + b->off[b->idx[s]];
+        int L = b->len[b->idx[s]], p = 0, limit = L < prev_len ? L : prev_len;
+        while (p < limit && prev[p] == cur[p]) p++;
+        if (p == L && L == prev_len) continue; /* the same string again */
+        if (minimize(b, &depth, p) < 0) { PyErr_NoMemory(); goto done; }
+        for (int q = p; q < L; q++) {
+            b->olabel[depth][b->on[depth]] = cur[q];
+            b->ochild[depth][b->on[depth]] = UINT32_MAX; /* set when the child is registered */
+            b->on[depth]++;
+            depth++;
+            b->on[depth] = 0;
+            b->ofinal[depth] = 0;
+        }
+        b->ofinal[depth] = 1;
+        prev = cur;
+        prev_len = L;
+    }
+    if (minimize(b, &depth, 0) < 0) { PyErr_NoMemory(); goto done; }
+    int64_t root = register_node(b, 0);
+    if (root < 0) { PyErr_NoMemory(); goto done; }
+    /* Number the nodes breadth-first from the root, children in label order. */
+    {
+        size_t nodes = b->nodes;
+        uint32_t *order = PyMem_Malloc(nodes * sizeof(uint32_t)), *queue = PyMem_Malloc(nodes * sizeof(uint32_t));
+        PyObject *o[4] = {PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(nodes * 4)),
+                          PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(nodes * 4)),
+                          PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(nodes * 4)), NULL};
+        if (!order || !queue || !o[0] || !o[1] || !o[2]) {
+            PyMem_Free(order); PyMem_Free(queue);
+            Py_XDECREF(o[0]); Py_XDECREF(o[1]); Py_XDECREF(o[2]);
+            if (!PyErr_Occurred()) PyErr_NoMemory();
+            goto done;
+        }
+        memset(order, 0xFF, nodes * sizeof(uint32_t));
+        size_t head = 0, tail = 0, arcs = 0;
+        order[root] = 0;
+        queue[tail++] = (uint32_t)root;
+        uint32_t *mask = (uint32_t *)PyBytes_AS_STRING(o[0]), *acc = (uint32_t *)PyBytes_AS_STRING(o[1]),
+                 *base = (uint32_t *)PyBytes_AS_STRING(o[2]);
+        for (; head < tail; head++) {
+            uint32_t id = queue[head];
+            base[head] = (uint32_t)arcs;
+            uint32_t m = 0, a = 0, first = b->estart[id], end = first + b->ecount[id];
+            for (uint32_t e = first; e < end; e++) {
+                uint32_t c = b->echild[e], bit = 1u << b->elabel[e];
+                m |= bit;
+                if (b->final[c]) a |= bit;
+                arcs++;
+            }
+            /* Numbered as the reference does: the letters' children first, the separator's
+             * last (it writes the separator '^', after 'Z'). */
+            for (uint32_t pass = 0; pass < 2; pass++) {
+                for (uint32_t e = first; e < end; e++) {
+                    if ((b->elabel[e] == 0) != (pass == 1)) continue;
+                    uint32_t c = b->echild[e];
+                    if (order[c] == UINT32_MAX) {
+                        order[c] = (uint32_t)tail;
+                        queue[tail++] = c;
+                    }
+                }
+            }
+            mask[head] = m;
+            acc[head] = a;
+        }
+        o[3] = PyBytes_FromStringAndSize(NULL, (Py_ssize_t)(arcs * 4));
+        for (int i = 0; i < 3 && o[3] && tail < nodes; i++) /* a node no path reaches is left out */
+            if (_PyBytes_Resize(&o[i], (Py_ssize_t)(tail * 4)) < 0) { Py_CLEAR(o[3]); }
+        if (o[3]) {
+            uint32_t *kids = (uint32_t *)PyBytes_AS_STRING(o[3]);
+            size_t x = 0;
+            for (size_t h = 0; h < tail; h++) {
+                uint32_t id = queue[h];
+                for (uint32_t e = b->estart[id]; e < b->estart[id] + b->ecount[id]; e++) kids[x++] = order[b->echild[e]];
+            }
+            result = Py_BuildValue("(NNNN)", o[0], o[1], o[2], o[3]);
+        } else {
+            Py_DECREF(o[0]); Py_DECREF(o[1]); Py_DECREF(o[2]);
+        }
+        PyMem_Free(order);
+        PyMem_Free(queue);
+    }
+done:
+    builder_free(b);
+    PyBuffer_Release(&words);
+    return result;
+}
+
 static PyMethodDef methods[] = {
-    {"generate_strip", generate_strip, METH_VARARGS, "Walk every move of one strip (see module doc)."},
+    {"build", build, METH_VARARGS, "The GADDAG arrays of sorted words (solver.gaddag.build)."},
+    {"checksum", checksum, METH_VARARGS, "The checksum of four uint32 arrays (solver.gaddag.fast64)."},
+    {"cross_update", cross_update, METH_VARARGS, "Recompute the cross-sets of the changed lines (module doc)."},
+    {"generate", generate, METH_VARARGS, "Every legal placement of a rack, in one call (module doc)."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "solver._kernel",
-                                    "Compiled hot loop of the move generator.", -1, methods};
+                                    "Compiled move generator (see solver/_kernel.c).", -1, methods};
 
-PyMODINIT_FUNC PyInit__kernel(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC PyInit__kernel(void) {
+    if (PyType_Ready(&GraphType) < 0) return NULL;
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL) return NULL;
+    Py_INCREF(&GraphType);
+    if (PyModule_AddObject(m, "Graph", (PyObject *)&GraphType) < 0) {
+        Py_DECREF(&GraphType);
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}

@@ -1,26 +1,42 @@
-from array import array
 from collections.abc import Sequence
 
-from solver.movegen import Recorder
+from _typeshed import ReadableBuffer, WriteableBuffer
 
-def generate_strip(
-    mask: array[int],
-    accepts: array[int],
-    base: array[int],
-    kids: array[int],
-    tiles: Sequence[int],
-    cross: Sequence[int],
-    xscore: Sequence[int],
-    lm: Sequence[int],
-    wm: Sequence[int],
-    anchors: Sequence[int],
-    rack: Sequence[int],
-    values: Sequence[int],
+class Graph:
+    nodes: int
+    def __init__(
+        self, mask: ReadableBuffer, accepts: ReadableBuffer, base: ReadableBuffer, kids: ReadableBuffer
+    ) -> None: ...
+
+def cross_update(
+    graph: object,
+    squares: Sequence[int],
+    n: int,
     face: Sequence[int],
-    rack_size: int,
-    bingo_bonus: int,
-    across: bool,
-    line: int,
-    recorder: Recorder,
+    snap: WriteableBuffer,
+    cross_a: WriteableBuffer,
+    xs_a: WriteableBuffer,
+    cross_d: WriteableBuffer,
+    xs_d: WriteableBuffer,
+    full: bool,
     /,
 ) -> int: ...
+def generate(
+    graph: object,
+    squares: Sequence[int],
+    n: int,
+    lm: ReadableBuffer,
+    wm: ReadableBuffer,
+    cross_a: ReadableBuffer,
+    xs_a: ReadableBuffer,
+    cross_d: ReadableBuffer,
+    xs_d: ReadableBuffer,
+    rack: Sequence[int],
+    values: Sequence[int],
+    rack_size: int,
+    bingo_bonus: int,
+    down_on_empty: bool,
+    mode: int,
+    keep: int,
+    /,
+) -> tuple[int, int, bytes]: ...

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from solver.boards import Board
 from solver.lexicon import Lexicon
 from solver.move import Move
-from solver.movegen import AllMoves, Generator, TopMoves, TopN
+from solver.movegen import AllMoves, BestMoves, Generator, TopMoves, TopN
 from solver.rules import Rules
 from solver.tiles import BLANK_BIT
 
@@ -88,3 +88,12 @@ def analyse(
         count = gen.generate(rack, rec_top)
         best, tops = rec_top.best, rec_top.moves
     return Analysis(count, best, tuple(order_tops(board, tops)), ranked)
+
+
+def tops(board: Board, lexicon: Lexicon, rack: list[int], rules: Rules | None = None) -> tuple[Move, ...]:
+    """Every top, in the order of the automatic choice, without counting the moves (a
+    bounded best-first search: see :class:`solver.movegen.BestMoves`)."""
+    rules = rules or Rules()
+    recorder = BestMoves()
+    Generator(board, lexicon, rules.gen_settings()).generate(rack, recorder)
+    return tuple(order_tops(board, recorder.moves))

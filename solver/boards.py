@@ -127,11 +127,14 @@ class Board:
     blank). Use :meth:`play` to place a move; :mod:`solver.rules` validates and scores.
     """
 
-    __slots__ = ("layout", "squares", "tiles")
+    __slots__ = ("cross", "layout", "squares", "tiles")
 
     def __init__(self, layout: Layout, tiles: TileSet, squares: list[int] | None = None):
         self.layout = layout
         self.tiles = tiles
+        #: The move generator's cross-sets (``solver.movegen.CrossSets``), kept between
+        #: generations and brought up to date from ``squares`` before each one.
+        self.cross: object | None = None
         n = layout.size * layout.size
         if squares is None:
             squares = [0] * n
@@ -149,7 +152,10 @@ class Board:
         return self.layout.size
 
     def copy(self) -> Board:
-        return Board(self.layout, self.tiles, list(self.squares))
+        board = Board(self.layout, self.tiles, list(self.squares))
+        copy = getattr(self.cross, "copy", None)
+        board.cross = copy() if copy is not None else None  # the copy stays incremental
+        return board
 
     def at(self, row: int, col: int) -> int:
         return self.squares[row * self.layout.size + col]

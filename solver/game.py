@@ -13,7 +13,7 @@ import dataclasses
 from collections import Counter
 from dataclasses import dataclass, field
 
-from solver.analysis import Analysis, analyse
+from solver.analysis import Analysis, analyse, tops
 from solver.boards import Board, layout
 from solver.draw import Bag, DrawRules, RackDraw, check_manual_rack, draw_rack, game_over_by_draw
 from solver.formats.cgp import format_board
@@ -173,8 +173,8 @@ def replay(record: GameRecord, *, lexicon: Lexicon, check_tops: bool = True) -> 
             if check_tops:
                 analysis = game.analyse(list(drawn.rack))
             else:
-                tops = tuple(parse_move(t, "gcg", size) for t in entry.tops)
-                analysis = Analysis(entry.moves, entry.top_score, tops)
+                recorded = tuple(parse_move(t, "gcg", size) for t in entry.tops)
+                analysis = Analysis(entry.moves, entry.top_score, recorded)
         except ValueError as exc:
             raise RecordError(f"{where}: {exc}") from exc
         if check_tops:
@@ -232,7 +232,7 @@ def _check_end(game: Game, record: GameRecord) -> RackDraw | None:
             drawn = game.draw_manual(final.rack, final.rejected) if final and final.manual else game.draw()
         except ValueError as exc:
             raise RecordError(f"the end of the game: {exc}") from exc
-        if drawn is None or game.analyse(list(drawn.rack)).chosen is not None:
+        if drawn is None or tops(game.board, game.lexicon, list(drawn.rack), game.rules):
             raise RecordError("the record ends with no legal move, but the next rack has one")
         if final is not None and not final.manual:
             seed_draw = drawn.texts()

@@ -7,16 +7,21 @@ space), or are shorter than 2 or longer than ``max_length`` letters, are skipped
 reported in a :class:`LexiconReport`.
 
 The compiled automaton is cached on disk, keyed by the SHA-256 of the source file and the
-build settings, so a changed source is rebuilt and an unchanged one loads in milliseconds.
+build settings, so a changed source is rebuilt and an unchanged one loads in about 2 ms:
+the source's checksum is remembered with its size and modification time (a stamp), so an
+unchanged file is not read again; the cache file is mapped, not copied, and checked by the
+compiled kernel (every index in range, the checksum of its header) before it is trusted.
 The cache folder is ``$ARBITER_CACHE_DIR`` or ``$XDG_CACHE_HOME/arbiter`` (default
 ``~/.cache/arbiter``).
 """
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import hashlib
 import json
+import mmap
 import os
 import tempfile
 import unicodedata
@@ -33,7 +38,7 @@ from solver.tiles import ALPHABET
 
 #: Longest word kept by default: the side of the biggest board.
 MAX_LENGTH = 21
-_BUILD_VERSION = 2
+_BUILD_VERSION = 3
 # str.upper() already turns ß into SS; these two have no decomposition to fold.
 _LIGATURES = {"Œ": "OE", "Æ": "AE"}
 #: Report at most this many examples of each kind of skipped entry.
@@ -239,6 +244,48 @@ def atomic_write(path: Path, data: bytes) -> None:
         raise
 
 
+def _stamp_path(src: Path) -> Path:
+    key = hashlib.sha256(str(src.resolve()).encode()).hexdigest()[:32]
+    return cache_dir() / "lexicons" / "stamps" / f"{key}.json"
+
+
+def _source_checksum(src: Path, use_cache: bool) -> tuple[str, bytes | None]:
+    """The SHA-256 of the word list, and its bytes when they had to be read: an unchanged
+    file (same size and modification time as when it was last hashed) is not read."""
+    try:
+        st = src.stat()
+    except OSError as exc:
+        raise LexiconError("word_list_unreadable", path=str(src), reason=exc.strerror or str(exc)) from exc
+    stamp = {"size": st.st_size, "mtime_ns": st.st_mtime_ns}
+    if use_cache:
+        try:
+            known = json.loads(_stamp_path(src).read_text("utf-8"))
+            if {k: known.get(k) for k in stamp} == stamp and isinstance(known.get("sha256"), str):
+                return known["sha256"], None
+        except (OSError, ValueError, AttributeError):
+            pass  # no stamp, or a damaged one: hash the file
+    try:
+        raw = src.read_bytes()
+    except OSError as exc:
+        raise LexiconError("word_list_unreadable", path=str(src), reason=exc.strerror or str(exc)) from exc
+    checksum = hashlib.sha256(raw).hexdigest()
+    if use_cache:
+        with contextlib.suppress(OSError):  # a read-only cache folder: hashed again next time
+            atomic_write(_stamp_path(src), json.dumps({**stamp, "sha256": checksum}).encode())
+    return checksum, raw
+
+
+def _read_cache(gdg_path: Path) -> Gaddag:
+    """The cached automaton, mapped from its file (its arrays are views of the mapping)
+    and checked; ``ValueError`` or ``OSError`` when it cannot be trusted."""
+    with open(gdg_path, "rb") as fh:
+        try:
+            data: mmap.mmap | bytes = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
+        except (ValueError, OSError):  # an empty file cannot be mapped; some systems cannot map
+            data = fh.read()
+    return Gaddag.from_bytes(data)
+
+
 def load(
     path: str | os.PathLike[str],
     *,
@@ -248,26 +295,28 @@ def load(
 ) -> Lexicon:
     """Compile a word list file, or load its cached compilation if the file is unchanged."""
     src = Path(path)
-    try:
-        raw = src.read_bytes()
-    except OSError as exc:
-        raise LexiconError("word_list_unreadable", path=str(src), reason=exc.strerror or str(exc)) from exc
-    checksum = hashlib.sha256(raw).hexdigest()
+    checksum, raw = _source_checksum(src, use_cache)
     label = name or src.name
     gdg_path, meta_path = _cache_paths(checksum, max_length)
     if use_cache and gdg_path.exists() and meta_path.exists():
         try:
             meta = json.loads(meta_path.read_text("utf-8"))
-            blob = gdg_path.read_bytes()
-            # The checksum catches a cache damaged in place (same length, other bytes).
-            if hashlib.sha256(blob).hexdigest() != meta["gdg_sha256"]:
-                raise ValueError("cache checksum mismatch")
-            graph = Gaddag.from_bytes(blob)
+            graph = _read_cache(gdg_path)
             report = LexiconReport(**meta["report"])
             report.source = str(src)
             return Lexicon(label, graph, meta["word_count"], checksum, report)
         except (ValueError, KeyError, TypeError, OSError):
             pass  # a damaged cache is rebuilt below, never trusted
+    if raw is None:
+        try:
+            raw = src.read_bytes()
+        except OSError as exc:
+            raise LexiconError(
+                "word_list_unreadable", path=str(src), reason=exc.strerror or str(exc)
+            ) from exc
+        if hashlib.sha256(raw).hexdigest() != checksum:  # changed within the same second and size
+            checksum = hashlib.sha256(raw).hexdigest()
+            gdg_path, meta_path = _cache_paths(checksum, max_length)
     # Messages name the list as the caller knows it (an imported file is cached under its checksum).
     where = Path(name) if name else src
     words, report = normalize(decode_lines(raw, where), source=str(src), max_length=max_length)
@@ -276,14 +325,8 @@ def load(
     graph = gaddag.build(words)
     if use_cache:
         try:
-            blob = graph.to_bytes()
-            atomic_write(gdg_path, blob)
-            meta = {
-                "word_count": len(words),
-                "report": report.to_dict(),
-                "source": str(src),
-                "gdg_sha256": hashlib.sha256(blob).hexdigest(),
-            }
+            atomic_write(gdg_path, graph.to_bytes())
+            meta = {"word_count": len(words), "report": report.to_dict(), "source": str(src)}
             atomic_write(meta_path, json.dumps(meta).encode())
         except OSError:
             pass  # a read-only cache folder only costs a rebuild next time

@@ -15,17 +15,23 @@ tested against and the fallback where no C compiler was available
 (``ARBITER_SOLVER_KERNEL=python`` forces it).
 
 Recorders (macondo's ``PlayRecorderFunc``) decide what is kept: :class:`AllMoves`,
-:class:`TopN`, :class:`TopMoves` (every move of the best score) or :class:`CountOnly`.
+:class:`TopN`, :class:`TopMoves` (every move of the best score), :class:`BestMoves` (the
+same without the count, by a bounded best-first search) or :class:`CountOnly`. The
+compiled kernel generates a whole board in one call and keeps these moves itself, as flat
+records made :class:`Move` objects only when read (:class:`MoveList`); the cross-sets are
+kept on the board (:class:`CrossSets`) and redone only for the lines a move changed.
 """
 
 from __future__ import annotations
 
 import heapq
 import os
+from array import array
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from functools import partial
+from typing import overload
 
-from solver.boards import Board
+from solver.boards import Board, Layout
 from solver.gaddag import Gaddag
 from solver.lexicon import Lexicon
 from solver.move import Move
@@ -74,24 +80,83 @@ class Recorder:
         raise NotImplementedError
 
 
-def _word_text(codes: list[int]) -> str:
-    return "".join(
-        ALPHABET[(c & LETTER_MASK) - 1].lower() if c & BLANK_BIT else ALPHABET[c - 1] for c in codes
-    )
+_CHARS = [""] * 128
+for _code in range(1, NUM_LETTERS + 1):
+    _CHARS[_code] = ALPHABET[_code - 1]
+    _CHARS[_code | BLANK_BIT] = ALPHABET[_code - 1].lower()
 
 
-def _move(score: int, across: bool, line: int, start: int, word: list[int]) -> Move:
+def _word_text(codes: Sequence[int]) -> str:
+    return "".join([_CHARS[c] for c in codes])
+
+
+def _move(score: int, across: bool, line: int, start: int, word: Sequence[int]) -> Move:
     row, col = (line, start) if across else (start, line)
     return Move(row, col, across, _word_text(word), score)
+
+
+class MoveList(Sequence[Move]):
+    """Moves recorded by the compiled kernel as flat int32 records (see solver/_kernel.c),
+    each made a :class:`Move` only when it is read: a caller that wants the count, or a
+    page of the moves, builds no object for the others."""
+
+    __slots__ = ("_ints", "_len", "_stride")
+
+    def __init__(self, stride: int, records: bytes):
+        self._ints = memoryview(records).cast("i")
+        self._stride = stride
+        self._len = len(self._ints) // stride if stride else 0
+
+    def __len__(self) -> int:
+        return self._len
+
+    def _at(self, k: int) -> Move:
+        ints, base = self._ints, k * self._stride
+        score, across, line, start, length = ints[base : base + 5]
+        return _move(score, bool(across), line, start, ints[base + 6 : base + 6 + length])
+
+    @overload
+    def __getitem__(self, index: int) -> Move: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[Move]: ...
+    def __getitem__(self, index: int | slice) -> Move | list[Move]:
+        if isinstance(index, slice):
+            return [self._at(k) for k in range(*index.indices(self._len))]
+        if index < 0:
+            index += self._len
+        if not 0 <= index < self._len:
+            raise IndexError("move index out of range")
+        return self._at(index)
+
+    def __iter__(self) -> Iterator[Move]:
+        return (self._at(k) for k in range(self._len))
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return list(self) == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def feed(self, recorder: Recorder) -> None:
+        """Offer each move to ``recorder``, in generation order, as the walkers do."""
+        ints, stride = self._ints, self._stride
+        for k in range(self._len):
+            base = k * stride
+            score, across, line, start, length, placed = ints[base : base + 6]
+            if score >= recorder.threshold:
+                word = list(ints[base + 6 : base + 6 + length])
+                recorder.add(score, bool(across), line, start, word, placed)
 
 
 class AllMoves(Recorder):
     """Keeps every move (can be 100,000+ on a 21x21 board with blanks)."""
 
     def __init__(self) -> None:
-        self.moves: list[Move] = []
+        self.moves: Sequence[Move] = []
 
     def add(self, score: int, across: bool, line: int, start: int, word: list[int], placed: int) -> None:
+        assert isinstance(self.moves, list)
         self.moves.append(_move(score, across, line, start, word))
 
 
@@ -110,6 +175,13 @@ class TopMoves(Recorder):
         self.moves.append(_move(score, across, line, start, word))
 
 
+class BestMoves(TopMoves):
+    """Every move of the best score, for a caller that does not need the count: the
+    compiled kernel searches best first (each anchor with a bound on what it can score,
+    the highest walked first, none once the best found beats every bound left) and the
+    generator returns -1 for the count. The Python walker walks everything (and counts)."""
+
+
 class TopN(Recorder):
     """Keeps the ``n`` best moves (ties at the cut kept in generation order)."""
 
@@ -119,6 +191,7 @@ class TopN(Recorder):
         self.n = n
         self._heap: list[tuple[int, int, Move]] = []
         self._seq = 0
+        self._ranked: list[Move] | None = None
 
     def add(self, score: int, across: bool, line: int, start: int, word: list[int], placed: int) -> None:
         self._seq += 1
@@ -133,6 +206,8 @@ class TopN(Recorder):
 
     @property
     def moves(self) -> list[Move]:
+        if self._ranked is not None:
+            return self._ranked
         return [m for _, _, m in sorted(self._heap, reverse=True)]
 
 
@@ -143,6 +218,140 @@ class CountOnly(Recorder):
 
     def add(self, score: int, across: bool, line: int, start: int, word: list[int], placed: int) -> None:
         pass
+
+
+# The compiled kernel keeps the moves itself for these recorders (exactly these classes: a
+# subclass may add to ``add``, and is fed the moves one by one like any other recorder).
+_MODE_COUNT, _MODE_ALL, _MODE_TOP, _MODE_TOPN, _MODE_BEST = range(5)
+
+
+def _native_mode(recorder: Recorder) -> tuple[int, int] | None:
+    kind = type(recorder)
+    if kind is CountOnly:
+        return _MODE_COUNT, 0
+    if kind is AllMoves:
+        return _MODE_ALL, 0
+    if kind is TopMoves:
+        return _MODE_TOP, 0
+    if kind is BestMoves:
+        return _MODE_BEST, 0
+    if kind is TopN:
+        assert isinstance(recorder, TopN)
+        return _MODE_TOPN, recorder.n
+    return None
+
+
+def _take(recorder: Recorder, moves: MoveList) -> None:
+    if isinstance(recorder, AllMoves) and type(recorder) is AllMoves:
+        recorder.moves = moves
+    elif isinstance(recorder, TopMoves) and type(recorder) in (TopMoves, BestMoves):
+        recorder.moves = list(moves)
+        recorder.best = recorder.moves[0].score if recorder.moves else None
+    elif isinstance(recorder, TopN) and type(recorder) is TopN:
+        recorder._ranked = list(moves)
+    elif type(recorder) is not CountOnly:
+        moves.feed(recorder)
+
+
+class CrossSets:
+    """The cross-sets of one board for one word list, kept on the board (``Board.cross``)
+    and brought up to date before each generation: only the lines whose squares changed
+    since the last one are recomputed (a game places one move at a time, touching one
+    line one way and a few the other way).
+
+    ``cross_a[sq]``: the letters the word down through empty square ``sq`` allows (for the
+    across pass), ``xs_a[sq]`` that word's tiles' face value, or ``_NO_CROSS`` when no tile
+    touches ``sq`` up or down; ``cross_d``/``xs_d`` the same across, for the down pass. Flat
+    arrays the compiled kernel reads and writes in place."""
+
+    __slots__ = ("cross_a", "cross_d", "face", "fresh", "graph", "snap", "xs_a", "xs_d")
+
+    def __init__(self, graph: Gaddag, face: tuple[int, ...], n: int):
+        self.graph = graph
+        self.face = face
+        self.snap = bytearray(n * n)
+        self.cross_a = array("I", [ALL_LETTERS]) * (n * n)
+        self.cross_d = array("I", [ALL_LETTERS]) * (n * n)
+        self.xs_a = array("i", [_NO_CROSS]) * (n * n)
+        self.xs_d = array("i", [_NO_CROSS]) * (n * n)
+        self.fresh = False  # nothing computed yet
+
+    def copy(self) -> CrossSets:
+        other = CrossSets.__new__(CrossSets)
+        other.graph, other.face, other.fresh = self.graph, self.face, self.fresh
+        other.snap = bytearray(self.snap)
+        other.cross_a, other.cross_d = array("I", self.cross_a), array("I", self.cross_d)
+        other.xs_a, other.xs_d = array("i", self.xs_a), array("i", self.xs_d)
+        return other
+
+    def update(self, squares: list[int], n: int, kernel: str) -> int:
+        """Bring the sets up to date with ``squares``; returns the number of lines redone."""
+        full = not self.fresh
+        self.fresh = True
+        if kernel == "c":
+            assert _kernel is not None
+            return _kernel.cross_update(
+                _graph(self.graph), squares, n, self.face, self.snap,
+                self.cross_a, self.xs_a, self.cross_d, self.xs_d, full,
+            )  # fmt: skip
+        snap = self.snap
+        rows: set[int] = set()
+        cols: set[int] = set()
+        for i, code in enumerate(squares):
+            if full or snap[i] != code:
+                if not 0 <= code < 128:
+                    raise ValueError(f"square {i} holds the bad tile code {code}")
+                rows.add(i // n)
+                cols.add(i % n)
+                snap[i] = code
+        for c in cols:  # a changed column: the words down it, for the across pass
+            _cross_line_py(self.graph, squares[c::n], self.face, self.cross_a, self.xs_a, c, n)
+        for r in rows:  # a changed row: the words across it, for the down pass
+            _cross_line_py(
+                self.graph, squares[r * n : r * n + n], self.face, self.cross_d, self.xs_d, r * n, 1
+            )
+        return len(rows) + len(cols)
+
+
+def _graph(g: Gaddag) -> object:
+    """The compiled kernel's checked view of ``g``, made once per automaton."""
+    native = g.native
+    if native is None:
+        assert _kernel is not None
+        native = g.native = _kernel.Graph(g.mask, g.accepts, g.base, g.kids)
+    return native
+
+
+_FACES: dict[int, tuple[object, tuple[int, ...], tuple[int, ...]]] = {}
+_LAYOUTS: dict[int, tuple[object, bytes, bytes]] = {}
+
+
+def _face(values: tuple[int, ...]) -> tuple[int, ...]:
+    """Face value of each board code (blanks, ``| BLANK_BIT``, are worth 0)."""
+    hit = _FACES.get(id(values))
+    if hit is None or hit[0] is not values:
+        face = [0] * 128
+        for code in range(1, NUM_LETTERS + 1):
+            face[code] = values[code]
+        hit = _FACES[id(values)] = (values, tuple(values), tuple(face))
+    return hit[2]
+
+
+def _layout_bytes(lay: Layout) -> tuple[bytes, bytes]:
+    hit = _LAYOUTS.get(id(lay))
+    if hit is None or hit[0] is not lay:
+        hit = _LAYOUTS[id(lay)] = (lay, bytes(lay.letter_mult), bytes(lay.word_mult))
+    return hit[1], hit[2]
+
+
+def cross_sets(board: Board, graph: Gaddag, kernel: str | None = None) -> CrossSets:
+    """The board's cross-sets for ``graph``, brought up to date (kept on the board)."""
+    face = _face(board.tiles.values)
+    cached = board.cross
+    if not isinstance(cached, CrossSets) or cached.graph is not graph or cached.face != face:
+        cached = board.cross = CrossSets(graph, face, board.size)
+    cached.update(board.squares, board.size, kernel or default_kernel())
+    return cached
 
 
 class Generator:
@@ -164,69 +373,64 @@ class Generator:
             raise ValueError(f"kernel {self.kernel!r} is not available")
 
     def generate(self, rack: list[int], recorder: Recorder) -> int:
-        """Feed every legal placement to ``recorder``; returns how many there are."""
+        """Feed every legal placement to ``recorder``; returns how many there are (-1 for
+        :class:`BestMoves` in the compiled kernel, which does not count)."""
         board = self.board
         n = board.size
-        if len(rack) > board.layout.rack_size:
-            raise ValueError(f"a rack holds at most {board.layout.rack_size} tiles")
+        lay = board.layout
+        if len(rack) > lay.rack_size:
+            raise ValueError(f"a rack holds at most {lay.rack_size} tiles")
         counts = [0] * (NUM_LETTERS + 1)
         for code in rack:
             counts[code] += 1
-        squares = board.squares
-        transposed = [squares[c + r * n] for c in range(n) for r in range(n)]
-        lay = board.layout
-        lm_t = [lay.letter_mult[c + r * n] for c in range(n) for r in range(n)]
-        wm_t = [lay.word_mult[c + r * n] for c in range(n) for r in range(n)]
-        values = list(board.tiles.values)
-        # Face value of a board code: blanks (| BLANK_BIT) are worth 0.
-        face = [0] * 128
-        for code in range(1, NUM_LETTERS + 1):
-            face[code] = values[code]
-        empty_board = not any(squares)
-        count = 0
-        g = self.gaddag
+        cross = cross_sets(board, self.gaddag, self.kernel)
+        settings = self.settings
         if self.kernel == "c":
             assert _kernel is not None
-            walk = partial(_kernel.generate_strip, g.mask, g.accepts, g.base, g.kids)
-        else:
-            walk = partial(_generate_strip_py, g)
+            mode, keep = _native_mode(recorder) or (_MODE_ALL, 0)
+            lm, wm = _layout_bytes(lay)
+            found, stride, records = _kernel.generate(
+                _graph(self.gaddag), board.squares, n, lm, wm,
+                cross.cross_a, cross.xs_a, cross.cross_d, cross.xs_d,
+                counts, board.tiles.values, lay.rack_size, settings.bingo_bonus,
+                not settings.first_move_horizontal, mode, keep,
+            )  # fmt: skip
+            _take(recorder, MoveList(stride, records))
+            return int(found)
+        return self._generate_py(counts, cross, recorder)
+
+    def _generate_py(self, counts: list[int], cross: CrossSets, recorder: Recorder) -> int:
+        board = self.board
+        n = board.size
+        lay = board.layout
+        squares = board.squares
+        values = list(board.tiles.values)
+        face = list(cross.face)
+        empty_board = not any(squares)
+        count = 0
         for across in (True, False):
             if empty_board and not across and self.settings.first_move_horizontal:
                 continue
-            grid = squares if across else transposed
-            other = transposed if across else squares
-            lm = lay.letter_mult if across else lm_t
-            wm = lay.word_mult if across else wm_t
-            cross, xscore = _cross_sets(self.gaddag, grid, other, n, face)
             for line in range(n):
-                lo = line * n
-                tiles = grid[lo : lo + n]
-                if empty_board:
-                    anchors = [n // 2] if line == n // 2 else []
+                if across:
+                    part = slice(line * n, line * n + n)
+                    cx, xs = cross.cross_a[part], cross.xs_a[part]
                 else:
-                    anchors = _anchors(tiles, xscore[lo : lo + n], n)
+                    part = slice(line, n * n, n)
+                    cx, xs = cross.cross_d[part], cross.xs_d[part]
+                tiles = squares[part]
+                centre = [n // 2] if line == n // 2 else []
+                anchors = centre if empty_board else _anchors(tiles, xs, n)
                 if not anchors:
                     continue
-                count += walk(
-                    tiles,
-                    cross[lo : lo + n],
-                    xscore[lo : lo + n],
-                    lm[lo : lo + n],
-                    wm[lo : lo + n],
-                    anchors,
-                    counts,
-                    values,
-                    face,
-                    board.layout.rack_size,
-                    self.settings.bingo_bonus,
-                    across,
-                    line,
-                    recorder,
-                )
+                count += _generate_strip_py(
+                    self.gaddag, tiles, cx, xs, lay.letter_mult[part], lay.word_mult[part], anchors,
+                    counts, values, face, lay.rack_size, self.settings.bingo_bonus, across, line, recorder,
+                )  # fmt: skip
         return count
 
 
-def _anchors(tiles: list[int], xscore: list[int], n: int) -> list[int]:
+def _anchors(tiles: Sequence[int], xscore: Sequence[int], n: int) -> list[int]:
     """Empty squares next to a tile along the strip or across it."""
     out = []
     for i in range(n):
@@ -237,77 +441,76 @@ def _anchors(tiles: list[int], xscore: list[int], n: int) -> list[int]:
     return out
 
 
-def _cross_sets(
-    g: Gaddag, grid: list[int], other: list[int], n: int, face: list[int]
-) -> tuple[list[int], list[int]]:
-    """Per square of ``grid``: letters allowed by the perpendicular word, and the face
-    value of that word's existing tiles (``_NO_CROSS`` when there is no such word).
-
-    ``other`` is the board with rows and columns swapped: the perpendicular line of grid
-    square (line, i) is line i of ``other``, where the square sits at index ``line``.
-    """
+def _cross_line_py(
+    g: Gaddag,
+    perp: Sequence[int],
+    face: Sequence[int],
+    cross: array[int],
+    xscore: array[int],
+    at: int,
+    step: int,
+) -> None:
+    """One perpendicular line ``perp``: for each of its empty squares j, the letters the
+    word through j allows and the face value of that word's tiles, written at
+    ``at + j * step`` (every other square of the line gets no constraint)."""
     mask, accepts, base, kids = g.mask, g.accepts, g.base, g.kids
-    cross = [ALL_LETTERS] * (n * n)
-    xscore = [_NO_CROSS] * (n * n)
-    for line in range(n):
-        for i in range(n):
-            if grid[line * n + i]:
-                continue
-            perp = other[i * n : i * n + n]
-            j = line
-            above = j - 1
-            while above >= 0 and perp[above]:
-                above -= 1
-            below = j + 1
-            while below < n and perp[below]:
-                below += 1
-            up = perp[above + 1 : j]
-            down = perp[j + 1 : below]
-            if not up and not down:
-                continue
-            xscore[line * n + i] = sum(face[c] for c in up) + sum(face[c] for c in down)
-            # rev(up + L + down) = rev(down) L rev(up): walk rev(down) once, then each L.
-            node = 0
-            for c in reversed(down):
-                bit = 1 << (c & LETTER_MASK)
-                m = mask[node]
-                if not m & bit:
-                    node = -1
-                    break
-                node = kids[base[node] + (m & (bit - 1)).bit_count()]
-            allowed = 0
-            if node >= 0:
-                m0 = mask[node]
-                letters = m0 & ALL_LETTERS
-                while letters:
-                    bit = letters & -letters
-                    letters ^= bit
-                    if not up:
-                        if accepts[node] & bit:
-                            allowed |= bit
-                        continue
-                    cur = kids[base[node] + (m0 & (bit - 1)).bit_count()]
-                    ok = True
-                    for c in reversed(up[1:]):
-                        b = 1 << (c & LETTER_MASK)
-                        m = mask[cur]
-                        if not m & b:
-                            ok = False
-                            break
-                        cur = kids[base[cur] + (m & (b - 1)).bit_count()]
-                    if ok and accepts[cur] >> (up[0] & LETTER_MASK) & 1:
+    n = len(perp)
+    for j in range(n):
+        sq = at + j * step
+        cross[sq] = ALL_LETTERS
+        xscore[sq] = _NO_CROSS
+        if perp[j] or not ((j > 0 and perp[j - 1]) or (j + 1 < n and perp[j + 1])):
+            continue
+        above = j - 1
+        while above >= 0 and perp[above]:
+            above -= 1
+        below = j + 1
+        while below < n and perp[below]:
+            below += 1
+        up = perp[above + 1 : j]
+        down = perp[j + 1 : below]
+        xscore[sq] = sum(face[c] for c in up) + sum(face[c] for c in down)
+        # rev(up + L + down) = rev(down) L rev(up): walk rev(down) once, then each L.
+        node = 0
+        for c in reversed(down):
+            bit = 1 << (c & LETTER_MASK)
+            m = mask[node]
+            if not m & bit:
+                node = -1
+                break
+            node = kids[base[node] + (m & (bit - 1)).bit_count()]
+        allowed = 0
+        if node >= 0:
+            m0 = mask[node]
+            letters = m0 & ALL_LETTERS
+            while letters:
+                bit = letters & -letters
+                letters ^= bit
+                if not up:
+                    if accepts[node] & bit:
                         allowed |= bit
-            cross[line * n + i] = allowed
-    return cross, xscore
+                    continue
+                cur = kids[base[node] + (m0 & (bit - 1)).bit_count()]
+                ok = True
+                for c in reversed(up[1:]):
+                    b = 1 << (c & LETTER_MASK)
+                    m = mask[cur]
+                    if not m & b:
+                        ok = False
+                        break
+                    cur = kids[base[cur] + (m & (b - 1)).bit_count()]
+                if ok and accepts[cur] >> (up[0] & LETTER_MASK) & 1:
+                    allowed |= bit
+        cross[sq] = allowed
 
 
 def _generate_strip_py(
     g: Gaddag,
     tiles: list[int],
-    cross: list[int],
-    xscore: list[int],
-    lm: tuple[int, ...] | list[int],
-    wm: tuple[int, ...] | list[int],
+    cross: Sequence[int],
+    xscore: Sequence[int],
+    lm: Sequence[int],
+    wm: Sequence[int],
     anchors: list[int],
     rack: list[int],
     values: list[int],

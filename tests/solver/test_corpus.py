@@ -59,3 +59,18 @@ def test_position_matches_the_reference(
     assert count == row["moves"]
     assert recorder.best == row["top_score"]
     assert sorted(format_move(m, "gcg") for m in recorder.moves) == sorted(row["top_moves"])
+
+
+@pytest.mark.parametrize("row", ROWS, ids=_id)
+def test_the_bounded_top_search_finds_every_reference_top(
+    row: dict[str, Any], corpus_lexicons: dict[str, Lexicon], kernel: str
+) -> None:
+    """The best-first search that does not count (solver.movegen.BestMoves) skips anchors
+    whose bound is below the best found: it must still find every top of every position."""
+    board = corpus_board(row)
+    recorder = movegen.BestMoves()
+    generator = movegen.Generator(board, corpus_lexicons[row["lexicon"]], kernel=kernel)
+    count = generator.generate(rack_codes(row["rack"]), recorder)
+    assert count == (-1 if kernel == "c" else row["moves"])
+    assert recorder.best == row["top_score"]
+    assert sorted(format_move(m, "gcg") for m in recorder.moves) == sorted(row["top_moves"])

@@ -477,7 +477,8 @@ def compiled() -> bytes:
 
 
 def test_from_bytes_rejects_a_bad_header(compiled: bytes) -> None:
-    for data in (b"", b"ARBGDG", b"ARBGDG2\n" + compiled[8:], b"x" + compiled):
+    # ARBGDG1: the format before the checksum, whose caches are rebuilt.
+    for data in (b"", b"ARBGDG", b"ARBGDG1\n" + compiled[8:], b"x" + compiled):
         with pytest.raises(ValueError, match="bad header"):
             Gaddag.from_bytes(data)
 
