@@ -50,12 +50,31 @@ class VirtualPlayer:
                 return tops[0]
             best = max(m.score or 0 for m in ranked)
             return next(m for m in ranked if m.score == best)
-        scores = sorted({m.score or 0 for m in ranked})
+        scores, by_score = _by_score(ranked)
         k = len(scores)
         mean = MEAN_POSITION[self.level] * (k - 1)
         sd = max(k / 5.0, 1e-9)
         index = round(self._gauss(mean, sd))
         index = min(max(index, 0), k - 1)
-        wanted = scores[index]
-        candidates = [m for m in ranked if (m.score or 0) == wanted]
+        candidates = by_score[scores[index]]
         return candidates[min(int(self._rng.random() * len(candidates)), len(candidates) - 1)]
+
+
+#: The last table made, with the tuple it was made from.
+_LAST: dict[str, tuple[tuple[Move, ...], list[int], dict[int, list[Move]]]] = {}
+
+
+def _by_score(ranked: Sequence[Move]) -> tuple[list[int], dict[int, list[Move]]]:
+    """The distinct scores, lowest first, and the moves making each (in ``ranked``'s
+    order): made once for the round's list, which every virtual player of a hall reads
+    (300 players went through every move of it each, and the list has thousands)."""
+    last = _LAST.get("table")
+    if last is not None and last[0] is ranked:  # a tuple: the same moves as last time
+        return last[1], last[2]
+    by_score: dict[int, list[Move]] = {}
+    for m in ranked:
+        by_score.setdefault(m.score or 0, []).append(m)
+    scores = sorted(by_score)
+    if isinstance(ranked, tuple):  # a list could change under the same identity
+        _LAST["table"] = (ranked, scores, by_score)
+    return scores, by_score
