@@ -377,6 +377,25 @@ static int grow(Ctx *c) {
     return 0;
 }
 
+/* Mode 3: room for one more move in the heap, grown as it fills (a caller may ask for
+ * the best million moves of a position that has two hundred). */
+static int grow_heap(Ctx *c) {
+    if (c->rec_n < c->rec_cap) return 0;
+    Py_ssize_t cap = c->rec_cap ? c->rec_cap * 2 : 64;
+    if (cap > c->keep) cap = c->keep;
+    int32_t *rec = PyMem_Realloc(c->rec, (size_t)cap * c->stride * sizeof(int32_t));
+    if (rec == NULL) { c->oom = 1; return -1; }
+    c->rec = rec;
+    int *heap = PyMem_Realloc(c->heap, (size_t)cap * sizeof(int));
+    if (heap == NULL) { c->oom = 1; return -1; }
+    c->heap = heap;
+    long long *seq = PyMem_Realloc(c->seq, (size_t)cap * sizeof(long long));
+    if (seq == NULL) { c->oom = 1; return -1; }
+    c->seq = seq;
+    c->rec_cap = cap;
+    return 0;
+}
+
 static void fill(Ctx *c, int32_t *r, int start, int end, int nplaced, long score) {
     r[0] = (int32_t)score;
     r[1] = c->across;
@@ -433,6 +452,7 @@ static void emit(Ctx *c, int start, int end, int nplaced, long score) {
     case MODE_TOPN: {
         long long s = c->counter++;
         if (c->rec_n < c->keep) {
+            if (grow_heap(c) < 0) return;
             int i = (int)c->rec_n++;
             fill(c, slot(c, i), start, end, nplaced, score);
             c->seq[i] = s;
@@ -772,8 +792,7 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     if (g == NULL) return NULL;
     if (n < 2 || n > MAXN) return PyErr_Format(PyExc_ValueError, "board size %d out of range", n);
     if (mode < MODE_COUNT || mode > MODE_BEST) return PyErr_Format(PyExc_ValueError, "unknown mode %d", mode);
-    if (mode == MODE_TOPN && (keep < 1 || keep > 1000000))
-        return PyErr_Format(PyExc_ValueError, "keep %d out of range", keep);
+    if (mode == MODE_TOPN && keep < 1) return PyErr_Format(PyExc_ValueError, "keep %d out of range", keep);
     if (rack_size < 1 || rack_size > MAXN) return PyErr_Format(PyExc_ValueError, "rack size %d", rack_size);
     Ctx *c = PyMem_Calloc(1, sizeof(Ctx));
     if (c == NULL) return PyErr_NoMemory();
@@ -805,13 +824,6 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     c->mode = mode;
     c->keep = keep;
     c->stride = 6 + n;
-    if (mode == MODE_TOPN) {
-        c->rec = PyMem_Malloc((size_t)keep * c->stride * sizeof(int32_t));
-        c->heap = PyMem_Malloc((size_t)keep * sizeof(int));
-        c->seq = PyMem_Malloc((size_t)keep * sizeof(long long));
-        if (!c->rec || !c->heap || !c->seq) { PyErr_NoMemory(); goto done; }
-        c->rec_cap = keep;
-    }
     {
         const uint8_t *lm = v[0].buf, *wm = v[1].buf;
         const uint32_t *ca = v[2].buf, *cd = v[4].buf;

@@ -151,6 +151,15 @@ class Board:
     def size(self) -> int:
         return self.layout.size
 
+    def __getstate__(self) -> tuple[Layout, TileSet, list[int]]:
+        # Pickled or deep-copied without the generator's cache: it holds views of a mapped
+        # file, and is rebuilt from the squares on the next generation anyway.
+        return self.layout, self.tiles, self.squares
+
+    def __setstate__(self, state: tuple[Layout, TileSet, list[int]]) -> None:
+        self.layout, self.tiles, self.squares = state
+        self.cross = None
+
     def copy(self) -> Board:
         board = Board(self.layout, self.tiles, list(self.squares))
         copy = getattr(self.cross, "copy", None)

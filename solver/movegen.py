@@ -237,7 +237,7 @@ def _native_mode(recorder: Recorder) -> tuple[int, int] | None:
         return _MODE_BEST, 0
     if kind is TopN:
         assert isinstance(recorder, TopN)
-        return _MODE_TOPN, recorder.n
+        return _MODE_TOPN, min(recorder.n, 2**31 - 1)  # more than any position has
     return None
 
 

@@ -293,3 +293,37 @@ def test_a_damaged_cache_file_is_never_trusted(
         cached.write_bytes(bytes(data))
         lex = lexicon.load(source)
         assert all(w.upper() in lex for w in words) and "PORT" not in lex and lex.word_count == len(words)
+
+
+def test_a_board_pickles_and_deep_copies_without_its_cache(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import copy
+    import pickle
+
+    monkeypatch.setenv("ARBITER_CACHE_DIR", str(tmp_path / "cache"))
+    source = tmp_path / "words.txt"
+    source.write_text("maison\nporte\n", "utf-8")
+    lexicon.load(source)
+    lex = lexicon.load(source)  # from the mapped cache file
+    board = Board.empty("standard", "french")
+    movegen.generate(board, lex, rack_codes("MAISONS"), movegen.CountOnly())
+    assert board.cross is not None
+    for other in (pickle.loads(pickle.dumps(board)), copy.deepcopy(board)):
+        assert other == board and other.cross is None
+        assert movegen.generate(other, lex, rack_codes("MAISONS"), movegen.CountOnly()) == movegen.generate(
+            board, lex, rack_codes("MAISONS"), movegen.CountOnly()
+        )
+
+
+@needs_kernel
+def test_top_n_asking_for_more_than_there_are_gets_every_move_best_first(enable: Lexicon) -> None:
+    row = corpus_rows("enable-15.jsonl")[40]
+    board = corpus_board(row)
+    many = movegen.TopN(10**12)  # the kernel's heap grows with the moves, not with n
+    count = movegen.Generator(board, enable, kernel="c").generate(rack_codes(row["rack"]), many)
+    every = movegen.AllMoves()
+    movegen.Generator(board, enable, kernel="python").generate(rack_codes(row["rack"]), every)
+    assert count == len(many.moves) == row["moves"]
+    assert [m.score for m in many.moves] == sorted((m.score for m in every.moves), reverse=True)
+    assert set(many.moves) == set(every.moves)
