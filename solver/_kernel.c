@@ -43,6 +43,16 @@
 
 enum { MODE_COUNT = 0, MODE_ALL = 1, MODE_TOP = 2, MODE_TOPN = 3, MODE_BEST = 4 };
 
+/* Resize *ptr to `bytes` (PyMem_Realloc): 0, or -1 with *ptr untouched (still freed by
+ * its owner) when memory runs out. */
+static int resize(void *ptr, size_t bytes) {
+    void **slot = (void **)ptr;
+    void *more = PyMem_Realloc(*slot, bytes);
+    if (more == NULL) return -1;
+    *slot = more;
+    return 0;
+}
+
 /* ------------------------------------------------------------------------------------ */
 /* The automaton, checked once.                                                          */
 
@@ -370,9 +380,7 @@ static int32_t *slot(Ctx *c, Py_ssize_t i) { return c->rec + i * c->stride; }
 static int grow(Ctx *c) {
     if (c->rec_n < c->rec_cap) return 0;
     Py_ssize_t cap = c->rec_cap ? c->rec_cap * 2 : 256;
-    int32_t *more = PyMem_Realloc(c->rec, (size_t)cap * c->stride * sizeof(int32_t));
-    if (more == NULL) { c->oom = 1; return -1; }
-    c->rec = more;
+    if (resize(&c->rec, (size_t)cap * c->stride * sizeof(int32_t)) < 0) { c->oom = 1; return -1; }
     c->rec_cap = cap;
     return 0;
 }
@@ -383,15 +391,11 @@ static int grow_heap(Ctx *c) {
     if (c->rec_n < c->rec_cap) return 0;
     Py_ssize_t cap = c->rec_cap ? c->rec_cap * 2 : 64;
     if (cap > c->keep) cap = c->keep;
-    int32_t *rec = PyMem_Realloc(c->rec, (size_t)cap * c->stride * sizeof(int32_t));
-    if (rec == NULL) { c->oom = 1; return -1; }
-    c->rec = rec;
-    int *heap = PyMem_Realloc(c->heap, (size_t)cap * sizeof(int));
-    if (heap == NULL) { c->oom = 1; return -1; }
-    c->heap = heap;
-    long long *seq = PyMem_Realloc(c->seq, (size_t)cap * sizeof(long long));
-    if (seq == NULL) { c->oom = 1; return -1; }
-    c->seq = seq;
+    if (resize(&c->rec, (size_t)cap * c->stride * sizeof(int32_t)) < 0 ||
+        resize(&c->heap, (size_t)cap * sizeof(int)) < 0 || resize(&c->seq, (size_t)cap * sizeof(long long)) < 0) {
+        c->oom = 1;
+        return -1;
+    }
     c->rec_cap = cap;
     return 0;
 }
@@ -983,25 +987,14 @@ static int64_t register_node(Builder *b, int d) {
     }
     if (b->nodes == b->node_cap) {
         size_t cap = b->node_cap * 2;
-        uint8_t *f = PyMem_Realloc(b->final, cap);
-        if (!f) return -1;
-        b->final = f;
-        uint32_t *s = PyMem_Realloc(b->estart, cap * sizeof(uint32_t));
-        if (!s) return -1;
-        b->estart = s;
-        uint32_t *c = PyMem_Realloc(b->ecount, cap * sizeof(uint32_t));
-        if (!c) return -1;
-        b->ecount = c;
+        if (resize(&b->final, cap) < 0 || resize(&b->estart, cap * sizeof(uint32_t)) < 0 ||
+            resize(&b->ecount, cap * sizeof(uint32_t)) < 0)
+            return -1;
         b->node_cap = cap;
     }
     if (b->edges + (size_t)n > b->edge_cap) {
         size_t cap = b->edge_cap * 2 + (size_t)n;
-        uint8_t *l = PyMem_Realloc(b->elabel, cap);
-        if (!l) return -1;
-        b->elabel = l;
-        uint32_t *c = PyMem_Realloc(b->echild, cap * sizeof(uint32_t));
-        if (!c) return -1;
-        b->echild = c;
+        if (resize(&b->elabel, cap) < 0 || resize(&b->echild, cap * sizeof(uint32_t)) < 0) return -1;
         b->edge_cap = cap;
     }
     uint32_t id = (uint32_t)b->nodes++;

@@ -314,8 +314,9 @@ def load(
             raise LexiconError(
                 "word_list_unreadable", path=str(src), reason=exc.strerror or str(exc)
             ) from exc
-        if hashlib.sha256(raw).hexdigest() != checksum:  # changed within the same second and size
-            checksum = hashlib.sha256(raw).hexdigest()
+        read = hashlib.sha256(raw).hexdigest()
+        if read != checksum:  # changed within the same second and size as its stamp
+            checksum = read
             gdg_path, meta_path = _cache_paths(checksum, max_length)
     # Messages name the list as the caller knows it (an imported file is cached under its checksum).
     where = Path(name) if name else src

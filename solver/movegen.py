@@ -156,7 +156,8 @@ class AllMoves(Recorder):
         self.moves: Sequence[Move] = []
 
     def add(self, score: int, across: bool, line: int, start: int, word: list[int], placed: int) -> None:
-        assert isinstance(self.moves, list)
+        if not isinstance(self.moves, list):  # the kernel's records of an earlier generation
+            self.moves = list(self.moves)
         self.moves.append(_move(score, across, line, start, word))
 
 

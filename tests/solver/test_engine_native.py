@@ -180,13 +180,19 @@ def _words(name: str) -> list[str]:
     return words
 
 
+def _cached_list(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, words: list[str]) -> Path:
+    """A word list in its own cache folder, compiled once: the next load reads the cache."""
+    monkeypatch.setenv("ARBITER_CACHE_DIR", str(tmp_path / "cache"))
+    source = tmp_path / "words.txt"
+    source.write_text("\n".join(words) + "\n", "utf-8")
+    lexicon.load(source)
+    return source
+
+
 def test_a_loaded_cache_is_a_view_of_its_file_checked_once(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setenv("ARBITER_CACHE_DIR", str(tmp_path / "cache"))
-    source = tmp_path / "words.txt"
-    source.write_text("maison\nporte\nete\n", "utf-8")
-    lexicon.load(source)
+    source = _cached_list(tmp_path, monkeypatch, ["maison", "porte", "ete"])
     loaded = lexicon.load(source)
     assert isinstance(loaded.gaddag.mask, memoryview)  # no copy of the arrays
     assert (
@@ -275,11 +281,8 @@ def test_damaged_automata_are_refused_or_walked_without_reading_past_a_buffer() 
 def test_a_damaged_cache_file_is_never_trusted(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, seed: int
 ) -> None:
-    monkeypatch.setenv("ARBITER_CACHE_DIR", str(tmp_path / "cache"))
-    source = tmp_path / "words.txt"
     words = ["maison", "maisons", "porte", "portes", "ete", "zebre"]
-    source.write_text("\n".join(words) + "\n", "utf-8")
-    lexicon.load(source)
+    source = _cached_list(tmp_path, monkeypatch, words)
     (cached,) = (tmp_path / "cache" / "lexicons").glob("*.gdg")
     good = cached.read_bytes()
     rng = random.Random(seed)
@@ -301,11 +304,7 @@ def test_a_board_pickles_and_deep_copies_without_its_cache(
     import copy
     import pickle
 
-    monkeypatch.setenv("ARBITER_CACHE_DIR", str(tmp_path / "cache"))
-    source = tmp_path / "words.txt"
-    source.write_text("maison\nporte\n", "utf-8")
-    lexicon.load(source)
-    lex = lexicon.load(source)  # from the mapped cache file
+    lex = lexicon.load(_cached_list(tmp_path, monkeypatch, ["maison", "porte"]))  # from the mapped cache
     board = Board.empty("standard", "french")
     movegen.generate(board, lex, rack_codes("MAISONS"), movegen.CountOnly())
     assert board.cross is not None
