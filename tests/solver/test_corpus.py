@@ -68,9 +68,13 @@ def test_the_bounded_top_search_finds_every_reference_top(
     """The best-first search that does not count (solver.movegen.BestMoves) skips anchors
     whose bound is below the best found: it must still find every top of every position."""
     board = corpus_board(row)
-    recorder = movegen.BestMoves()
+    recorder = movegen.BestMoves(always=True)
     generator = movegen.Generator(board, corpus_lexicons[row["lexicon"]], kernel=kernel)
     count = generator.generate(rack_codes(row["rack"]), recorder)
     assert count == (-1 if kernel == "c" else row["moves"])
+    quick = movegen.BestMoves()  # best first with a blank only: it does not pay without one
+    count = generator.generate(rack_codes(row["rack"]), quick)
+    assert count == (-1 if kernel == "c" and "?" in row["rack"] else row["moves"])
+    assert sorted(format_move(m, "gcg") for m in quick.moves) == sorted(row["top_moves"])
     assert recorder.best == row["top_score"]
     assert sorted(format_move(m, "gcg") for m in recorder.moves) == sorted(row["top_moves"])
