@@ -69,7 +69,9 @@ __all__ = [
     "accept_shift",
     "adjudicate_slip",
     "adjudicate_slips",
+    "counts_for_top",
     "credit_round",
+    "solo_winner",
     "warning_penalty",
 ]
 
@@ -1021,6 +1023,31 @@ def warning_penalty(prior: int, this_round: int, settings: AdjudicationSettings)
     return beyond * settings.warning_penalty
 
 
+def counts_for_top(reason: str, move_score: int) -> bool:
+    """Whether a ruling's move counts for the top and the solo: a credited move (a valid
+    one, with a penalty, or as the arbitrator set it) that scores."""
+    return reason in _SCORED_REASONS and move_score > 0
+
+
+def solo_winner(
+    scores: Mapping[K, int], *, top_score: int, players_in_game: int, settings: AdjudicationSettings
+) -> K | None:
+    """Who gets the solo of a round, if anyone: ``scores`` are the moves that count for it
+    (:func:`counts_for_top`). FISF 3.5: the one player whose move scores more than
+    everyone else's, compared before any penalty, even below the top
+    (``solo_below_top``); or only the one player on the top; in a game of at least
+    ``solo_min_players`` players. A multiplex gives it over every centre's players
+    (scoring.multiplex), a single event over its own: the same rule."""
+    if settings.solo_below_top:
+        best = max(scores.values(), default=0)
+        leaders = [key for key, score in scores.items() if score == best]
+    else:
+        leaders = [key for key, score in scores.items() if score == top_score]
+    if len(leaders) == 1 and players_in_game >= settings.solo_min_players:
+        return leaders[0]
+    return None
+
+
 def credit_round(
     verdicts: Mapping[K, Verdict],
     *,
@@ -1038,22 +1065,19 @@ def credit_round(
     or to the only player on the top, when the game has at least ``solo_min_players``
     players (``players_in_game``, counted by the caller).
     """
-    credited = {key: v for key, v in verdicts.items() if v.reason in _SCORED_REASONS and v.move_score > 0}
-    tops = {key for key, verdict in credited.items() if verdict.move_score == top_score}
-    # The solo (FISF 3.5): the one player whose move scores more than everyone else's,
-    # compared before any penalty, even below the top; or only the one player on the top.
-    if settings.solo_below_top:
-        best = max((verdict.move_score for verdict in credited.values()), default=0)
-        leaders = {key for key, verdict in credited.items() if verdict.move_score == best}
-    else:
-        leaders = tops
-    has_solo = len(leaders) == 1 and players_in_game >= settings.solo_min_players
+    scores = {
+        key: verdict.move_score
+        for key, verdict in verdicts.items()
+        if counts_for_top(verdict.reason, verdict.move_score)
+    }
+    tops = {key for key, score in scores.items() if score == top_score}
+    soloist = solo_winner(scores, top_score=top_score, players_in_game=players_in_game, settings=settings)
     credits: dict[K, Credit] = {}
     for key, verdict in verdicts.items():
         penalty = verdict.penalty
         if verdict.reason not in _SET_BY_ARBITRATOR:
             penalty += warning_penalty(prior_warnings.get(key, 0), verdict.warnings, settings)
-        is_solo = has_solo and key in leaders
+        is_solo = soloist is not None and key == soloist
         credits[key] = Credit(
             credited=verdict.score - penalty + (settings.solo_bonus if is_solo else 0),
             penalty=penalty,

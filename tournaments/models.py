@@ -589,3 +589,183 @@ class PrintedSheet(models.Model):
             f"player-{self.player_id}" if self.player_id else "",
         ]
         return "-".join(p for p in [f"event-{self.event_id}", *parts, self.language] if p) + ".pdf"
+
+
+# ------------------------------------------------------------------------------------
+# Multiplex: one game played live in many halls (centres), one ranking, kept on a hub.
+
+
+class Multiplex(models.Model):
+    """A hub's multiplex: its event holds the settings, the word list and (prepared mode)
+    the master games; the centres take their racks and tops from here and send their
+    rulings back (docs/rules.md#multiplex)."""
+
+    class Mode(models.TextChoices):
+        LIVE = "live", _("live: the racks and tops of a draw centre, as it plays")
+        PREPARED = "prepared", _("prepared: the event's master games, from the agreed start")
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="multiplex")
+    mode = models.CharField(_("mode"), max_length=10, choices=Mode.choices, default=Mode.LIVE)
+    #: Prepared mode: nothing is served before; live mode: none (the draw centre's draws).
+    starts_at = models.DateTimeField(_("agreed start"), null=True, blank=True)
+    #: A centre may start a game at most this long after the draw centre (or the agreed
+    #: start): its players must not learn the game's end from the others' results.
+    max_delay_minutes = models.PositiveIntegerField(_("maximum delay (minutes)"), default=90)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("multiplex")
+        verbose_name_plural = _("multiplexes")
+
+    def __str__(self) -> str:
+        return f"multiplex {self.event}"
+
+
+class Centre(models.Model):
+    """A hall of a multiplex, known by the key its software sends (only its hash is
+    kept: the key is shown once, when the centre is added)."""
+
+    multiplex = models.ForeignKey(Multiplex, on_delete=models.CASCADE, related_name="centres")
+    name = models.CharField(_("name"), max_length=120)
+    #: The draw centre of a live multiplex: its racks and tops are everyone's.
+    draws = models.BooleanField(_("draw centre"), default=False)
+    key_hash = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("centre")
+        verbose_name_plural = _("centres")
+        ordering = ["multiplex", "name"]
+        constraints = [
+            models.UniqueConstraint(fields=["multiplex", "name"], name="one_centre_name_per_multiplex"),
+            models.UniqueConstraint(
+                fields=["multiplex"], condition=models.Q(draws=True), name="one_draw_centre_per_multiplex"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class HubGame(models.Model):
+    """A game of a multiplex: when its first rack was drawn (the late centres' clock
+    starts there) and how it ended."""
+
+    multiplex = models.ForeignKey(Multiplex, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveIntegerField(_("game"))
+    started_at = models.DateTimeField()
+    #: The end reason (solver.formats.record.END_REASONS) once the game has ended.
+    end = models.CharField(max_length=20, blank=True)
+    #: A no_move end: the rack that had no move ({"reliquat", "new", "rejected", "manual"}).
+    final = models.JSONField(null=True, blank=True)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["multiplex", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["multiplex", "number"], name="one_hub_game_per_number")
+        ]
+
+
+class HubRound(models.Model):
+    """A round of a multiplex game as the centres receive it: its rack from the moment it
+    was drawn (the draw centre's draw, or the master game's at the agreed start), its top
+    once placed."""
+
+    multiplex = models.ForeignKey(Multiplex, on_delete=models.CASCADE, related_name="rounds")
+    game = models.PositiveIntegerField(_("game"))
+    number = models.PositiveIntegerField(_("round"))
+    reliquat = models.CharField(max_length=8, blank=True)
+    new_tiles = models.CharField(max_length=8)
+    rejected = models.JSONField(default=list, blank=True)
+    manual = models.BooleanField(default=False)
+    drawn_at = models.DateTimeField()
+    #: The placed move (GCG notation) and what the round's analysis found; empty until placed.
+    played = models.CharField(max_length=40, blank=True)
+    score = models.PositiveIntegerField(null=True, blank=True)
+    moves = models.PositiveIntegerField(null=True, blank=True)
+    top_score = models.PositiveIntegerField(null=True, blank=True)
+    tops = models.JSONField(default=list, blank=True)
+    board = models.TextField(blank=True)
+    placed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("multiplex round")
+        verbose_name_plural = _("multiplex rounds")
+        ordering = ["multiplex", "game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["multiplex", "game", "number"], name="one_hub_round_per_number")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.multiplex} game {self.game} round {self.number}"
+
+
+class Serving(models.Model):
+    """What a centre was given of a round, and when: the rack, its close (with the digest
+    of its slips, which the results sent later must match), the top."""
+
+    centre = models.ForeignKey(Centre, on_delete=models.CASCADE, related_name="servings")
+    round = models.ForeignKey(HubRound, on_delete=models.CASCADE, related_name="servings")
+    rack_at = models.DateTimeField()
+    closed_at = models.DateTimeField(null=True, blank=True)
+    slips_digest = models.CharField(max_length=64, blank=True)
+    top_at = models.DateTimeField(null=True, blank=True)
+    #: The centre's players taking part in the game so far (docs/rules.md#solos): the
+    #: merged solo needs the multiplex's whole count.
+    taking_part = models.PositiveIntegerField(default=0)
+    results_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["round", "centre"]
+        constraints = [
+            models.UniqueConstraint(fields=["centre", "round"], name="one_serving_per_centre_round")
+        ]
+
+
+class CentrePlayer(models.Model):
+    """A player of a centre, as its software numbers them (its table)."""
+
+    centre = models.ForeignKey(Centre, on_delete=models.CASCADE, related_name="players")
+    table = models.PositiveIntegerField(_("table"))
+    name = models.CharField(_("name"), max_length=120)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    licence = models.CharField(_("licence number"), max_length=40, blank=True)
+    category = models.CharField(_("category / series"), max_length=40, blank=True)
+
+    class Meta:
+        ordering = ["centre", "table"]
+        constraints = [
+            models.UniqueConstraint(fields=["centre", "table"], name="one_centre_player_per_table")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.centre}: {self.table}. {self.name}"
+
+
+class CentreRuling(models.Model):
+    """A ruling as a centre sent it. ``credited`` is the centre's (its own solo included);
+    the merged ranking gives the solo again over every centre (``merged_credited``)."""
+
+    serving = models.ForeignKey(Serving, on_delete=models.CASCADE, related_name="rulings")
+    player = models.ForeignKey(CentrePlayer, on_delete=models.CASCADE, related_name="rulings")
+    reason = models.CharField(max_length=30, blank=True)
+    move = models.CharField(max_length=40, blank=True)
+    move_score = models.IntegerField(default=0)
+    credited = models.IntegerField(default=0)
+    penalty = models.PositiveIntegerField(default=0)
+    warnings = models.PositiveSmallIntegerField(default=0)
+    solo = models.BooleanField(default=False)
+    is_top = models.BooleanField(default=False)
+    letterpoints = models.PositiveIntegerField(default=0)
+    overridden = models.BooleanField(default=False)
+    merged_credited = models.IntegerField(default=0)
+    merged_solo = models.BooleanField(default=False)
+    received_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["serving", "player__table"]
+        constraints = [
+            models.UniqueConstraint(fields=["serving", "player"], name="one_centre_ruling_per_player_round")
+        ]

@@ -2,10 +2,22 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import QuerySet, Sum
 
 from scoring.standings import PlayerInfo, RoundResult, Row, standings
-from tournaments.models import Event, Game, Player, Round, Ruling
+from tournaments.models import (
+    CentrePlayer,
+    CentreRuling,
+    Event,
+    Game,
+    HubRound,
+    Multiplex,
+    Player,
+    Round,
+    Ruling,
+)
 
 
 def _players(event: Event) -> list[PlayerInfo]:
@@ -30,8 +42,22 @@ RESULT_FIELDS = (
 )
 
 
-def _results(rulings: QuerySet[Ruling]) -> list[RoundResult]:
-    rows = rulings.values_list(*RESULT_FIELDS)
+#: The same columns of a multiplex's merged ruling (its solo given over every centre).
+MERGED_FIELDS = (
+    "player_id",
+    "serving__round__game",
+    "serving__round__number",
+    "merged_credited",
+    "is_top",
+    "merged_solo",
+    "warnings",
+    "penalty",
+    "letterpoints",
+)
+
+
+def _results(rulings: QuerySet[Any], fields: tuple[str, ...] = RESULT_FIELDS) -> list[RoundResult]:
+    rows = rulings.values_list(*fields)
     return [
         RoundResult(
             player=player,
@@ -84,3 +110,30 @@ def game_scores(game: Game, players: list[int]) -> tuple[list[int], dict[int, li
     for player_id, round_id, credited in rulings.values_list("player_id", "round_id", "credited"):
         scores[player_id][place[round_id]] = credited
     return [top or 0 for _pk, top in rounds], scores
+
+
+def multiplex_standings(
+    multiplex: Multiplex, *, game: int | None = None, centre: int | None = None, category: str | None = None
+) -> tuple[list[Row], dict[int, str]]:
+    """The merged ranking of a multiplex (every centre's players, the solos given over
+    all of them: scoring.multiplex), of one game or all, of one centre or all; and the
+    centre of each ranked player (the sheets' centre column). The top total is the hub's:
+    the sum of the tops of its placed rounds."""
+    rulings = CentreRuling.objects.filter(serving__round__multiplex=multiplex)
+    rounds = HubRound.objects.filter(multiplex=multiplex, placed_at__isnull=False)
+    if game is not None:
+        rulings = rulings.filter(serving__round__game=game)
+        rounds = rounds.filter(game=game)
+    players = CentrePlayer.objects.filter(centre__multiplex=multiplex).select_related("centre")
+    if centre is not None:
+        players = players.filter(centre_id=centre)
+        rulings = rulings.filter(player__centre_id=centre)
+    listed = list(players)
+    infos = [
+        PlayerInfo(id=p.pk, name=p.name, club=p.club, category=p.category, table=p.table) for p in listed
+    ]
+    total = rounds.aggregate(t=Sum("top_score"))["t"] or 0
+    rows = standings(
+        _results(rulings, MERGED_FIELDS), infos, total, tie_break=multiplex.event.tie_break, category=category
+    )
+    return rows, {p.pk: p.centre.name for p in listed}

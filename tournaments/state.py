@@ -60,13 +60,17 @@ def compile_imported(checksum: str, packed: bytes, name: str) -> lexmod.Lexicon:
 
 
 def game_config(game: models.Game) -> GameConfig:
-    event = game.event
+    return event_config(game.event, game.seed)
+
+
+def event_config(event: models.Event, seed: int) -> GameConfig:
+    """The solver's settings of a game of ``event`` drawn from ``seed``."""
     return GameConfig(
         board=event.board,
         language=event.language,
         lexicon=event.lexicon.name,
         lexicon_checksum=event.lexicon.checksum,
-        seed=game.seed,
+        seed=seed,
         smooth=event.smooth,
         bingo_bonus=event.bingo_bonus,
         first_move_horizontal=event.first_move_horizontal,

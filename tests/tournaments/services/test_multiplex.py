@@ -1,0 +1,296 @@
+"""The hub of a multiplex (tournaments.services.multiplex): sealed draws, the draw
+centre's publications checked, late centres, and the centres' results: idempotent,
+checked, corrected with a record, merged into one ranking."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from solver.game import Game as SolverGame
+from tests.tournaments.helpers import simulated_event
+from tournaments import services
+from tournaments.models import Event, HistoryEntry, HubRound, Multiplex, Round, Ruling, Slip
+from tournaments.services import ApplicationError, NotServed
+from tournaments.services.rulings import _recredit as recredit
+from tournaments.standings import event_standings, multiplex_standings
+from tournaments.state import event_config, solver_lexicon
+
+DIGEST = "ab" * 32
+T0 = dt.datetime(2026, 11, 25, 14, 0, tzinfo=dt.UTC)
+
+
+def _minutes(m: float) -> dt.datetime:
+    return T0 + dt.timedelta(minutes=m)
+
+
+@pytest.fixture
+def hub(event: Event) -> Multiplex:
+    return services.multiplex_create(event=event, max_delay_minutes=30)
+
+
+@pytest.fixture
+def centres(hub: Multiplex) -> dict[str, Any]:
+    drawer, _ = services.centre_add(multiplex=hub, name="Binche", draws=True)
+    a, key_a = services.centre_add(multiplex=hub, name="Dakar")
+    b, _ = services.centre_add(multiplex=hub, name="Rabat")
+    return {"draw": drawer, "a": a, "b": b, "key_a": key_a}
+
+
+def _play_rounds(hub: Multiplex, drawer: Any, count: int, *, at: float = 0) -> list[Any]:
+    """The draw centre plays ``count`` rounds of game 1 (seed 5), publishing each rack and top."""
+    event = hub.event
+    game = SolverGame(event_config(event, 5), solver_lexicon(event.lexicon))
+    played = []
+    for i in range(count):
+        drawn = game.draw()
+        assert drawn is not None
+        reliquat, new, rejected = drawn.texts()
+        services.publish_draw(centre=drawer, game=1, number=i + 1, rack=reliquat + new, rejected=rejected,
+                              now=_minutes(at + 3 * i))  # fmt: skip
+        record = game.play(drawn, game.analyse(list(drawn.rack)))
+        services.publish_top(centre=drawer, game=1, number=i + 1, played=record.played, score=record.score,
+                             now=_minutes(at + 3 * i + 2))  # fmt: skip
+        played.append(record)
+    return played
+
+
+def test_a_centre_is_known_by_its_key_only(centres: dict[str, Any]) -> None:
+    assert services.centre_for_key(centres["key_a"]) == centres["a"]
+    assert services.centre_for_key(centres["key_a"] + "x") is None
+    assert services.centre_for_key("") is None
+    assert centres["a"].key_hash != centres["key_a"]  # the key itself is not kept
+
+
+def test_a_round_not_drawn_yet_is_served_to_nobody(hub: Multiplex, centres: dict[str, Any]) -> None:
+    with pytest.raises(NotServed):
+        services.serve_round(centre=centres["a"], game=1, number=1, now=_minutes(1))
+    _play_rounds(hub, centres["draw"], 1)
+    served = services.serve_round(centre=centres["a"], game=1, number=1, now=_minutes(5))
+    assert served.round.number == 1
+    with pytest.raises(NotServed):  # round 2 not drawn by the draw centre
+        services.serve_round(centre=centres["a"], game=1, number=2, now=_minutes(6))
+
+
+def test_the_rack_is_sealed_until_drawn_and_the_top_until_the_close(
+    hub: Multiplex, centres: dict[str, Any]
+) -> None:
+    records = _play_rounds(hub, centres["draw"], 2)
+    a = centres["a"]
+    # Rounds in order: round 2 is not served before round 1.
+    with pytest.raises(NotServed):
+        services.serve_round(centre=a, game=1, number=2, now=_minutes(10))
+    served = services.serve_round(centre=a, game=1, number=1, now=_minutes(10))
+    assert not served.with_top and served.serving.top_at is None
+    closed = services.round_closed(centre=a, game=1, number=1, slips_digest=DIGEST, now=_minutes(13))
+    assert closed.with_top and closed.round.played == records[0].played
+    assert closed.serving.closed_at == _minutes(13) and closed.serving.top_at == _minutes(13)
+    # Fetched ahead (a centre about to lose its connection): given, and on the record
+    # as taken before the close.
+    ahead = services.serve_round(centre=a, game=1, number=2, with_top=True, now=_minutes(14))
+    assert ahead.with_top and ahead.serving.top_at == _minutes(14) and ahead.serving.closed_at is None
+
+
+def test_a_prepared_game_is_sealed_until_the_agreed_start(event: Event) -> None:
+    game = SolverGame(event_config(event, 3), solver_lexicon(event.lexicon))
+    for _ in range(3):
+        drawn = game.draw()
+        assert drawn is not None
+        game.play(drawn, game.analyse(list(drawn.rack)))
+    event.masters = [game.finish("stopped").to_dict()]
+    event.save()
+    with pytest.raises(ApplicationError):
+        services.multiplex_create(event=event, mode=Multiplex.Mode.PREPARED)  # no start
+    hub = services.multiplex_create(event=event, mode=Multiplex.Mode.PREPARED, starts_at=_minutes(60))
+    centre, _ = services.centre_add(multiplex=hub, name="Cotonou")
+    with pytest.raises(NotServed):
+        services.serve_round(centre=centre, game=1, number=1, now=_minutes(59))
+    served = services.serve_round(centre=centre, game=1, number=1, now=_minutes(61))
+    assert served.round.reliquat + served.round.new_tiles == game.record.rounds[0].rack
+    with pytest.raises(ApplicationError):
+        services.centre_add(multiplex=hub, name="Alger", draws=True)
+
+
+def test_a_late_centre_starts_within_the_maximum_delay(hub: Multiplex, centres: dict[str, Any]) -> None:
+    _play_rounds(hub, centres["draw"], 1)
+    assert services.serve_round(centre=centres["a"], game=1, number=1, now=_minutes(29)).round.number == 1
+    with pytest.raises(ApplicationError, match="at most 30 minutes late"):
+        services.serve_round(centre=centres["b"], game=1, number=1, now=_minutes(31))
+
+
+def test_the_draw_centre_publications_are_checked(hub: Multiplex, centres: dict[str, Any]) -> None:
+    drawer, a = centres["draw"], centres["a"]
+    with pytest.raises(ApplicationError, match="draw centre"):
+        services.publish_draw(centre=a, game=1, number=1, rack="AEINRST")
+    with pytest.raises(ApplicationError):  # not in the bag (one Z, one Q in English)
+        services.publish_draw(centre=drawer, game=1, number=1, rack="ZZQQAEI")
+    with pytest.raises(ApplicationError, match="round 1"):
+        services.publish_draw(centre=drawer, game=1, number=2, rack="AEINRST")
+    first = services.publish_draw(centre=drawer, game=1, number=1, rack="AEINRST", now=_minutes(0))
+    again = services.publish_draw(centre=drawer, game=1, number=1, rack="AEINRST", now=_minutes(1))
+    assert again.pk == first.pk and again.drawn_at == _minutes(0)
+    services.serve_round(centre=a, game=1, number=1, now=_minutes(2))
+    with pytest.raises(ApplicationError, match="cannot change"):
+        services.publish_draw(centre=drawer, game=1, number=1, rack="AEINRSU")
+    with pytest.raises(ApplicationError, match="scores"):
+        services.publish_top(centre=drawer, game=1, number=1, played="8D RETINAS", score=1)
+    with pytest.raises(ApplicationError):
+        services.publish_top(centre=drawer, game=1, number=1, played="8D SATIRNE", score=59)
+    placed = services.publish_top(centre=drawer, game=1, number=1, played="8D RETINAS", score=66)
+    assert (placed.played, placed.score, placed.top_score) == ("8D RETINAS", 66, 66)
+    assert placed.moves and "8D RETINAS" in placed.tops
+    with pytest.raises(ApplicationError, match="cannot change"):
+        services.publish_top(centre=drawer, game=1, number=1, played="8H RETINAS", score=66)
+
+
+def _results(records: list[Any], number: int, rulings: list[dict[str, Any]]) -> dict[str, Any]:
+    players = [_player(r["table"], f"Player {r['table']}") for r in rulings]
+    return {"game": 1, "number": number, "players": players, "rulings": rulings, "taking_part": len(rulings)}
+
+
+def _player(table: int, name: str, club: str = "", licence: str = "", category: str = "") -> dict[str, Any]:
+    return {"table": table, "name": name, "club": club, "licence": licence, "category": category}
+
+
+def _ruling(table: int, score: int, *, top: int, solo: bool = False, **more: Any) -> dict[str, Any]:
+    credited = score + (10 if solo else 0)
+    sent = {"table": table, "reason": "ok", "move": "8D X", "move_score": score, "credited": credited,
+            "penalty": 0, "warnings": 0, "solo": solo, "is_top": score == top, "letterpoints": score // 2,
+            "overridden": False}  # fmt: skip
+    return {**sent, **more}
+
+
+def test_results_are_idempotent_checked_and_corrected_on_the_record(
+    hub: Multiplex, centres: dict[str, Any]
+) -> None:
+    records = _play_rounds(hub, centres["draw"], 2)
+    a, b = centres["a"], centres["b"]
+    top = records[0].top_score
+    send = [_ruling(1, top, top=top), _ruling(2, top - 10, top=top)]
+    # Never served: refused (a forged upload, or a centre that did not play it).
+    with pytest.raises(ApplicationError, match="never served"):
+        services.receive_results(centre=a, **_results(records, 1, send))
+    services.serve_round(centre=a, game=1, number=1, now=_minutes(10))
+    first = services.receive_results(centre=a, **_results(records, 1, send))
+    assert (first.received, first.changed) == (2, 2)
+    again = services.receive_results(centre=a, **_results(records, 1, send))
+    assert (again.received, again.changed) == (2, 0)  # the same results twice change nothing
+    # A move above the top cannot be: refused, nothing kept of it.
+    with pytest.raises(ApplicationError, match="more than its top"):
+        services.receive_results(centre=a, **_results(records, 1, [_ruling(1, top + 1, top=top)]))
+    with pytest.raises(ApplicationError, match="unknown ruling"):
+        services.receive_results(
+            centre=a, **_results(records, 1, [{**_ruling(1, 3, top=top), "reason": "won"}])
+        )
+    # A correction after the round: replaces the ruling, and the change is recorded.
+    corrected = [
+        _ruling(1, top, top=top),
+        {**_ruling(2, top - 10, top=top), "credited": top - 15, "penalty": 5},
+    ]
+    receipt = services.receive_results(centre=a, **_results(records, 1, corrected))
+    assert receipt.changed == 1
+    entry = HistoryEntry.objects.filter(entity="centre_ruling", action="correct").get()
+    assert entry.old["credited"] == top - 10 and entry.new["credited"] == top - 15
+    assert "Dakar" in entry.reason
+    # Centre B sends the same tables: its own players, not A's.
+    services.serve_round(centre=b, game=1, number=1, now=_minutes(11))
+    services.receive_results(centre=b, **_results(records, 1, [_ruling(1, 5, top=top)]))
+    rows, where = multiplex_standings(hub)
+    assert [(where[r.player.id], r.player.table, r.total) for r in rows] == [
+        ("Dakar", 1, top),
+        ("Dakar", 2, top - 15),
+        ("Rabat", 1, 5),
+    ]
+    assert rows[0].diff == top - (records[0].top_score + records[1].top_score)
+
+
+def test_the_merged_ranking_is_the_ranking_of_one_event(transactional_db: None) -> None:
+    """One simulated game of 18 virtual players, played again as a multiplex: its draws
+    and tops published by a draw centre, its players split between two halls of 9, each
+    crediting the solos of its own hall (none: a solo needs 16 players). The merged
+    ranking is the single event's, its solos included."""
+    single = simulated_event(players=18, seed=3)
+    game = single.games.get()
+    rounds = list(game.rounds.filter(state=Round.State.PLACED).order_by("number"))
+    # Its best virtual players all find every top: in every other round, all but one of
+    # them are made to find a point less, and the event's own rules credit the round
+    # again (the solo goes to the one left on the top of 18).
+    for round in rounds[::2]:
+        finders = list(Ruling.objects.filter(round=round, is_top=True).order_by("player__table"))
+        for ruling in finders[1:]:
+            lower = {"move_score": F("move_score") - 1, "credited": F("credited") - 1}
+            Ruling.objects.filter(pk=ruling.pk).update(**lower)
+        with transaction.atomic():
+            recredit(round, by=None, reason="test", corrected=0)
+    hub_event = services.event_create(name="Hub", starts_on=single.starts_on, lexicon=single.lexicon,
+                                      language=single.language, notation="gcg")  # fmt: skip
+    hub = services.multiplex_create(event=hub_event)
+    drawer, _ = services.centre_add(multiplex=hub, name="Draw", draws=True)
+    halls = {hall: services.centre_add(multiplex=hub, name=hall)[0] for hall in ("North", "South")}
+    now = timezone.now()
+    for round in rounds:
+        services.publish_draw(centre=drawer, game=1, number=round.number, rack=round.rack,
+                              rejected=tuple(round.rejected), now=now)  # fmt: skip
+        services.publish_top(centre=drawer, game=1, number=round.number, played=round.chosen,
+                             score=round.chosen_score or 0, now=now)  # fmt: skip
+    assert HubRound.objects.filter(multiplex=hub).count() == len(rounds)
+    from scoring.adjudication import counts_for_top, solo_winner
+    from tournaments.judging import adjudication_settings
+
+    settings = adjudication_settings(single)
+    for round in rounds:
+        rulings = list(Ruling.objects.filter(round=round).select_related("player"))
+        for hall, centre in halls.items():
+            mine = [r for r in rulings if (r.player.table <= 9) == (hall == "North")]
+            slips = Slip.objects.filter(
+                round__game=game, round__number__lte=round.number, player__in=[r.player for r in mine]
+            )
+            taking_part = slips.values("player").distinct().count()
+            bonus = settings.solo_bonus
+            base = {r.player.table: r.credited - (bonus if r.solo else 0) for r in mine}
+            scores = {r.player.table: r.move_score for r in mine if counts_for_top(r.reason, r.move_score)}
+            local = solo_winner(
+                scores, top_score=round.top_score or 0, players_in_game=taking_part, settings=settings
+            )
+            services.serve_round(centre=centre, game=1, number=round.number, now=now)
+            services.receive_results(
+                centre=centre,
+                game=1,
+                number=round.number,
+                taking_part=taking_part,
+                players=[
+                    _player(r.player.table, r.player.name, r.player.club, r.player.licence, r.player.category)
+                    for r in mine
+                ],
+                rulings=[
+                    _ruling(
+                        r.player.table,
+                        r.move_score,
+                        top=round.top_score or 0,
+                        reason=r.reason,
+                        move=r.move,
+                        credited=base[r.player.table] + (bonus if local == r.player.table else 0),
+                        penalty=r.penalty,
+                        warnings=r.warnings,
+                        solo=local == r.player.table,
+                        is_top=r.is_top,
+                        letterpoints=r.letterpoints,
+                        overridden=r.overridden,
+                    )
+                    for r in mine
+                ],
+            )
+    merged, _where = multiplex_standings(hub)
+    one = event_standings(single)
+
+    def shown(rows: list[Any]) -> list[tuple[Any, ...]]:
+        return [(r.rank, r.player.name, r.total, r.tops, r.solos, r.warnings, r.penalties, r.diff, r.percent,
+                 r.letterpoints, r.ratio, r.rounds) for r in rows]  # fmt: skip
+
+    assert shown(merged) == shown(one)
+    assert sum(r.solos for r in one) > 0, "the example should have solos to merge"
