@@ -240,6 +240,17 @@ def publish_draw(
         elif hub_game.end:
             raise ApplicationError(_("game %(number)s has ended") % {"number": game})
         existing = HubRound.objects.filter(multiplex=multiplex, game=game, number=number).first()
+        if existing is not None and existing.placed_at is not None:
+            # A retry whose first answer was lost, after the round's top came: the same
+            # draw is acknowledged; another is a change, refused like any after serving.
+            if sorted(existing.reliquat + existing.new_tiles) == sorted(rack.upper()) and tuple(
+                existing.rejected
+            ) == tuple(rejected):
+                return existing
+            raise ApplicationError(
+                _("round %(number)s was published with %(rack)s and centres have it: it cannot change")
+                % {"number": number, "rack": existing.reliquat + existing.new_tiles}
+            )
         solver_game = _replayed(multiplex, game)
         if solver_game.round_number != number:
             raise ApplicationError(
@@ -527,6 +538,12 @@ _RULING_FIELDS = (
 )
 
 
+#: What a ruling sent without a field holds there: the model's own defaults.
+_RULING_DEFAULTS = {
+    f.name: f.get_default() for f in CentreRuling._meta.concrete_fields if f.name in _RULING_FIELDS
+}
+
+
 def receive_results(
     *,
     centre: Centre,
@@ -580,7 +597,7 @@ def receive_results(
         changed = 0
         for data in rulings:
             table = data["table"]
-            values = {f: data.get(f, _default(f)) for f in _RULING_FIELDS}
+            values = {f: data.get(f, _RULING_DEFAULTS[f]) for f in _RULING_FIELDS}
             ruling = kept.get(table)
             if ruling is None:
                 CentreRuling.objects.create(serving=serving, player=known[table], **values)
@@ -600,14 +617,19 @@ def receive_results(
     return Receipt(received=len(rulings), changed=changed)
 
 
-def _default(field: str) -> Any:
-    return False if field in ("solo", "is_top", "overridden") else ("" if field in ("reason", "move") else 0)
+def _table(data: Any) -> int:
+    """The table a player or a ruling is sent for: a whole number from 1 (else refused,
+    before anything is written)."""
+    table = data.get("table") if isinstance(data, dict) else None
+    if not isinstance(table, int) or isinstance(table, bool) or table < 1:
+        raise ApplicationError(_("each player and each ruling needs its table, a whole number from 1"))
+    return table
 
 
 def _check_players(players: list[dict[str, Any]]) -> dict[int, dict[str, Any]]:
     tables: dict[int, dict[str, Any]] = {}
     for data in players:
-        table = data["table"]
+        table = _table(data)
         if table in tables:
             raise ApplicationError(_("table %(table)s is listed twice") % {"table": table})
         tables[table] = data
@@ -620,7 +642,7 @@ def _check_rulings(
     seen: set[int] = set()
     top = hub_round.top_score or 0
     for data in rulings:
-        table = data["table"]
+        table = _table(data)
         if table not in tables:
             raise ApplicationError(_("the ruling of table %(table)s has no player") % {"table": table})
         if table in seen:

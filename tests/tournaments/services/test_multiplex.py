@@ -294,3 +294,30 @@ def test_the_merged_ranking_is_the_ranking_of_one_event(transactional_db: None) 
 
     assert shown(merged) == shown(one)
     assert sum(r.solos for r in one) > 0, "the example should have solos to merge"
+
+
+def test_a_draw_sent_again_after_its_top_is_acknowledged(hub: Multiplex, centres: dict[str, Any]) -> None:
+    drawer = centres["draw"]
+    services.publish_draw(centre=drawer, game=1, number=1, rack="AEINRST", now=_minutes(0))
+    placed = services.publish_top(centre=drawer, game=1, number=1, played="8D RETINAS", score=66)
+    # The draw centre's first answer was lost: it sends the draw again, then the top.
+    assert services.publish_draw(centre=drawer, game=1, number=1, rack="TSRNIEA").pk == placed.pk
+    with pytest.raises(ApplicationError, match="cannot change"):
+        services.publish_draw(centre=drawer, game=1, number=1, rack="AEINRSU")
+
+
+@pytest.mark.parametrize("bad", [{}, {"table": "1"}, {"table": 0}, {"table": True}, "1"])
+def test_results_without_a_table_are_refused_and_keep_what_was_sent(
+    hub: Multiplex, centres: dict[str, Any], bad: Any
+) -> None:
+    records = _play_rounds(hub, centres["draw"], 1)
+    a, top = centres["a"], records[0].top_score
+    services.serve_round(centre=a, game=1, number=1, now=_minutes(10))
+    services.receive_results(centre=a, **_results(records, 1, [_ruling(1, top, top=top)]))
+    sent = _results(records, 1, [_ruling(1, 3, top=top)])
+    with pytest.raises(ApplicationError, match="needs its table"):
+        services.receive_results(centre=a, **{**sent, "players": [bad]})
+    with pytest.raises(ApplicationError, match="needs its table"):
+        services.receive_results(centre=a, **{**sent, "rulings": [bad]})
+    rows, _where = multiplex_standings(hub)
+    assert [(r.player.table, r.total) for r in rows] == [(1, top)]
