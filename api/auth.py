@@ -1,4 +1,5 @@
-"""``Authorization: Player <key>``: a player of one event, never a user of the site."""
+"""``Authorization: Player <key>``: a player of one event, never a user of the site;
+``Authorization: Centre <key>``: a centre of a multiplex, on its hub."""
 
 from __future__ import annotations
 
@@ -10,17 +11,17 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from rest_framework.request import Request
 
 from tournaments import selectors
-from tournaments.models import Player
+from tournaments.models import Centre, Player
+from tournaments.services.multiplex import centre_for_key
 
 KEYWORD = "Player"
+CENTRE_KEYWORD = "Centre"
 
 
-class PlayerPrincipal(AnonymousUser):
-    """``request.user`` of a player token: authenticated, but no staff, no permissions,
-    and not an :class:`~django.contrib.auth.models.User` (services record it as "system")."""
-
-    def __init__(self, player: Player) -> None:
-        self.player = player
+class KeyPrincipal(AnonymousUser):
+    """``request.user`` of a key that is not a user of the site: authenticated, but no
+    staff, no permissions, and not an :class:`~django.contrib.auth.models.User` (services
+    record it as "system")."""
 
     @property
     def is_anonymous(self) -> bool:  # type: ignore[override]
@@ -30,25 +31,68 @@ class PlayerPrincipal(AnonymousUser):
     def is_authenticated(self) -> bool:  # type: ignore[override]
         return True
 
+
+class PlayerPrincipal(KeyPrincipal):
+    def __init__(self, player: Player) -> None:
+        self.player = player
+
     def __str__(self) -> str:
         return f"player {self.player}"
 
 
-class PlayerTokenAuthentication(BaseAuthentication):
+class CentrePrincipal(KeyPrincipal):
+    """The software of one hall of a multiplex (services record the centre's name)."""
+
+    def __init__(self, centre: Centre) -> None:
+        self.centre = centre
+
+    def __str__(self) -> str:
+        return f"centre {self.centre}"
+
+
+class KeyAuthentication(BaseAuthentication):
+    """``Authorization: <keyword> <key>``; subclasses look the key up."""
+
+    keyword = ""
+    kind = ""
+
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
         parts = get_authorization_header(request).split()
-        if not parts or parts[0].lower() != KEYWORD.lower().encode():
+        if not parts or parts[0].lower() != self.keyword.lower().encode():
             return None
         if len(parts) != 2:
-            raise exceptions.AuthenticationFailed("Invalid player token header.")
+            raise exceptions.AuthenticationFailed(f"Invalid {self.kind} header.")
         try:
             key = parts[1].decode()
         except UnicodeError as exc:
-            raise exceptions.AuthenticationFailed("Invalid player token.") from exc
-        token = selectors.player_token(key)
-        if token is None:
-            raise exceptions.AuthenticationFailed("Invalid player token.")
-        return PlayerPrincipal(token.player), token
+            raise exceptions.AuthenticationFailed(f"Invalid {self.kind}.") from exc
+        found = self.look_up(key)
+        if found is None:
+            raise exceptions.AuthenticationFailed(f"Invalid {self.kind}.")
+        return found
+
+    def look_up(self, key: str) -> tuple[Any, Any] | None:
+        raise NotImplementedError
 
     def authenticate_header(self, request: Request) -> str:
-        return KEYWORD
+        return self.keyword
+
+
+class PlayerTokenAuthentication(KeyAuthentication):
+    keyword = KEYWORD
+    kind = "player token"
+
+    def look_up(self, key: str) -> tuple[Any, Any] | None:
+        token = selectors.player_token(key)
+        return None if token is None else (PlayerPrincipal(token.player), token)
+
+
+class CentreKeyAuthentication(KeyAuthentication):
+    """``Authorization: Centre <key>``: the key given when the centre was added."""
+
+    keyword = CENTRE_KEYWORD
+    kind = "centre key"
+
+    def look_up(self, key: str) -> tuple[Any, Any] | None:
+        centre = centre_for_key(key)
+        return None if centre is None else (CentrePrincipal(centre), centre)

@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import views
+from api import multiplex, views
 
 app_name = "api"
 
@@ -45,12 +45,28 @@ event_patterns = [
     ),
     path("standings/", views.StandingsView.as_view(), name="event-standings"),
     path("exports/<str:kind>/", views.ExportView.as_view(), name="event-export"),
+    path("multiplex/", multiplex.MultiplexView.as_view(), name="multiplex"),
+    path("multiplex/centres/", multiplex.CentresView.as_view(), name="multiplex-centres"),
+    path("multiplex/standings/", multiplex.MultiplexStandingsView.as_view(), name="multiplex-standings"),
+]
+
+#: The hub's answers to a centre's software (api/multiplex.py).
+ROUND = "games/<int:game>/rounds/<int:number>/"
+hub_patterns = [
+    path("", multiplex.HubInfoView.as_view(), name="hub"),
+    path("games/<int:game>/end/", multiplex.HubEndView.as_view(), name="hub-end"),
+    path(ROUND, multiplex.HubRoundView.as_view(), name="hub-round"),
+    path(f"{ROUND}close/", multiplex.HubCloseView.as_view(), name="hub-close"),
+    path(f"{ROUND}results/", multiplex.HubResultsView.as_view(), name="hub-results"),
+    path(f"{ROUND}draw/", multiplex.HubDrawView.as_view(), name="hub-draw"),
+    path(f"{ROUND}top/", multiplex.HubTopView.as_view(), name="hub-top"),
 ]
 
 urlpatterns = [
     path("auth/token/", views.TokenView.as_view(), name="auth-token"),
     path("events/", views.EventListView.as_view(), name="event-list"),
     path("events/<int:event_id>/", include(event_patterns)),
+    path("hub/", include(hub_patterns)),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),

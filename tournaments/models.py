@@ -769,3 +769,97 @@ class CentreRuling(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["serving", "player"], name="one_centre_ruling_per_player_round")
         ]
+
+
+# ------------------------------------------------------------------ a centre's side
+
+
+class HubLink(models.Model):
+    """The hub this event plays a multiplex with, as one of its centres: its racks and
+    tops come from there (:class:`HubCopy`), its closes and results go there
+    (:class:`HubOutbox`). The key is the centre's: kept, since every request sends it."""
+
+    event = models.OneToOneField(Event, on_delete=models.CASCADE, related_name="hub_link")
+    url = models.URLField(_("hub address"), max_length=300)
+    key = models.CharField(_("centre key"), max_length=200)
+    centre_name = models.CharField(_("centre"), max_length=120)
+    #: The draw centre of a live multiplex: it draws its racks and publishes them (and its
+    #: tops) instead of taking them from the hub.
+    draws = models.BooleanField(_("draw centre"), default=False)
+    multiplex_name = models.CharField(_("multiplex"), max_length=200)
+    joined_at = models.DateTimeField(auto_now_add=True)
+    #: The last answer from the hub, and the last failure to reach it (shown to the arbitrator).
+    last_contact_at = models.DateTimeField(null=True, blank=True)
+    last_error = models.TextField(blank=True)
+    last_error_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name = _("link to a hub")
+        verbose_name_plural = _("links to a hub")
+
+    def __str__(self) -> str:
+        return f"{self.event} -> {self.url}"
+
+
+class HubCopy(models.Model):
+    """A round as the hub served it to this centre: the rack, and the top once given
+    (``top``: played, score, moves, top_score, tops, board)."""
+
+    link = models.ForeignKey(HubLink, on_delete=models.CASCADE, related_name="rounds")
+    game = models.PositiveIntegerField(_("game"))
+    number = models.PositiveIntegerField(_("round"))
+    reliquat = models.CharField(max_length=8, blank=True)
+    new_tiles = models.CharField(max_length=8)
+    rejected = models.JSONField(default=list, blank=True)
+    manual = models.BooleanField(default=False)
+    top = models.JSONField(null=True, blank=True)
+    #: How the game ended, on its last round once the hub says it has.
+    game_end = models.CharField(max_length=20, blank=True)
+    fetched_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["link", "game", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["link", "game", "number"], name="one_hub_copy_per_round")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.link} game {self.game} round {self.number}"
+
+
+class HubOutbox(models.Model):
+    """What this centre sends the hub, kept until the hub acknowledges it, in the order
+    queued: a round's close (its slips' digest) and its results; the draw centre's draws,
+    tops and ends of game. A change before sending replaces the payload; a change after (a
+    correction) queues it again."""
+
+    class Kind(models.TextChoices):
+        CLOSE = "close", _("close")
+        RESULTS = "results", _("results")
+        #: The draw centre's publications.
+        DRAW = "draw", _("draw")
+        TOP = "top", _("top")
+        END = "end", _("end of game")
+
+    link = models.ForeignKey(HubLink, on_delete=models.CASCADE, related_name="outbox")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    game = models.PositiveIntegerField(_("game"))
+    number = models.PositiveIntegerField(_("round"))
+    payload = models.JSONField()
+    #: SHA-256 of the payload: results are queued again only when they change.
+    digest = models.CharField(max_length=64)
+    queued_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveIntegerField(default=0)
+    last_error = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["link", "game", "number", "kind"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["link", "kind", "game", "number"], name="one_outbox_per_round_kind"
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.link} {self.kind} {self.game}.{self.number}"

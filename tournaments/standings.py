@@ -120,10 +120,8 @@ def multiplex_standings(
     centre of each ranked player (the sheets' centre column). The top total is the hub's:
     the sum of the tops of its placed rounds."""
     rulings = CentreRuling.objects.filter(serving__round__multiplex=multiplex)
-    rounds = HubRound.objects.filter(multiplex=multiplex, placed_at__isnull=False)
     if game is not None:
         rulings = rulings.filter(serving__round__game=game)
-        rounds = rounds.filter(game=game)
     players = CentrePlayer.objects.filter(centre__multiplex=multiplex).select_related("centre")
     if centre is not None:
         players = players.filter(centre_id=centre)
@@ -132,8 +130,16 @@ def multiplex_standings(
     infos = [
         PlayerInfo(id=p.pk, name=p.name, club=p.club, category=p.category, table=p.table) for p in listed
     ]
-    total = rounds.aggregate(t=Sum("top_score"))["t"] or 0
+    total = multiplex_top_total(multiplex, game=game)
     rows = standings(
         _results(rulings, MERGED_FIELDS), infos, total, tie_break=multiplex.event.tie_break, category=category
     )
     return rows, {p.pk: p.centre.name for p in listed}
+
+
+def multiplex_top_total(multiplex: Multiplex, *, game: int | None = None) -> int:
+    """The common top total: the sum of the tops of the hub's placed rounds."""
+    rounds = HubRound.objects.filter(multiplex=multiplex, placed_at__isnull=False)
+    if game is not None:
+        rounds = rounds.filter(game=game)
+    return rounds.aggregate(t=Sum("top_score"))["t"] or 0

@@ -75,3 +75,15 @@ def sheet_print_task(sheet_id: int) -> None:
     from tournaments.services.sheets import sheet_print
 
     sheet_print(sheet_id=sheet_id)
+
+
+@shared_task(acks_late=True)
+def hub_sync_task(event_id: int) -> None:
+    """A centre of a multiplex talks to its hub: sends what it owes, fetches what is
+    published. Unreachable, it keeps everything for the next try (the watchdog's)."""
+    from tournaments.models import Event
+    from tournaments.services.centre import hub_sync
+
+    event = Event.objects.filter(pk=event_id).first()
+    if event is not None:
+        hub_sync(event=event)

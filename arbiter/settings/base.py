@@ -286,6 +286,8 @@ SPECTACULAR_SETTINGS = {
     "DESCRIPTION": "Duplicate Scrabble arbitration: events, rounds, slips, standings.",
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
+    # The event's mode (tournament, training) and the multiplex's (live, prepared).
+    "ENUM_NAME_OVERRIDES": {"MultiplexModeEnum": "tournaments.models.Multiplex.Mode"},
     # Served from the sidecar's static files: the docs load nothing from the internet.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

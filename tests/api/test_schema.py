@@ -40,6 +40,9 @@ EVENT_PATHS = {
     "rounds/current/ruling/",
     "rounds/current/top/",
     "rounds/current/place/",
+    "multiplex/",
+    "multiplex/centres/",
+    "multiplex/standings/",
     "rulings/{ruling_id}/override/",
     "rulings/{ruling_id}/accept-shift/",
     "rulings/{ruling_id}/average/",
@@ -59,10 +62,25 @@ def test_every_event_endpoint_is_in_the_schema(schema: dict[str, Any]) -> None:
     assert {p.removeprefix(prefix) for p in schema["paths"] if p.startswith(prefix)} == EVENT_PATHS
 
 
+def test_every_hub_endpoint_is_in_the_schema(schema: dict[str, Any]) -> None:
+    prefix = "/api/hub/"
+    round = "games/{game}/rounds/{number}/"
+    assert {p.removeprefix(prefix) for p in schema["paths"] if p.startswith(prefix)} == {
+        "",
+        "games/{game}/end/",
+        round,
+        *(f"{round}{tail}/" for tail in ("close", "results", "draw", "top")),
+    }
+    # The centres' endpoints take a centre key and nothing else.
+    for operations in (v for k, v in schema["paths"].items() if k.startswith(prefix)):
+        for operation in operations.values():
+            assert operation["security"] == [{"centreKey": []}]
+
+
 def test_every_operation_is_tagged_and_documents_the_errors(schema: dict[str, Any]) -> None:
     error = {"$ref": "#/components/schemas/Error"}
     for path, operations in schema["paths"].items():
-        if not path.startswith("/api/events/"):
+        if not path.startswith(("/api/events/", "/api/hub/")):
             continue
         for method, operation in operations.items():
             assert operation["tags"] and operation["tags"] != ["api"], (method, path)

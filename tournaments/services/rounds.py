@@ -26,14 +26,18 @@ from solver.notation import format_move, parse_move
 from solver.rules import validate
 from solver.tiles import rack_codes
 from tournaments import tasks
+from tournaments.centre import following, hub_copy, hub_game_end, hub_link, hub_move, slips_digest
 from tournaments.core import ApplicationError, User
+from tournaments.display import shown_move
 from tournaments.judging import judging_rules
 from tournaments.messages import say_error
-from tournaments.models import Game, Round
+from tournaments.models import Game, HubOutbox, Round
 from tournaments.services.backups import game_backup_on_commit
-from tournaments.services.games import check_playing, round_draw
+from tournaments.services.games import check_playing, hub_publish, round_draw
 from tournaments.services.history import actor, history_record
+from tournaments.services.outbox import outbox_put
 from tournaments.state import (
+    Position,
     master_round,
     rebuild,
 )
@@ -90,9 +94,34 @@ def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None
             fields += ["deadline", "paused_at"]
         round.save(update_fields=fields)
         history_record(event=round.game.event, entity="round", object_id=round.pk, action="close", by=by)
+        link = hub_link(round.game.event)
+        if link is not None:
+            # The slips as they stand at the close, on the hub's record before its top is
+            # asked for (docs/rules.md#multiplex).
+            digest = {"slips_digest": slips_digest(round)}
+            outbox_put(link=link, kind=HubOutbox.Kind.CLOSE, game=round.game.number, number=round.number,
+                       payload=digest)  # fmt: skip
+            transaction.on_commit(lambda: tasks.send(tasks.hub_sync_task, link.event_id))
         # Sent after the commit; if the broker cannot take it, the watchdog sends it again.
         transaction.on_commit(lambda: tasks.send(tasks.round_adjudicate_task, round.pk))
         return round
+
+
+def _check_hub_move(round: Round, chosen: str) -> str:
+    """A centre places the hub's move (returned), and only once the hub has given it."""
+    hub = hub_move(round.game, round.number)
+    if hub is None:
+        raise ApplicationError(
+            _("the hub has not sent the move placed on round %(number)s yet: it is placed once it has")
+            % {"number": round.number}
+        )
+    if chosen and chosen != hub[0]:
+        event = round.game.event
+        raise ApplicationError(
+            _("round %(number)s of a multiplex places the hub's move %(move)s")
+            % {"number": round.number, "move": shown_move(hub[0], event.board, event.notation)}
+        )
+    return hub[0]
 
 
 def _resumed_deadline(round: Round, now: dt.datetime) -> dt.datetime:
@@ -300,17 +329,53 @@ def round_solve(*, round_id: int) -> Round:
             locked.tops = [format_move(m, "gcg") for m in result.tops]
             locked.solved_at = timezone.now()
             fields = ["move_count", "top_score", "tops", "solved_at"]
-            planned = master_round(round.game, round.number)
+            planned = planned_move(round)
             if planned is not None:
-                # A master game places its recorded move, whatever the tops found here;
-                # scored on this board with this event's rules, not copied from the file.
-                game = position.game
-                move = parse_move(planned.played, "gcg", game.board.size)
-                scored = validate(game.board, move, rack_codes(round.rack), game.lexicon, game.rules)
-                locked.chosen, locked.chosen_score = format_move(scored.move, "gcg"), scored.score
+                # A master game places its recorded move, a centre the hub's, whatever the
+                # tops found here; scored on this board with this event's rules, not copied.
+                locked.chosen, locked.chosen_score = _scored(position, round, planned)
                 fields += ["chosen", "chosen_score"]
             locked.save(update_fields=fields)
         return locked
+
+
+def planned_move(round: Round) -> str | None:
+    """The move a round must place (GCG notation): a master game's recorded one, or for a
+    centre of a multiplex the hub's once it has given it; None when the arbitrator chooses."""
+    planned = master_round(round.game, round.number)
+    if planned is not None:
+        return planned.played
+    hub = hub_move(round.game, round.number)
+    return hub[0] if hub is not None else None
+
+
+def _scored(position: Position, round: Round, played: str) -> tuple[str, int]:
+    game = position.game
+    move = parse_move(played, "gcg", game.board.size)
+    scored = validate(game.board, move, rack_codes(round.rack), game.lexicon, game.rules)
+    return format_move(scored.move, "gcg"), scored.score
+
+
+def round_take_hub_top(*, round: Round) -> Round:
+    """A centre's round gets the hub's move once the hub has given it (after the round was
+    solved: a centre playing as fast as the draw centre). Idempotent."""
+    with transaction.atomic():
+        round = Round.objects.select_for_update().get(pk=round.pk)
+        played = planned_move(round)
+        if played is None or round.chosen or round.solved_at is None or round.state == Round.State.PLACED:
+            return round
+        round.chosen, round.chosen_score = _scored(rebuild(round.game), round, played)
+        round.save(update_fields=["chosen", "chosen_score"])
+        history_record(
+            event=round.game.event,
+            entity="round",
+            object_id=round.pk,
+            action="choose_top",
+            by=None,
+            new={"chosen": round.chosen, "score": round.chosen_score},
+            reason=_("the hub's move"),
+        )
+        return round
 
 
 @dataclass
@@ -346,6 +411,8 @@ def top_choose(*, round: Round, move_text: str, by: User = None, confirm_lower: 
                 _("round %(number)s of a master game places the recorded move %(move)s")
                 % {"number": round.number, "move": format_move(recorded, round.game.event.notation)}
             )
+        if following(round.game.event) is not None:
+            _check_hub_move(round, format_move(scored.move, "gcg"))
         warning = ""
         if scored.score < (round.top_score or 0):
             shown = format_move(scored.move, round.game.event.notation)
@@ -402,6 +469,11 @@ def round_place(
                 _("round %(number)s is %(state)s: adjudicate it first")
                 % {"number": round.number, "state": round.get_state_display()}
             )
+        centre = following(round.game.event) is not None
+        if centre:
+            played = _check_hub_move(round, round.chosen)
+            if not round.chosen:  # the hub's move came after the solve, not taken yet
+                round.chosen, round.chosen_score = _scored(rebuild(round.game), round, played)
         if not round.chosen:
             if not round.tops:
                 raise ApplicationError(_("no legal move: end the game"))
@@ -424,6 +496,17 @@ def round_place(
         )
         rebuild(round.game)  # the placed move must replay: refuse the commit otherwise
         game_backup_on_commit(game=round.game)
+        if hub_link(round.game.event) is not None:
+            # The draw centre's top for the others; every centre's results (queued by the sync).
+            hub_publish(
+                round.game,
+                HubOutbox.Kind.TOP,
+                round.number,
+                {"played": round.chosen, "score": round.chosen_score},
+            )
+            transaction.on_commit(lambda: tasks.send(tasks.hub_sync_task, round.game.event_id))
+        if centre and hub_copy(round.game, round.number + 1) is None and not hub_game_end(round.game):
+            return None  # the hub has not published the next round: drawn once it has
         if typed is not None:
             return round_draw(game=round.game, by=by, typed=typed, rejected=rejected)
         if draw_next:

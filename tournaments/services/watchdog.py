@@ -7,7 +7,8 @@ and leaves it unacknowledged on Redis until the visibility timeout (an hour); a 
 that was down when the round closed never got it (:func:`tournaments.tasks.send`). The
 watchdog looks every few seconds for rounds still waiting and sends their task again
 once they have waited :data:`STALE_SECONDS`, then every :data:`RESEND_SECONDS` while they
-wait: a slow ruling gets a duplicate at worst, which finds the work done.
+wait: a slow ruling gets a duplicate at worst, which finds the work done. A centre of a
+multiplex has its sync with the hub sent the same way, for as long as it is a centre.
 
 ``serve`` runs it in its supervisor; on several machines ``python manage.py watchdog``
 runs it beside the workers (README, "Several workers on several machines").
@@ -26,7 +27,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import tasks
 from tournaments.core import ApplicationError, User
-from tournaments.models import Game, PrintedSheet, Round
+from tournaments.models import Game, HubLink, PrintedSheet, Round
 from tournaments.services.games import check_playing
 from tournaments.services.history import history_record
 
@@ -39,6 +40,7 @@ RESEND_SECONDS = 30.0
 SOLVE = "solve"
 RULE = "rule"
 PRINT = "print"
+SYNC = "sync"
 
 
 def pending() -> set[tuple[str, int]]:
@@ -48,13 +50,22 @@ def pending() -> set[tuple[str, int]]:
     unsolved = playing.filter(solved_at__isnull=True).values_list("pk", flat=True)
     closed = playing.filter(state=Round.State.CLOSED).values_list("pk", flat=True)
     sheets = PrintedSheet.objects.filter(state=PrintedSheet.State.PENDING).values_list("pk", flat=True)
-    return {(SOLVE, pk) for pk in unsolved} | {(RULE, pk) for pk in closed} | {(PRINT, pk) for pk in sheets}
+    # A centre of a multiplex always has something to ask its hub (the next rounds) or to
+    # send it again (what an unreachable hub did not get): its sync is sent again and again.
+    centres = HubLink.objects.values_list("event_id", flat=True)
+    return (
+        {(SOLVE, pk) for pk in unsolved}
+        | {(RULE, pk) for pk in closed}
+        | {(PRINT, pk) for pk in sheets}
+        | {(SYNC, pk) for pk in centres}
+    )
 
 
 _TASKS: dict[str, Task[Any, Any]] = {
     SOLVE: tasks.round_solve_task,
     RULE: tasks.round_adjudicate_task,
     PRINT: tasks.sheet_print_task,
+    SYNC: tasks.hub_sync_task,
 }
 
 

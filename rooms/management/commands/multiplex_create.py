@@ -1,0 +1,46 @@
+"""``python manage.py multiplex_create --event X [--prepared --starts-at 2026-12-05T14:00+01:00]``
+
+Makes the event the hub of a multiplex (docs/rules.md#multiplex): live (a draw centre's
+racks and tops, added with ``centre_add --draws``) or prepared (the event's master games,
+served from the agreed start). Then add the centres with ``centre_add``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from django.core.management.base import CommandError, CommandParser
+
+from rooms.management.commands._common import ArbiterCommand
+from tournaments import services
+from tournaments.models import Multiplex
+
+
+class Command(ArbiterCommand):
+    help = "Make the event the hub of a multiplex (live, or prepared from its master games)."
+
+    def add_command_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--prepared", action="store_true", help="serve the event's master games")
+        parser.add_argument(
+            "--starts-at", metavar="ISO", help="prepared: the agreed start (ISO 8601, with its offset)"
+        )
+        parser.add_argument("--max-delay", type=int, default=90, metavar="MINUTES",
+                            help="how late a centre may start a game (default 90)")  # fmt: skip
+
+    def run(self, *args: Any, **opts: Any) -> None:
+        starts_at = None
+        if opts["starts_at"]:
+            try:
+                starts_at = dt.datetime.fromisoformat(opts["starts_at"])
+            except ValueError as exc:
+                text = opts["starts_at"]
+                raise CommandError(f"--starts-at: not an ISO 8601 date and time: {text}") from exc
+            if starts_at.tzinfo is None:
+                raise CommandError("--starts-at needs its offset, as in 2026-12-05T14:00+01:00")
+        mode = Multiplex.Mode.PREPARED if opts["prepared"] else Multiplex.Mode.LIVE
+        multiplex = services.multiplex_create(
+            event=self.event(), mode=mode, starts_at=starts_at, max_delay_minutes=opts["max_delay"],
+            by=self.user,
+        )  # fmt: skip
+        self.say(f"{multiplex.event.name} is the hub of a {mode} multiplex; add its centres with centre_add")

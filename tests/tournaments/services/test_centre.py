@@ -1,0 +1,307 @@
+"""A centre of a multiplex (tournaments.services.centre) against a hub in the same
+database, over the hub's REST API through Django's test client: joining, the draw
+centre's publications, racks and tops taken from the hub, the close's digest, results
+sent after each placement and again after a correction, and a lost connection."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from rest_framework.test import APIClient
+
+from solver.players import VirtualPlayer
+from tournaments import services
+from tournaments.models import (
+    CentreRuling,
+    Event,
+    HistoryEntry,
+    HubCopy,
+    HubOutbox,
+    Player,
+    Round,
+    Serving,
+    Slip,
+)
+from tournaments.services import ApplicationError
+from tournaments.services import centre as centre_service
+from tournaments.services.centre import HubRefused, HubUnreachable
+from tournaments.standings import event_standings, multiplex_standings
+from tournaments.state import game_record
+
+
+class ClientHub:
+    """The hub's API through Django's test client, with a centre key; cut with ``online``."""
+
+    def __init__(self, key: str) -> None:
+        self.client = APIClient()
+        self.client.credentials(HTTP_AUTHORIZATION=f"Centre {key}")
+        self.online = True
+        self.requests = 0
+
+    def get(self, path: str) -> Any:
+        return self._answer(lambda: self.client.get("/api/hub/" + path))
+
+    def post(self, path: str, body: Any) -> Any:
+        return self._answer(lambda: self.client.post("/api/hub/" + path, body, format="json"))
+
+    def _answer(self, send: Any) -> Any:
+        if not self.online:
+            raise HubUnreachable("the hub cannot be reached: connection refused")
+        self.requests += 1
+        response = send()
+        if response.status_code >= 400:
+            raise HubRefused(response.json()["error"]["message"], response.status_code)
+        return response.json()
+
+
+@pytest.fixture
+def hub_event(event: Event) -> Event:
+    services.multiplex_create(event=event, max_delay_minutes=90)
+    return event
+
+
+def _centre_event(hub_event: Event, name: str, seed: int) -> Event:
+    return services.event_create(
+        name=name,
+        starts_on=dt.date(2026, 11, 25),
+        lexicon=hub_event.lexicon,
+        language="english",
+        notation="gcg",
+        random_seed=seed,
+    )
+
+
+@pytest.fixture
+def network(hub_event: Event, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    """Three centres joined to the hub: Binche draws, Dakar and Rabat follow. Their syncs
+    (the tasks sent on each close and placement, run in the process) reach the hub
+    through the test client."""
+    hubs: dict[str, ClientHub] = {}
+    events: dict[str, Event] = {}
+    multiplex = hub_event.multiplex
+    for name, draws, seed in (("Binche", True, 5), ("Dakar", False, 8), ("Rabat", False, 9)):
+        _, key = services.centre_add(multiplex=multiplex, name=name, draws=draws)
+        events[name] = _centre_event(hub_event, f"Multiplex, {name}", seed)
+        hubs[name] = ClientHub(key)
+        centre_service.hub_join(event=events[name], url="http://hub.test", key=key, hub=hubs[name])
+        for table in range(1, 4):
+            services.player_add(event=events[name], name=f"{name} {table}", virtual_level=2 + table)
+    by_event = {e.pk: hubs[n] for n, e in events.items()}
+    monkeypatch.setattr(centre_service, "hub_client", lambda link: by_event[link.event_id])
+    return {"hubs": hubs, "events": events}
+
+
+def _slips(round: Round, seed: int) -> None:
+    """The centre's players hand in a slip each (virtual players of levels 3 to 5)."""
+    analysis = services.analysis_for(round)
+    for player in Player.objects.filter(event=round.game.event).order_by("table"):
+        move = VirtualPlayer(player.virtual_level or 6, seed=seed * 100 + player.table + round.number).choose(
+            analysis.ranked, analysis.tops
+        )
+        if move is None:
+            continue
+        coords, word = move_text(move)
+        services.slip_submit(round=round, player=player, coordinates=coords, word=word,
+                             announced_score=move.score, source="virtual")  # fmt: skip
+
+
+def move_text(move: Any) -> tuple[str, str]:
+    from solver.notation import format_coord, format_word
+
+    return format_coord(move.row, move.col, move.across, "gcg"), format_word(move.word, "gcg")
+
+
+def _play(round: Round, seed: int) -> Round:
+    """Open, slips, close (ruled in the process): the round is ready to be placed."""
+    round = services.round_open(round=Round.objects.get(pk=round.pk))
+    _slips(round, seed)
+    services.round_close(round=round)
+    round.refresh_from_db()
+    assert round.state == Round.State.ADJUDICATED
+    return round
+
+
+def test_a_centre_joins_only_with_the_hubs_settings(hub_event: Event) -> None:
+    _, key = services.centre_add(multiplex=hub_event.multiplex, name="Dakar")
+    other = _centre_event(hub_event, "Dakar", 3)
+    other = services.event_update(event=other, solo_bonus=5)
+    with pytest.raises(ApplicationError, match=r"solo_bonus \(10 / 5\)"):
+        centre_service.hub_join(event=other, url="http://hub.test", key=key, hub=ClientHub(key))
+    with pytest.raises(HubRefused, match="Invalid centre key"):
+        centre_service.hub_join(event=other, url="http://hub.test", key="nope", hub=ClientHub("nope"))
+    with pytest.raises(ApplicationError, match="http"):
+        centre_service.hub_join(event=other, url="hub.test", key=key, hub=ClientHub(key))
+    fine = _centre_event(hub_event, "Dakar 2", 3)
+    link = centre_service.hub_join(event=fine, url="http://hub.test", key=key, hub=ClientHub(key))
+    assert (link.centre_name, link.draws) == ("Dakar", False)
+
+
+def test_a_centre_plays_the_hubs_racks_and_tops_and_sends_its_results(network: dict[str, Any]) -> None:
+    events = network["events"]
+    binche, dakar = events["Binche"], events["Dakar"]
+    drawing = services.game_start(event=binche)
+    following = services.game_start(event=dakar)
+    # Nothing published: Dakar cannot draw.
+    with pytest.raises(ApplicationError, match="has not published round 1"):
+        services.round_draw(game=following)
+    with pytest.raises(ApplicationError, match="takes its racks from the hub"):
+        services.round_draw(game=following, typed="AEINRST")
+    draw = services.round_draw(game=drawing)  # published to the hub on commit
+    assert draw is not None
+    centre_service.hub_sync(event=dakar)
+    copy = HubCopy.objects.get(link__event=dakar, game=1, number=1)
+    assert copy.top is None and copy.reliquat + copy.new_tiles == draw.reliquat + draw.new_tiles
+    mine = services.round_draw(game=following)
+    assert mine is not None and mine.rack == draw.rack
+    # Dakar plays as fast as Binche: closed before the hub has the top.
+    mine = _play(mine, 2)
+    with pytest.raises(ApplicationError, match="has not sent the move placed on round 1"):
+        services.round_place(round=mine)
+    assert HubOutbox.objects.get(link__event=dakar, kind="close").sent_at is not None
+    serving = Serving.objects.get(centre__name="Dakar", round__number=1)
+    assert serving.closed_at is not None and len(serving.slips_digest) == 64 and serving.top_at is None
+    # Binche places its choice among the tops; Dakar takes it at its next sync.
+    theirs = _play(Round.objects.get(pk=draw.pk), 1)
+    services.top_choose(round=theirs, move_text=theirs.tops[-1])
+    services.round_place(round=Round.objects.get(pk=theirs.pk), draw_next=False)
+    centre_service.hub_sync(event=dakar)
+    mine.refresh_from_db()
+    assert mine.chosen == theirs.tops[-1]
+    other = next(m for m in services.analysis_for(mine).ranked if " ".join(move_text(m)) != mine.chosen)
+    with pytest.raises(ApplicationError, match="places the hub's move"):
+        services.top_choose(round=mine, move_text=" ".join(move_text(other)), confirm_lower=True)
+    nothing_next = services.round_place(round=Round.objects.get(pk=mine.pk))
+    assert nothing_next is None  # round 2 not drawn by Binche yet: drawn once it is
+    # The results went up with the placement's sync: the hub has Dakar's three rulings.
+    kept = CentreRuling.objects.filter(serving__centre__name="Dakar")
+    assert kept.count() == 3
+    ours = {r.player.table: r.credited for r in mine.rulings.select_related("player")}
+    assert {r.player.table: r.credited for r in kept.select_related("player")} == ours
+
+
+def test_a_centre_fetches_ahead_and_plays_through_a_lost_connection(network: dict[str, Any]) -> None:
+    events, hubs = network["events"], network["hubs"]
+    binche, rabat = events["Binche"], events["Rabat"]
+    drawing = services.game_start(event=binche)
+    round = services.round_draw(game=drawing)
+    for _ in range(4):  # Binche plays 4 rounds, publishing as it goes
+        assert round is not None
+        played = _play(round, 1)
+        round = services.round_place(round=played)
+    centre_service.hub_sync(event=rabat)
+    assert HubCopy.objects.filter(link__event=rabat, top__isnull=False).count() == 4
+    hubs["Rabat"].online = False  # the hall's connection drops
+    game = services.game_start(event=rabat)
+    mine = services.round_draw(game=game)
+    for number in range(1, 5):
+        assert mine is not None and mine.number == number
+        mine = services.round_place(round=_play(mine, 3))
+    assert mine is not None and mine.number == 5  # Binche had drawn round 5 before the cut
+    link = rabat.hub_link
+    link.refresh_from_db()
+    assert "cannot be reached" in link.last_error
+    waiting = HubOutbox.objects.filter(link__event=rabat, sent_at__isnull=True)
+    assert waiting.filter(kind="close").count() == 4 and waiting.filter(kind="results").count() == 4
+    assert not CentreRuling.objects.filter(serving__centre__name="Rabat").exists()
+    # Back online: everything goes in order, and the hub's ranking has Rabat's rounds.
+    hubs["Rabat"].online = True
+    report = centre_service.hub_sync(event=rabat)
+    assert report.reached and report.sent == 8 and report.refused == []
+    assert CentreRuling.objects.filter(serving__centre__name="Rabat").count() == 12
+    assert centre_service.hub_sync(event=rabat).sent == 0  # nothing owed any more
+
+
+def test_a_correction_after_the_placement_is_sent_again_and_recorded(network: dict[str, Any]) -> None:
+    events = network["events"]
+    binche, dakar = events["Binche"], events["Dakar"]
+    drawing = services.game_start(event=binche)
+    draw = services.round_draw(game=drawing)
+    assert draw is not None
+    services.round_place(round=_play(draw, 1), draw_next=False)
+    centre_service.hub_sync(event=dakar)
+    game = services.game_start(event=dakar)
+    mine = services.round_draw(game=game)
+    assert mine is not None
+    services.round_place(round=_play(mine, 2), draw_next=False)
+    ruling = mine.rulings.select_related("player").order_by("player__table").first()
+    assert ruling is not None
+    services.ruling_override(ruling=ruling, by=None, credited=0, reason="slip unreadable, seen again")
+    centre_service.hub_sync(event=dakar)
+    kept = CentreRuling.objects.get(serving__centre__name="Dakar", player__table=ruling.player.table)
+    assert kept.credited == 0
+    corrections = HistoryEntry.objects.filter(entity="centre_ruling", action="correct")
+    entry = corrections.filter(event=hub_event_of(dakar)).get()
+    assert entry.reason == "sent by centre Dakar"
+
+
+def hub_event_of(centre_event: Event) -> Event:
+    from tournaments.models import Multiplex
+
+    return Multiplex.objects.get(centres__name=centre_event.hub_link.centre_name).event
+
+
+def test_the_merged_ranking_is_the_ranking_of_one_event(network: dict[str, Any], hub_event: Event) -> None:
+    """The draw centre and two centres play 6 rounds; the same slips played in one event
+    (the draw centre's game as its master game, the nine players at one hall) rank the
+    same: every row's rank, name, total, tops, solos, warnings, penalties and difference."""
+    events = network["events"]
+    drawing = services.game_start(event=events["Binche"])
+    round = services.round_draw(game=drawing)
+    for _ in range(6):
+        assert round is not None
+        round = services.round_place(round=_play(round, 1))
+    for name, seed in (("Dakar", 7), ("Rabat", 8)):
+        centre_service.hub_sync(event=events[name])
+        game = services.game_start(event=events[name])
+        mine = services.round_draw(game=game)
+        for _ in range(6):
+            assert mine is not None
+            mine = services.round_place(round=_play(mine, seed))
+    for event in events.values():
+        centre_service.hub_sync(event=event)
+    merged, centres = multiplex_standings(hub_event.multiplex)
+
+    one = _centre_event(hub_event, "One hall", 1)
+    Event.objects.filter(pk=one.pk).update(masters=[game_record(drawing).to_dict()])
+    one.refresh_from_db()
+    who = {}
+    for event in events.values():
+        for p in Player.objects.filter(event=event).order_by("table"):
+            who[p.pk] = services.player_add(event=one, name=p.name)
+    game = services.game_start(event=one)
+    for number in range(1, 7):
+        round = services.round_draw(game=game)
+        assert round is not None
+        round = services.round_open(round=round)
+        centres_events = list(events.values())
+        slips = Slip.objects.filter(round__game__event__in=centres_events, round__number=number, current=True)
+        for slip in slips:
+            services.slip_submit(
+                round=round,
+                player=who[slip.player_id],
+                coordinates=slip.coordinates,
+                word=slip.word,
+                announced_score=slip.announced_score,
+                source="virtual",
+            )
+        services.round_close(round=round)
+        services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+
+    def shown(rows: list[Any]) -> list[tuple[Any, ...]]:
+        fields = ("rank", "total", "tops", "solos", "warnings", "penalties", "diff")
+        return [(r.player.name, *(getattr(r, f) for f in fields)) for r in rows]
+
+    assert len(merged) == 9 and shown(merged) == shown(event_standings(one))
+    assert {centres[r.player.id] for r in merged} == set(events)
+
+
+def test_the_watchdog_syncs_every_centre_again_and_again(network: dict[str, Any]) -> None:
+    from tournaments.services import watchdog
+
+    events = network["events"]
+    assert {("sync", e.pk) for e in events.values()} <= watchdog.pending()
+    before = network["hubs"]["Dakar"].requests
+    watchdog.send("sync", events["Dakar"].pk)  # the task, run in the process
+    assert network["hubs"]["Dakar"].requests > before

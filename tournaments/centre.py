@@ -1,0 +1,67 @@
+"""An event playing as a centre of a multiplex (docs/rules.md#multiplex): what the rounds'
+services ask of its link to the hub. The talking to the hub is in
+:mod:`tournaments.services.centre`; here only what is already stored."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from tournaments.models import Event, Game, HubCopy, HubLink, Round, Slip
+
+
+def hub_link(event: Event) -> HubLink | None:
+    """The event's link to its hub when it is a centre of a multiplex."""
+    return HubLink.objects.filter(event_id=event.pk).first()
+
+
+def following(event: Event) -> HubLink | None:
+    """The link of a centre that takes its racks and tops from the hub (not the draw centre)."""
+    return HubLink.objects.filter(event_id=event.pk, draws=False).first()
+
+
+def drawing(event: Event) -> HubLink | None:
+    """The link of the draw centre: its racks and tops are published to the hub."""
+    return HubLink.objects.filter(event_id=event.pk, draws=True).first()
+
+
+def hub_copy(game: Game, number: int) -> HubCopy | None:
+    """Round ``number`` of ``game`` as the hub served it, if it has."""
+    return HubCopy.objects.filter(link__event_id=game.event_id, game=game.number, number=number).first()
+
+
+def hub_move(game: Game, number: int) -> tuple[str, int] | None:
+    """The move the hub placed on round ``number`` (GCG notation) and its score, once the
+    hub has given it."""
+    copy = hub_copy(game, number)
+    if copy is None or not copy.top:
+        return None
+    return copy.top["played"], copy.top["score"]
+
+
+def hub_game_end(game: Game) -> str:
+    """How the hub's game ended, once it has (its last round's copy says so)."""
+    copy = (
+        HubCopy.objects.filter(link__event_id=game.event_id, game=game.number)
+        .exclude(game_end="")
+        .order_by("-number")
+        .first()
+    )
+    return copy.game_end if copy is not None else ""
+
+
+def slips_digest(round: Round) -> str:
+    """SHA-256 of the round's slips as they stand at the close (each player's current
+    slip: table, move as written, announced score, when received): sent to the hub with
+    the close, so that the results sent later are on record as ruling those slips."""
+    slips = (
+        Slip.objects.filter(round=round, current=True)
+        .select_related("player")
+        .order_by("player__table", "received_at", "pk")
+    )
+    rows: list[Any] = [
+        [s.player.table, s.coordinates, s.word, s.announced_score, s.received_at.isoformat(), s.late]
+        for s in slips
+    ]
+    return hashlib.sha256(json.dumps(rows, separators=(",", ":")).encode()).hexdigest()

@@ -1,0 +1,375 @@
+"""A centre of a multiplex talking to its hub (docs/rules.md#multiplex), through the hub's
+REST API (api/multiplex.py): joining, then syncing again and again.
+
+A sync sends what the centre owes in the order it was queued (the draw centre's draws,
+tops and ends; every centre's closes with their slips' digest, and its results, queued
+here whenever a placed round's rulings differ from those last queued), then fetches
+ahead every round the hub will serve (rack and top: the centre keeps playing through a
+lost connection; the hub records when each was first seen). Everything is stored before
+and after each request: a sync cut at any point loses nothing, and the next one carries
+on. The hub's answers to the same request sent twice are the same (its services are
+idempotent), so a request whose answer was lost is simply sent again.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import datetime as dt
+import json
+import logging
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from tournaments.centre import hub_link
+from tournaments.core import ApplicationError, User
+from tournaments.judging import adjudication_settings, solo_players
+from tournaments.models import Event, Game, HubCopy, HubLink, HubOutbox, Round, Ruling
+from tournaments.services.history import history_record
+from tournaments.services.outbox import outbox_put
+from tournaments.services.rounds import round_take_hub_top
+from tournaments.state import event_config
+
+logger = logging.getLogger(__name__)
+
+#: Seconds a request to the hub may take: a hall's Wi-Fi, then the internet.
+TIMEOUT = 10.0
+
+#: The game settings a centre's event must share with its hub's (the seed aside: a centre
+#: draws nothing of its own).
+CONFIG_EXCLUDED = ("seed",)
+
+
+class HubError(ApplicationError):
+    """The hub could not be reached, or answered with a refusal."""
+
+
+class HubUnreachable(HubError):
+    """No answer, or a server error: the same request is sent again later."""
+
+
+class HubRefused(HubError):
+    """The hub refused the request (4xx): sending it again will not change that."""
+
+    def __init__(self, message: str, status: int) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class Hub(Protocol):
+    """What a sync needs of its hub: the API's JSON, or HubRefused / HubUnreachable."""
+
+    def get(self, path: str) -> Any: ...
+
+    def post(self, path: str, body: Any) -> Any: ...
+
+
+class HttpHub:
+    """The hub over HTTP, with the centre's key (``Authorization: Centre <key>``)."""
+
+    def __init__(self, url: str, key: str, timeout: float = TIMEOUT) -> None:
+        self.base = url.rstrip("/") + "/api/hub/"
+        self.key = key
+        self.timeout = timeout
+
+    def get(self, path: str) -> Any:
+        return self._send("GET", path, None)
+
+    def post(self, path: str, body: Any) -> Any:
+        return self._send("POST", path, body)
+
+    def _send(self, method: str, path: str, body: Any) -> Any:
+        url = urllib.parse.urljoin(self.base, path)
+        data = None if body is None else json.dumps(body).encode()
+        request = urllib.request.Request(url, data=data, method=method)
+        request.add_header("Authorization", f"Centre {self.key}")
+        request.add_header("Accept", "application/json")
+        if data is not None:
+            request.add_header("Content-Type", "application/json")
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as response:
+                return json.loads(response.read() or b"null")
+        except urllib.error.HTTPError as exc:
+            message = _error_message(exc)
+            if exc.code >= 500 or exc.code == 429:
+                raise HubUnreachable(message) from exc
+            raise HubRefused(message, exc.code) from exc
+        except (urllib.error.URLError, OSError, ValueError) as exc:
+            reason = getattr(exc, "reason", exc)
+            raise HubUnreachable(_("the hub cannot be reached: %(reason)s") % {"reason": reason}) from exc
+
+
+def _error_message(exc: urllib.error.HTTPError) -> str:
+    """The hub's own message (the API's one error format), else the HTTP status."""
+    try:
+        body = json.loads(exc.read())
+        return str(body["error"]["message"])
+    except (ValueError, KeyError, TypeError, OSError):
+        return _("the hub answered %(status)s") % {"status": exc.code}
+
+
+def hub_client(link: HubLink) -> Hub:
+    return HttpHub(link.url, link.key)
+
+
+# ------------------------------------------------------------------ joining
+
+
+def _our_settings(event: Event) -> tuple[dict[str, Any], dict[str, Any]]:
+    config = {k: v for k, v in event_config(event, 0).to_dict().items() if k not in CONFIG_EXCLUDED}
+    adjudication = dataclasses.asdict(adjudication_settings(event))
+    adjudication.pop("notation")
+    adjudication["solo_players"] = event.solo_players
+    return config, adjudication
+
+
+def hub_settings(event: Event) -> dict[str, Any]:
+    """What the hub tells its centres of its event's settings (api/multiplex.py), and what a
+    centre compares with its own: the same function on both sides."""
+    config, adjudication = _our_settings(event)
+    return {"config": config, "adjudication": adjudication}
+
+
+def hub_join(*, event: Event, url: str, key: str, by: User = None, hub: Hub | None = None) -> HubLink:
+    """Make ``event`` a centre of the multiplex at ``url`` with the centre key ``key``:
+    refused unless the hub knows the key and its settings are this event's."""
+    url = url.strip()
+    if urllib.parse.urlsplit(url).scheme not in ("http", "https"):
+        raise ApplicationError(_("the hub's address must start with http:// or https://"))
+    if not key.strip():
+        raise ApplicationError(_("the centre key is missing"))
+    if event.games.exists():
+        raise ApplicationError(_("a centre joins its multiplex before its first game"))
+    if event.masters:
+        raise ApplicationError(_("an event with master games cannot be a centre of a multiplex"))
+    hub = hub or HttpHub(url, key.strip())
+    info = hub.get("")
+    theirs = {"config": info.get("config", {}), "adjudication": info.get("adjudication", {})}
+    ours = hub_settings(event)
+    differ = [
+        f"{name} ({theirs[part].get(name)!r} / {value!r})"
+        for part in ("config", "adjudication")
+        for name, value in ours[part].items()
+        if theirs[part].get(name) != value
+    ]
+    if differ:
+        raise ApplicationError(
+            _("this event's settings differ from the hub's (hub / here): %(list)s")
+            % {"list": ", ".join(differ)}
+        )
+    with transaction.atomic():
+        if HubLink.objects.filter(event=event).exists():
+            raise ApplicationError(_("this event is already a centre of a multiplex"))
+        link = HubLink.objects.create(
+            event=event,
+            url=url,
+            key=key.strip(),
+            centre_name=info["centre"]["name"],
+            draws=bool(info["centre"]["draws"]),
+            multiplex_name=info["multiplex"]["name"],
+            last_contact_at=timezone.now(),
+        )
+        history_record(
+            event=event, entity="hub_link", object_id=link.pk, action="join", by=by,
+            new={"url": url, "centre": link.centre_name, "draws": link.draws},
+        )  # fmt: skip
+    return link
+
+
+# ------------------------------------------------------------------ syncing
+
+
+@dataclass
+class SyncReport:
+    sent: int = 0
+    refused: list[str] = field(default_factory=list)
+    fetched: int = 0
+    reached: bool = True
+    error: str = ""
+
+
+def hub_sync(*, event: Event, hub: Hub | None = None, now: dt.datetime | None = None) -> SyncReport:
+    """Send what the centre owes its hub, then fetch what the hub will serve."""
+    link = hub_link(event)
+    if link is None:
+        raise ApplicationError(_("this event is not a centre of a multiplex"))
+    hub = hub or hub_client(link)
+    report = SyncReport()
+    try:
+        results_queue(link)
+        _send(link, hub, report)
+        if not link.draws:
+            _fetch(link, hub, report)
+    except HubUnreachable as exc:
+        report.reached, report.error = False, exc.message
+    now = now or timezone.now()
+    if report.reached:
+        HubLink.objects.filter(pk=link.pk).update(last_contact_at=now, last_error="")
+    else:
+        logger.warning("hub %s not reached: %s", link.url, report.error)
+        HubLink.objects.filter(pk=link.pk).update(last_error=report.error, last_error_at=now)
+    if not link.draws:
+        _take_tops(event)
+    return report
+
+
+def _path(item: HubOutbox) -> str:
+    if item.kind == HubOutbox.Kind.END:
+        return f"games/{item.game}/end/"
+    return f"games/{item.game}/rounds/{item.number}/{item.kind}/"
+
+
+def _send(link: HubLink, hub: Hub, report: SyncReport) -> None:
+    for item in HubOutbox.objects.filter(link=link, sent_at__isnull=True).order_by("queued_at", "pk"):
+        digest = item.digest
+        try:
+            hub.post(_path(item), item.payload)
+        except HubRefused as exc:
+            # Kept with the hub's reason, for the arbitrator; later items are still sent.
+            HubOutbox.objects.filter(pk=item.pk).update(attempts=item.attempts + 1, last_error=exc.message)
+            report.refused.append(f"{item.kind} {item.game}.{item.number}: {exc.message}")
+            continue
+        except HubUnreachable:
+            HubOutbox.objects.filter(pk=item.pk).update(attempts=item.attempts + 1)
+            raise
+        # Acknowledged: unless a newer payload was queued meanwhile (it is sent next time).
+        HubOutbox.objects.filter(pk=item.pk, digest=digest).update(
+            sent_at=timezone.now(), attempts=item.attempts + 1, last_error=""
+        )
+        report.sent += 1
+
+
+def _fetch(link: HubLink, hub: Hub, report: SyncReport) -> None:
+    """Every round the hub serves from where this centre stands: the rounds whose top was
+    not given yet, then the next ones, game after game once one has ended."""
+    last = HubCopy.objects.filter(link=link).order_by("-game", "-number").first()
+    game = last.game if last is not None else 1
+    while True:
+        copies = list(HubCopy.objects.filter(link=link, game=game).order_by("number"))
+        for copy in copies:
+            if copy.top is None and not copy.game_end:
+                again = _store(link, _get(hub, game, copy.number), report)
+                if again is None or (again.top is None and not again.game_end):
+                    return  # not placed on the hub yet: nothing after it is drawn
+        latest = copies[-1] if copies else None
+        if latest is not None and latest.game_end:
+            game += 1
+            continue
+        number = latest.number + 1 if latest is not None else 1
+        stored = _store(link, _get(hub, game, number), report)
+        if stored is None and latest is not None:
+            # Nothing after the last round: asked again, it says whether the game ended.
+            stored = _store(link, _get(hub, game, latest.number), report)
+            if stored is None or not stored.game_end:
+                return
+        elif stored is None or (stored.top is None and not stored.game_end):
+            return
+
+
+def _get(hub: Hub, game: int, number: int) -> dict[str, Any] | None:
+    try:
+        served: dict[str, Any] = hub.get(f"games/{game}/rounds/{number}/?top=1")
+    except HubRefused as exc:
+        if exc.status == 404:
+            return None  # not published yet (or sealed): nothing more to fetch
+        raise
+    return served
+
+
+def _store(link: HubLink, served: dict[str, Any] | None, report: SyncReport) -> HubCopy | None:
+    """The round as served, kept (a copy fetched again takes the top and end it now has)."""
+    if served is None:
+        return None
+    values = {
+        "reliquat": served["reliquat"],
+        "new_tiles": served["new"],
+        "rejected": served["rejected"],
+        "manual": served["manual"],
+        "top": served["top"],
+        "game_end": served["game_end"],
+    }
+    key = {"link": link, "game": served["game"], "number": served["round"]}
+    copy = HubCopy.objects.filter(**key).first()
+    if copy is None:
+        try:
+            with transaction.atomic():
+                copy = HubCopy.objects.create(**key, **values, fetched_at=timezone.now())
+            report.fetched += 1
+            return copy
+        except IntegrityError:  # another sync stored it meanwhile
+            copy = HubCopy.objects.get(**key)
+    changed = [k for k, v in values.items() if getattr(copy, k) != v and v not in (None, "")]
+    if changed:  # a top or an end once given is not taken back by an older answer
+        for k in changed:
+            setattr(copy, k, values[k])
+        copy.save(update_fields=changed)
+    return copy
+
+
+def _take_tops(event: Event) -> None:
+    """The rounds solved before the hub's move came get it now."""
+    for round in Round.objects.filter(
+        game__event=event, game__state=Game.State.PLAYING, solved_at__isnull=False, chosen=""
+    ).exclude(state=Round.State.PLACED):
+        round_take_hub_top(round=round)
+
+
+# ------------------------------------------------------------------ results
+
+
+def results_payload(round: Round) -> dict[str, Any]:
+    """A placed round's rulings as the hub reads them (api/multiplex.py)."""
+    rulings = list(Ruling.objects.filter(round=round).select_related("player").order_by("player__table"))
+    return {
+        "players": [
+            {
+                "table": r.player.table,
+                "name": r.player.name,
+                "club": r.player.club,
+                "licence": r.player.licence,
+                "category": r.player.category,
+            }
+            for r in rulings
+        ],
+        "rulings": [
+            {
+                "table": r.player.table,
+                "reason": r.reason,
+                "move": r.move,
+                "move_score": r.move_score,
+                "credited": r.credited,
+                "penalty": r.penalty,
+                "warnings": r.warnings,
+                "solo": r.solo,
+                "is_top": r.is_top,
+                "letterpoints": r.letterpoints,
+                "overridden": r.overridden,
+            }
+            for r in rulings
+        ],
+        "taking_part": solo_players(round),
+    }
+
+
+def results_queue(link: HubLink) -> int:
+    """Queue the results of every placed round whose rulings differ from those queued last
+    (a correction after the placement included); returns how many were queued."""
+    queued = 0
+    rounds = Round.objects.filter(game__event_id=link.event_id, state=Round.State.PLACED).select_related(
+        "game__event"
+    )
+    for round in rounds:
+        with transaction.atomic():
+            payload = results_payload(round)
+            if outbox_put(
+                link=link, kind=HubOutbox.Kind.RESULTS, game=round.game.number, number=round.number,
+                payload=payload,
+            ):  # fmt: skip
+                queued += 1
+    return queued
