@@ -17,6 +17,7 @@ from typing import Any
 
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import serializers, status
 from rest_framework.exceptions import NotFound
@@ -235,7 +236,7 @@ def served_data(served: Served) -> dict[str, Any]:
 
 
 class IsCentre(BasePermission):
-    message = _("only a centre of a multiplex, with its key, may do this")
+    message = gettext_lazy("only a centre of a multiplex, with its key, may do this")
 
     def has_permission(self, request: Request, view: APIView) -> bool:
         return isinstance(request.user, CentrePrincipal)

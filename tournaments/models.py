@@ -792,6 +792,8 @@ class HubLink(models.Model):
     last_contact_at = models.DateTimeField(null=True, blank=True)
     last_error = models.TextField(blank=True)
     last_error_at = models.DateTimeField(null=True, blank=True)
+    #: One sync at a time (services/centre.py): held until then, or until it is released.
+    sync_until = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("link to a hub")

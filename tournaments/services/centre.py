@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import http.client
 import json
 import logging
 import urllib.error
@@ -23,8 +24,10 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.utils import timezone
+from django.db.models import Q
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from tournaments.centre import hub_link
@@ -90,6 +93,8 @@ class HttpHub:
         request = urllib.request.Request(url, data=data, method=method)
         request.add_header("Authorization", f"Centre {self.key}")
         request.add_header("Accept", "application/json")
+        # The hub's refusals in the centre's language, as its arbitrator reads them.
+        request.add_header("Accept-Language", translation.get_language() or settings.LANGUAGE_CODE)
         if data is not None:
             request.add_header("Content-Type", "application/json")
         try:
@@ -100,7 +105,7 @@ class HttpHub:
             if exc.code >= 500 or exc.code == 429:
                 raise HubUnreachable(message) from exc
             raise HubRefused(message, exc.code) from exc
-        except (urllib.error.URLError, OSError, ValueError) as exc:
+        except (urllib.error.URLError, OSError, ValueError, http.client.HTTPException) as exc:
             reason = getattr(exc, "reason", exc)
             raise HubUnreachable(_("the hub cannot be reached: %(reason)s") % {"reason": reason}) from exc
 
@@ -194,12 +199,34 @@ class SyncReport:
     error: str = ""
 
 
+#: How long a sync holds its link (seconds): longer than the requests of a sync can take.
+SYNC_LEASE = 300
+
+
 def hub_sync(*, event: Event, hub: Hub | None = None, now: dt.datetime | None = None) -> SyncReport:
-    """Send what the centre owes its hub, then fetch what the hub will serve."""
+    """Send what the centre owes its hub, then fetch what the hub will serve. One sync at
+    a time per centre: two at once (a placement's and the watchdog's) could each post a
+    payload the other has replaced, an older correction arriving after a newer one."""
     link = hub_link(event)
     if link is None:
         raise ApplicationError(_("this event is not a centre of a multiplex"))
-    hub = hub or hub_client(link)
+    started = timezone.now()
+    # Claimed by a conditional update, not a row lock: the requests must not hold a write
+    # transaction (on SQLite that would stop every slip meanwhile).
+    claimed = (
+        HubLink.objects.filter(pk=link.pk)
+        .filter(Q(sync_until__isnull=True) | Q(sync_until__lt=started))
+        .update(sync_until=started + dt.timedelta(seconds=SYNC_LEASE))
+    )
+    if not claimed:
+        return SyncReport(reached=False, error=_("another sync with the hub is under way"))
+    try:
+        return _sync(event, link, hub or hub_client(link), now)
+    finally:
+        HubLink.objects.filter(pk=link.pk).update(sync_until=None)
+
+
+def _sync(event: Event, link: HubLink, hub: Hub, now: dt.datetime | None) -> SyncReport:
     report = SyncReport()
     try:
         results_queue(link)
@@ -208,9 +235,17 @@ def hub_sync(*, event: Event, hub: Hub | None = None, now: dt.datetime | None = 
             _fetch(link, hub, report)
     except HubUnreachable as exc:
         report.reached, report.error = False, exc.message
+    except HubRefused as exc:
+        # A refusal of a fetch (a game this centre started too late, a key the hub no
+        # longer knows): said to the arbitrator, and asked again at the next sync.
+        report.refused.append(exc.message)
     now = now or timezone.now()
     if report.reached:
-        HubLink.objects.filter(pk=link.pk).update(last_contact_at=now, last_error="")
+        # What the hub refused stays on the link until a sync has nothing refused.
+        error = "; ".join(report.refused)
+        HubLink.objects.filter(pk=link.pk).update(
+            last_contact_at=now, last_error=error, last_error_at=now if error else None
+        )
     else:
         logger.warning("hub %s not reached: %s", link.url, report.error)
         HubLink.objects.filter(pk=link.pk).update(last_error=report.error, last_error_at=now)
@@ -226,7 +261,15 @@ def _path(item: HubOutbox) -> str:
 
 
 def _send(link: HubLink, hub: Hub, report: SyncReport) -> None:
-    for item in HubOutbox.objects.filter(link=link, sent_at__isnull=True).order_by("queued_at", "pk"):
+    for pk in (
+        HubOutbox.objects.filter(link=link, sent_at__isnull=True)
+        .order_by("queued_at", "pk")
+        .values_list("pk", flat=True)
+    ):
+        # Read just before it is sent: a correction queued meanwhile is sent, not the older.
+        item = HubOutbox.objects.filter(pk=pk, sent_at__isnull=True).first()
+        if item is None:
+            continue
         digest = item.digest
         try:
             hub.post(_path(item), item.payload)

@@ -270,7 +270,8 @@ def publish_draw(
             )
             if same:
                 return existing
-            if existing.servings.exists():
+            # The draw centre is served its own draws: only another centre's copy binds.
+            if existing.servings.exclude(centre__draws=True).exists():
                 raise ApplicationError(
                     _("round %(number)s was published with %(rack)s and centres have it: it cannot change")
                     % {"number": number, "rack": existing.reliquat + existing.new_tiles}
@@ -372,10 +373,11 @@ def publish_end(
                 return hub_game
             raise ApplicationError(_("game %(number)s has ended") % {"number": game})
         pending = HubRound.objects.filter(multiplex=multiplex, game=game, placed_at__isnull=True).first()
-        if pending is not None:
-            if reason != "no_move":
-                raise ApplicationError(_("round %(number)s is not placed") % {"number": pending.number})
-            # The rack that had no move is the game's final draw, as in the records.
+        if pending is not None and reason == "draw_rule":
+            raise ApplicationError(_("round %(number)s is not placed") % {"number": pending.number})
+        if pending is not None and reason == "no_move":
+            # The rack that had no move is the game's final draw, as in the records (a
+            # game stopped with a rack drawn keeps it as its last round, never placed).
             final = {"reliquat": pending.reliquat, "new": pending.new_tiles, "rejected": pending.rejected,
                      "manual": pending.manual}  # fmt: skip
         hub_game.end, hub_game.final, hub_game.ended_at = reason, final, now

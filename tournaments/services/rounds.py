@@ -26,7 +26,7 @@ from solver.notation import format_move, parse_move
 from solver.rules import validate
 from solver.tiles import rack_codes
 from tournaments import tasks
-from tournaments.centre import following, hub_copy, hub_game_end, hub_link, hub_move, slips_digest
+from tournaments.centre import drawing, following, hub_copy, hub_game_end, hub_link, hub_move, slips_digest
 from tournaments.core import ApplicationError, User
 from tournaments.display import shown_move
 from tournaments.judging import judging_rules
@@ -110,6 +110,13 @@ def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None
 def _check_hub_move(round: Round, chosen: str) -> str:
     """A centre places the hub's move (returned), and only once the hub has given it."""
     hub = hub_move(round.game, round.number)
+    ended = hub_game_end(round.game)
+    copy = hub_copy(round.game, round.number)
+    if hub is None and ended and copy is not None and copy.game_end:
+        raise ApplicationError(
+            _("the hub's game ended on round %(number)s (%(end)s): end the game")
+            % {"number": round.number, "end": ended}
+        )
     if hub is None:
         raise ApplicationError(
             _("the hub has not sent the move placed on round %(number)s yet: it is placed once it has")
@@ -522,6 +529,11 @@ def round_unplace(*, game: Game, by: User = None) -> Round:
     had no move, or the arbitrator stopped it) is played on again. Refused when it would
     lose what the players did since: slips handed in for the next round (the message says
     how many), or the event's next game started."""
+    if drawing(game.event) is not None:
+        # Its move went to the hub, and the other centres may have played on it.
+        raise ApplicationError(
+            _("the draw centre of a multiplex cannot undo a placement: its move is published to the hub")
+        )
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         ended = game.state == Game.State.ENDED
@@ -536,9 +548,9 @@ def round_unplace(*, game: Game, by: User = None) -> Round:
         if placed is None:
             raise ApplicationError(_("no move of this game is placed yet"))
         placed = Round.objects.select_for_update().get(pk=placed.pk)
-        following = Round.objects.select_for_update().filter(game=game, number__gt=placed.number).first()
-        if following is not None:
-            slips = following.slips.count()
+        next_round = Round.objects.select_for_update().filter(game=game, number__gt=placed.number).first()
+        if next_round is not None:
+            slips = next_round.slips.count()
             if slips:
                 raise ApplicationError(
                     ngettext(
@@ -546,7 +558,7 @@ def round_unplace(*, game: Game, by: User = None) -> Round:
                         "round %(number)s already has %(count)s slips: undoing the placement would lose them",
                         slips,
                     )
-                    % {"number": following.number, "count": slips}
+                    % {"number": next_round.number, "count": slips}
                 )
         if ended:
             # Nothing the players did is lost: the game is simply not over any more.
@@ -566,24 +578,24 @@ def round_unplace(*, game: Game, by: User = None) -> Round:
             )
             game.state, game.end_reason, game.ended_at = Game.State.PLAYING, "", None
             game.save(update_fields=["state", "end_reason", "ended_at"])
-        if following is not None:
+        if next_round is not None:
             history_record(
                 event=game.event,
                 entity="round",
-                object_id=following.pk,
+                object_id=next_round.pk,
                 action="draw_undone",
                 by=by,
                 old={
-                    "round": following.number,
-                    "reliquat": following.reliquat,
-                    "new": following.new_tiles,
-                    "rejected": following.rejected,
-                    "manual": following.manual,
-                    "state": following.state,
+                    "round": next_round.number,
+                    "reliquat": next_round.reliquat,
+                    "new": next_round.new_tiles,
+                    "rejected": next_round.rejected,
+                    "manual": next_round.manual,
+                    "state": next_round.state,
                 },
                 reason="the placement before it was undone: its tiles are back in the bag",
             )
-            following.delete()
+            next_round.delete()
         old = {
             "state": placed.state,
             "chosen": placed.chosen,

@@ -23,6 +23,7 @@ from typing import Any
 
 from celery.app.task import Task
 from django.db import transaction
+from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tournaments import tasks
@@ -50,9 +51,17 @@ def pending() -> set[tuple[str, int]]:
     unsolved = playing.filter(solved_at__isnull=True).values_list("pk", flat=True)
     closed = playing.filter(state=Round.State.CLOSED).values_list("pk", flat=True)
     sheets = PrintedSheet.objects.filter(state=PrintedSheet.State.PENDING).values_list("pk", flat=True)
-    # A centre of a multiplex always has something to ask its hub (the next rounds) or to
-    # send it again (what an unreachable hub did not get): its sync is sent again and again.
-    centres = HubLink.objects.values_list("event_id", flat=True)
+    # A centre of a multiplex before or during a game has something to ask its hub (the
+    # next rounds), or owes it what an unreachable hub did not get: synced again and again.
+    centres = (
+        HubLink.objects.filter(
+            Q(event__games__isnull=True)
+            | Q(event__games__state=Game.State.PLAYING)
+            | Q(outbox__sent_at__isnull=True)
+        )
+        .values_list("event_id", flat=True)
+        .distinct()
+    )
     return (
         {(SOLVE, pk) for pk in unsolved}
         | {(RULE, pk) for pk in closed}

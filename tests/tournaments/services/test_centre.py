@@ -9,6 +9,7 @@ import datetime as dt
 from typing import Any
 
 import pytest
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from solver.players import VirtualPlayer
@@ -16,9 +17,14 @@ from tournaments import services
 from tournaments.models import (
     CentreRuling,
     Event,
+    Game,
     HistoryEntry,
     HubCopy,
+    HubGame,
+    HubLink,
     HubOutbox,
+    HubRound,
+    Multiplex,
     Player,
     Round,
     Serving,
@@ -305,3 +311,63 @@ def test_the_watchdog_syncs_every_centre_again_and_again(network: dict[str, Any]
     before = network["hubs"]["Dakar"].requests
     watchdog.send("sync", events["Dakar"].pk)  # the task, run in the process
     assert network["hubs"]["Dakar"].requests > before
+
+
+def test_the_draw_centre_cannot_undo_a_published_placement(network: dict[str, Any]) -> None:
+    binche = network["events"]["Binche"]
+    game = services.game_start(event=binche)
+    draw = services.round_draw(game=game)
+    assert draw is not None
+    services.round_place(round=_play(draw, 1), draw_next=False)
+    with pytest.raises(ApplicationError, match="cannot undo a placement"):
+        services.round_unplace(game=game)
+
+
+def test_a_game_stopped_with_a_rack_drawn_ends_on_every_centre(network: dict[str, Any]) -> None:
+    events = network["events"]
+    binche, dakar = events["Binche"], events["Dakar"]
+    drawing = services.game_start(event=binche)
+    draw = services.round_draw(game=drawing)
+    assert draw is not None
+    pending = services.round_place(round=_play(draw, 1))  # round 2 drawn and published
+    assert pending is not None
+    services.game_end(game=drawing, reason="stopped")
+    assert HubOutbox.objects.get(link__event=binche, kind="end").sent_at is not None
+    centre_service.hub_sync(event=dakar)
+    game = services.game_start(event=dakar)
+    mine = services.round_draw(game=game)
+    assert mine is not None
+    mine = services.round_place(round=_play(mine, 2))
+    assert mine is not None and mine.number == 2
+    with pytest.raises(ApplicationError, match="ended on round 2 \\(stopped\\): end the game"):
+        services.round_place(round=_play(mine, 2))
+    services.game_end(game=game, reason="stopped")
+    assert Game.objects.get(pk=game.pk).state == Game.State.ENDED
+
+
+def test_a_refused_fetch_is_said_and_the_centres_settings_are_frozen(
+    network: dict[str, Any], hub_event: Event
+) -> None:
+    dakar = network["events"]["Dakar"]
+    with pytest.raises(ApplicationError, match="plays a multiplex"):
+        services.event_update(event=dakar, solo_bonus=5)
+    with pytest.raises(ApplicationError, match="plays a multiplex"):
+        services.event_update(event=hub_event, bingo_bonus=40)
+    binche = network["events"]["Binche"]
+    services.round_draw(game=services.game_start(event=binche))
+    Multiplex.objects.filter(pk=hub_event.multiplex.pk).update(max_delay_minutes=0)
+    HubRound.objects.update(drawn_at=timezone.now() - dt.timedelta(minutes=5))
+    HubGame.objects.update(started_at=timezone.now() - dt.timedelta(minutes=5))
+    report = centre_service.hub_sync(event=dakar)  # too late for game 1: refused, not raised
+    assert report.reached and "at most 0 minutes late" in report.refused[0]
+    link = HubLink.objects.get(event=dakar)
+    assert "at most 0 minutes late" in link.last_error and link.sync_until is None
+
+
+def test_one_sync_at_a_time(network: dict[str, Any]) -> None:
+    dakar = network["events"]["Dakar"]
+    HubLink.objects.filter(event=dakar).update(sync_until=timezone.now() + dt.timedelta(minutes=1))
+    before = network["hubs"]["Dakar"].requests
+    report = centre_service.hub_sync(event=dakar)
+    assert not report.reached and "another sync" in report.error
+    assert network["hubs"]["Dakar"].requests == before

@@ -134,6 +134,12 @@ def test_the_draw_centre_publications_are_checked(hub: Multiplex, centres: dict[
     first = services.publish_draw(centre=drawer, game=1, number=1, rack="AEINRST", now=_minutes(0))
     again = services.publish_draw(centre=drawer, game=1, number=1, rack="AEINRST", now=_minutes(1))
     assert again.pk == first.pk and again.drawn_at == _minutes(0)
+    # Served to the draw centre itself only (its own publication's answer): a rack typed
+    # again by its arbitrator still replaces it.
+    services.serve_round(centre=drawer, game=1, number=1, now=_minutes(1))
+    retyped = services.publish_draw(centre=drawer, game=1, number=1, rack="AEINRSU", now=_minutes(1))
+    assert retyped.new_tiles == "AEINRSU"
+    services.publish_draw(centre=drawer, game=1, number=1, rack="AEINRST", now=_minutes(1))
     services.serve_round(centre=a, game=1, number=1, now=_minutes(2))
     with pytest.raises(ApplicationError, match="cannot change"):
         services.publish_draw(centre=drawer, game=1, number=1, rack="AEINRSU")
