@@ -175,7 +175,8 @@ def centre_add(
 
 
 def _new_key() -> str:
-    return secrets.token_urlsafe(32)
+    # Never a leading "-": typed after --key, the command line would read it as an option.
+    return "k" + secrets.token_urlsafe(32)
 
 
 def centre_for_key(key: str) -> Centre | None:

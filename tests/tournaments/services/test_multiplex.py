@@ -327,3 +327,8 @@ def test_results_without_a_table_are_refused_and_keep_what_was_sent(
         services.receive_results(centre=a, **{**sent, "rulings": [bad]})
     rows, _where = multiplex_standings(hub)
     assert [(r.player.table, r.total) for r in rows] == [(1, top)]
+
+
+def test_a_centre_key_can_be_typed_after_an_option(hub: Multiplex) -> None:
+    keys = [services.centre_add(multiplex=hub, name=f"Centre {i}")[1] for i in range(40)]
+    assert all(not k.startswith("-") and len(k) >= 43 for k in keys) and len(set(keys)) == 40
