@@ -126,18 +126,13 @@ def hub_client(link: HubLink) -> Hub:
 # ------------------------------------------------------------------ joining
 
 
-def _our_settings(event: Event) -> tuple[dict[str, Any], dict[str, Any]]:
-    config = {k: v for k, v in event_config(event, 0).to_dict().items() if k not in CONFIG_EXCLUDED}
-    adjudication = dataclasses.asdict(adjudication_settings(event))
-    adjudication.pop("notation")
-    adjudication["solo_players"] = event.solo_players
-    return config, adjudication
-
-
 def hub_settings(event: Event) -> dict[str, Any]:
     """What the hub tells its centres of its event's settings (api/multiplex.py), and what a
     centre compares with its own: the same function on both sides."""
-    config, adjudication = _our_settings(event)
+    config = {k: v for k, v in event_config(event, 0).to_dict().items() if k not in CONFIG_EXCLUDED}
+    adjudication = dataclasses.asdict(adjudication_settings(event))
+    adjudication.pop("notation")  # each centre writes moves in its own notation
+    adjudication["solo_players"] = event.solo_players
     return {"config": config, "adjudication": adjudication}
 
 

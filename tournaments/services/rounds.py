@@ -109,26 +109,25 @@ def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None
 
 def _check_hub_move(round: Round, chosen: str) -> str:
     """A centre places the hub's move (returned), and only once the hub has given it."""
-    hub = hub_move(round.game, round.number)
-    ended = hub_game_end(round.game)
     copy = hub_copy(round.game, round.number)
-    if hub is None and ended and copy is not None and copy.game_end:
+    if copy is not None and not copy.top and copy.game_end:
         raise ApplicationError(
             _("the hub's game ended on round %(number)s (%(end)s): end the game")
-            % {"number": round.number, "end": ended}
+            % {"number": round.number, "end": copy.game_end}
         )
-    if hub is None:
+    if copy is None or not copy.top:
         raise ApplicationError(
             _("the hub has not sent the move placed on round %(number)s yet: it is placed once it has")
             % {"number": round.number}
         )
-    if chosen and chosen != hub[0]:
+    played: str = copy.top["played"]
+    if chosen and chosen != played:
         event = round.game.event
         raise ApplicationError(
             _("round %(number)s of a multiplex places the hub's move %(move)s")
-            % {"number": round.number, "move": shown_move(hub[0], event.board, event.notation)}
+            % {"number": round.number, "move": shown_move(played, event.board, event.notation)}
         )
-    return hub[0]
+    return played
 
 
 def _resumed_deadline(round: Round, now: dt.datetime) -> dt.datetime:
@@ -476,7 +475,8 @@ def round_place(
                 _("round %(number)s is %(state)s: adjudicate it first")
                 % {"number": round.number, "state": round.get_state_display()}
             )
-        centre = following(round.game.event) is not None
+        link = hub_link(round.game.event)
+        centre = link is not None and not link.draws
         if centre:
             played = _check_hub_move(round, round.chosen)
             if not round.chosen:  # the hub's move came after the solve, not taken yet
@@ -503,7 +503,7 @@ def round_place(
         )
         rebuild(round.game)  # the placed move must replay: refuse the commit otherwise
         game_backup_on_commit(game=round.game)
-        if hub_link(round.game.event) is not None:
+        if link is not None:
             # The draw centre's top for the others; every centre's results (queued by the sync).
             hub_publish(
                 round.game,
