@@ -229,7 +229,8 @@ def test_rulings_average_credits_the_other_players_mean(arbitrator) -> None:
     event = _create("--notation", "gcg")
     for name in ("Anne", "Bruno"):
         services.player_add(event=event, name=name)
-    run("round_draw", "--event", event.code, "--new-game")
+    # A typed rack: with a random one the top read backwards was sometimes a word too (CI drew one).
+    run("round_draw", "--event", event.code, "--new-game", "--rack", "AEIRSTN")
     run("round_open", "--event", event.code)
     round = _round(event)
     coordinates, word = round.tops[0].split()
@@ -237,7 +238,7 @@ def test_rulings_average_credits_the_other_players_mean(arbitrator) -> None:
         "slips_enter",
         "--event",
         event.code,
-        stdin=f"1 {coordinates} {word[::-1]} 9\n2 {coordinates} {word} {round.top_score}\n",
+        stdin=f"1 {coordinates} SNIRTEA 9\n2 {coordinates} {word} {round.top_score}\n",
     )
     run("round_close", "--event", event.code)
     run("rulings", "--event", event.code, "--average", "1", fails="--reason")
