@@ -15,11 +15,12 @@ import json
 from django.db.models import Q
 
 from scoring.adjudication import Reason
+from scoring.standings import Row
 from solver.formats import gcg
 from tournaments.display import shown_move
-from tournaments.models import Event, Game, Player, Round, Ruling, Slip
+from tournaments.models import CentrePlayer, Event, Game, HubGame, Multiplex, Player, Round, Ruling, Slip
 from tournaments.services.transfer import FILE_SETTINGS
-from tournaments.standings import event_standings, game_standings
+from tournaments.standings import event_standings, game_standings, multiplex_standings
 from tournaments.state import game_record
 
 #: What can be exported, with the file extension of each.
@@ -43,45 +44,67 @@ def export_game(event: Event, number: int | None) -> Game:
     return game
 
 
+STANDINGS_HEADER = [
+    "rank",
+    "table",
+    "name",
+    "club",
+    "licence",
+    "category",
+    "total",
+    "difference",
+    "percent",
+    "tops",
+    "solos",
+    "warnings",
+    "penalties",
+    "letterpoints",
+]
+
+
 def standings_csv(event: Event, game_number: int | None = None) -> bytes:
+    """The standings of the event or of one game; of a multiplex's hub, the merged ranking
+    of every centre, with a centre column before each player's table there."""
+    multiplex = Multiplex.objects.filter(event=event).first()
+    if multiplex is not None:
+        return _merged_csv(multiplex, game_number)
     rows = event_standings(event) if game_number is None else game_standings(export_game(event, game_number))
     licences = dict(Player.objects.filter(event=event).values_list("pk", "licence"))
-    header = [
-        "rank",
-        "table",
-        "name",
-        "club",
-        "licence",
-        "category",
-        "total",
-        "difference",
-        "percent",
-        "tops",
-        "solos",
-        "warnings",
-        "penalties",
-        "letterpoints",
-    ]
-    body: list[list[object]] = [
-        [
-            r.rank,
-            r.player.table,
-            r.player.name,
-            r.player.club,
-            licences.get(r.player.id, ""),
-            r.player.category,
-            r.total,
-            r.diff,
-            f"{r.percent:.2f}",
-            r.tops,
-            r.solos,
-            r.warnings,
-            r.penalties,
-            r.letterpoints,
-        ]
-        for r in rows
+    return _csv(STANDINGS_HEADER, [_standings_line(r, licences) for r in rows])
+
+
+def _merged_csv(multiplex: Multiplex, game_number: int | None) -> bytes:
+    if (
+        game_number is not None
+        and not HubGame.objects.filter(multiplex=multiplex, number=game_number).exists()
+    ):
+        raise ValueError(f"{multiplex.event.name} has no game {game_number}")
+    rows, centres = multiplex_standings(multiplex, game=game_number)
+    licences = dict(CentrePlayer.objects.filter(centre__multiplex=multiplex).values_list("pk", "licence"))
+    header = [STANDINGS_HEADER[0], "centre", *STANDINGS_HEADER[1:]]
+    body = [
+        [line[0], centres[r.player.id], *line[1:]] for r in rows for line in [_standings_line(r, licences)]
     ]
     return _csv(header, body)
+
+
+def _standings_line(r: Row, licences: dict[int, str]) -> list[object]:
+    return [
+        r.rank,
+        r.player.table,
+        r.player.name,
+        r.player.club,
+        licences.get(r.player.id, ""),
+        r.player.category,
+        r.total,
+        r.diff,
+        f"{r.percent:.2f}",
+        r.tops,
+        r.solos,
+        r.warnings,
+        r.penalties,
+        r.letterpoints,
+    ]
 
 
 def slips_csv(event: Event) -> bytes:

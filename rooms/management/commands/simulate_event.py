@@ -16,16 +16,13 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser, no_translations
 
 from rooms.management.commands._common import prepare_database, tasks_in_process
+from rooms.management.commands._virtual import category_of, hand_in_slips, level_of
 from scoring.standings import to_dict
 from solver.boards import LAYOUT_NAMES
-from solver.notation import format_coord, format_word
 from solver.players import VirtualPlayer
 from tournaments import services
 from tournaments.models import Event, Game, Player, Round
 from tournaments.standings import event_standings, game_standings, top_total
-
-#: Mixed levels, strongest first, repeated over the tables.
-LEVELS = (6, 5, 4, 3, 5, 2, 4, 1)
 
 
 class Command(BaseCommand):
@@ -75,11 +72,11 @@ class Command(BaseCommand):
         players = [
             services.player_add(
                 event=event,
-                name=f"Virtual {i + 1} (level {level})",
-                virtual_level=level,
-                category="A" if level >= 5 else "B",
+                name=f"Virtual {table} (level {level_of(table)})",
+                virtual_level=level_of(table),
+                category=category_of(level_of(table)),
             )
-            for i, level in ((i, LEVELS[i % len(LEVELS)]) for i in range(opts["players"]))
+            for table in range(1, opts["players"] + 1)
         ]
         minds = {
             p.pk: VirtualPlayer(p.virtual_level or 6, seed=opts["seed"] * 10_000 + p.table) for p in players
@@ -130,24 +127,7 @@ class Command(BaseCommand):
                 services.game_end(game=game, reason="no_move")
                 break
             services.round_open(round=round)
-            analysis = services.analysis_for(round)
-            for player in players:
-                move = minds[player.pk].choose(analysis.ranked, analysis.tops)
-                if move is None:
-                    continue
-                coords = format_coord(move.row, move.col, move.across, "gcg")
-                announced = move.score
-                # Weaker virtual players sometimes get the score wrong: warnings get exercised.
-                if (player.virtual_level or 6) <= 2 and rng.random() < 0.15:
-                    announced = (move.score or 0) + 1
-                services.slip_submit(
-                    round=round,
-                    player=player,
-                    coordinates=coords,
-                    word=format_word(move.word, "gcg"),
-                    announced_score=announced,
-                    source="virtual",
-                )
+            hand_in_slips(round, players, lambda p: minds[p.pk], rng)
             services.round_close(round=round)
             round = self._wait(round, lambda r: r.state == Round.State.ADJUDICATED, worker)
             out.append(
