@@ -287,7 +287,7 @@ def _fetch(link: HubLink, hub: Hub, report: SyncReport) -> None:
     """Every round the hub serves from where this centre stands: the rounds whose top was
     not given yet, then the next ones, game after game once one has ended."""
     last = HubCopy.objects.filter(link=link).order_by("-game", "-number").first()
-    game = last.game if last is not None else 1
+    game = max(last.game if last is not None else 1, _local_game(link))
     while True:
         copies = list(HubCopy.objects.filter(link=link, game=game).order_by("number"))
         for copy in copies:
@@ -308,6 +308,16 @@ def _fetch(link: HubLink, hub: Hub, report: SyncReport) -> None:
                 return
         elif stored is None or (stored.top is None and not stored.game_end):
             return
+
+
+def _local_game(link: HubLink) -> int:
+    """The hub's game this centre plays or plays next: its own game numbers are the hub's.
+    A centre refused a game (it would start it too late) ends its own game of that number
+    without a round, and the next one follows the hub's next game."""
+    local = Game.objects.filter(event_id=link.event_id).order_by("-number").first()
+    if local is None:
+        return 1
+    return local.number + 1 if local.state == Game.State.ENDED else local.number
 
 
 def _get(hub: Hub, game: int, number: int) -> dict[str, Any] | None:

@@ -364,6 +364,37 @@ def test_a_refused_fetch_is_said_and_the_centres_settings_are_frozen(
     assert "at most 0 minutes late" in link.last_error and link.sync_until is None
 
 
+def test_a_centre_too_late_for_a_game_skips_it_and_plays_the_next(
+    network: dict[str, Any], hub_event: Event
+) -> None:
+    """Its game 1 ended without a round, the centre's game 2 is the hub's game 2."""
+    binche, rabat = network["events"]["Binche"], network["events"]["Rabat"]
+    drawing = services.game_start(event=binche)
+    first = services.round_draw(game=drawing)
+    assert first is not None
+    services.round_place(round=_play(first, 1))
+    HubGame.objects.update(started_at=timezone.now() - dt.timedelta(minutes=91))
+    assert "at most 90 minutes late" in centre_service.hub_sync(event=rabat).refused[0]
+    skipped = services.game_start(event=rabat)
+    with pytest.raises(ApplicationError, match="has not published round 1 yet"):
+        services.round_draw(game=skipped)
+    services.game_end(game=skipped, reason="stopped")
+
+    services.game_end(game=drawing, reason="stopped")  # round 2 drawn: the hub's game 1 ends on it
+    second = services.round_draw(game=services.game_start(event=binche))
+    assert second is not None and second.game.number == 2
+    services.round_place(round=_play(second, 1), draw_next=False)
+    report = centre_service.hub_sync(event=rabat)
+    assert report.refused == [] and report.fetched == 1
+    assert not HubLink.objects.get(event=rabat).last_error  # the refusal is over
+    mine = services.round_draw(game=services.game_start(event=rabat))
+    assert mine is not None and (mine.game.number, mine.number, mine.rack) == (2, 1, second.rack)
+    services.round_place(round=_play(mine, 3), draw_next=False)
+    centre_service.hub_sync(event=rabat)
+    assert CentreRuling.objects.filter(player__centre__name="Rabat", serving__round__game=2).count() == 3
+    assert not CentreRuling.objects.filter(player__centre__name="Rabat", serving__round__game=1).exists()
+
+
 def test_one_sync_at_a_time(network: dict[str, Any]) -> None:
     dakar = network["events"]["Dakar"]
     HubLink.objects.filter(event=dakar).update(sync_until=timezone.now() + dt.timedelta(minutes=1))
