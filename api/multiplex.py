@@ -15,7 +15,6 @@ from __future__ import annotations
 import dataclasses
 from typing import Any
 
-from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -35,6 +34,7 @@ from scoring.standings import to_dict
 from solver.formats.record import END_REASONS
 from tournaments import services
 from tournaments.models import Centre, Multiplex
+from tournaments.selectors import multiplex_centres
 from tournaments.services.centre import hub_settings
 from tournaments.services.multiplex import NotServed, Served
 from tournaments.standings import multiplex_standings, multiplex_top_total
@@ -398,11 +398,7 @@ class MultiplexMixin(EventMixin):
 
 
 def _status(multiplex: Multiplex) -> dict[str, Any]:
-    centres = multiplex.centres.annotate(
-        served=Count("servings"),
-        closed=Count("servings", filter=Q(servings__closed_at__isnull=False)),
-        results=Count("servings", filter=Q(servings__results_at__isnull=False)),
-    )
+    centres = multiplex_centres(multiplex)
     data = MultiplexSerializer(multiplex).data
     data["centres"] = CentreStatusSerializer(centres, many=True).data
     return dict(data)

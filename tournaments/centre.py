@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from typing import Any
 
-from tournaments.models import Event, Game, HubCopy, HubLink, Round, Slip
+from tournaments.models import Event, Game, HubCopy, HubLink, HubOutbox, Round, Slip
 
 
 def hub_link(event: Event) -> HubLink | None:
@@ -65,3 +66,27 @@ def slips_digest(round: Round) -> str:
         for s in slips
     ]
     return hashlib.sha256(json.dumps(rows, separators=(",", ":")).encode()).hexdigest()
+
+
+@dataclass(frozen=True)
+class LinkState:
+    """What the centre's console says of its link to the hub."""
+
+    link: HubLink
+    waiting: int  # closes, results (and the draw centre's publications) not acknowledged yet
+    served: tuple[int, int] | None  # the last round the hub served (game, round)
+    refused: int  # items the hub refused, kept with its reason
+
+
+def link_state(event: Event) -> LinkState | None:
+    link = hub_link(event)
+    if link is None:
+        return None
+    owed = HubOutbox.objects.filter(link=link, sent_at__isnull=True)
+    last = HubCopy.objects.filter(link=link).order_by("-game", "-number").first()
+    return LinkState(
+        link=link,
+        waiting=owed.count(),
+        served=(last.game, last.number) if last is not None else None,
+        refused=owed.exclude(last_error="").count(),
+    )

@@ -15,7 +15,7 @@ from typing import Any, cast
 from django.contrib.auth.models import User as AuthUser
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Max, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
@@ -24,7 +24,18 @@ from solver.tiles import ALPHABET, BLANK_CHAR, rack_codes
 from tournaments import rows
 from tournaments.display import Cell, axis_labels, board_cells, rack_text, shown_move, tile_values
 from tournaments.messages import say_error
-from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
+from tournaments.models import (
+    Centre,
+    Event,
+    Game,
+    HistoryEntry,
+    Multiplex,
+    Player,
+    PlayerToken,
+    Round,
+    Ruling,
+    Slip,
+)
 from tournaments.state import rebuild
 
 #: Reasons whose move is scored (grouped by move in the review).
@@ -527,3 +538,12 @@ def round_ruling(round: Round, table: int) -> Ruling | None:
 def event_history(event: Event) -> QuerySet[HistoryEntry]:
     """Newest first: the console shows the last changes at the top."""
     return HistoryEntry.objects.filter(event=event).order_by("-at", "-pk")
+
+
+def multiplex_centres(multiplex: Multiplex) -> QuerySet[Centre]:
+    """The hub's centres with, each, the rounds it was served, closed, and sent results of."""
+    return multiplex.centres.annotate(
+        served=Count("servings"),
+        closed=Count("servings", filter=Q(servings__closed_at__isnull=False)),
+        results=Count("servings", filter=Q(servings__results_at__isnull=False)),
+    ).order_by("-draws", "name")

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from django import template
 
 from tournaments.display import PREMIUM_MARKS, ruling_text
@@ -48,3 +51,9 @@ def signed(value: int | float | None) -> str:
         return ""
     text = str(value)
     return MINUS + text[1:] if text.startswith("-") else text
+
+
+@register.filter
+def item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
+    """``mapping[key]`` in a template (the centre of a merged ranking's row); "" if absent."""
+    return (mapping or {}).get(key, "")

@@ -36,10 +36,22 @@ from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, refus
 from scoring.adjudication import Reason
 from solver.notation import parse_move
 from tournaments import selectors, services
+from tournaments.centre import hub_move, link_state
 from tournaments.display import board_size, end_reason_text, rack_text, shown_move
 from tournaments.history_text import history_lines
 from tournaments.judging import move_preview
-from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling
+from tournaments.models import (
+    CentrePlayer,
+    Event,
+    Game,
+    HistoryEntry,
+    HubGame,
+    Lexicon,
+    Multiplex,
+    Player,
+    Round,
+    Ruling,
+)
 from tournaments.selectors import (
     RULED,
     current_game,
@@ -50,8 +62,9 @@ from tournaments.selectors import (
     slip_watch,
     typed_rack_problem,
 )
+from tournaments.services import centre as centre_service
 from tournaments.services import transfer
-from tournaments.standings import event_standings, game_standings
+from tournaments.standings import event_standings, game_standings, multiplex_standings, multiplex_top_total
 from tournaments.state import master_round
 
 
@@ -294,6 +307,16 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
             context["master_move"] = shown_move(planned.played, event.board, event.notation)
             context["master_score"] = planned.score
         context["master_next"] = master_round(game, number + 1) is not None
+    hub = link_state(event)
+    if hub is not None:
+        context["hub"] = hub
+        # A following centre draws the hub's racks and places the hub's moves: no typed
+        # rack, no choice of top.
+        context["hub_follows"] = not hub.link.draws
+        played = hub_move(round.game, round.number) if round is not None and not hub.link.draws else None
+        if played is not None:
+            context["hub_move"] = shown_move(played[0], event.board, event.notation)
+            context["hub_score"] = played[1]
     if round is not None:
         context["round_key"] = f"{round.game.number}-{round.number}"
         context["rack"] = rack_text(round.reliquat, round.new_tiles)
@@ -777,6 +800,65 @@ def _average_offer(ruling: Ruling) -> int | None:
 
 
 # --------------------------------------------------------------------------- results
+
+
+@require_POST
+@arbitrator_page
+def hub_sync(request: HttpRequest, event_id: int) -> HttpResponse:
+    """A centre syncs with its hub now (the watchdog does it every 30 s)."""
+    event = arbitrated_event(request, event_id)
+    with refusals(request):
+        report = centre_service.hub_sync(event=event)
+        if not report.reached:
+            messages.error(
+                request,
+                _("%(error)s. Everything is kept and sent at the next sync.") % {"error": report.error},
+            )
+        else:
+            messages.success(
+                request,
+                _("Synced with the hub: %(sent)s item(s) sent, %(fetched)s round(s) fetched.")
+                % {"sent": report.sent, "fetched": report.fetched},
+            )
+            for refused in report.refused:
+                messages.warning(request, _("Refused by the hub: %(reason)s") % {"reason": refused})
+    return _back(event)
+
+
+@arbitrator_page
+def multiplex(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The hub's page: its centres and the merged ranking (of one game, centre, category)."""
+    event = arbitrated_event(request, event_id)
+    hub = Multiplex.objects.filter(event=event).first()
+    if hub is None:
+        raise Http404(_("this event is not a multiplex"))
+    centres = list(selectors.multiplex_centres(hub))
+    games = list(HubGame.objects.filter(multiplex=hub).order_by("number"))
+    game = next((g.number for g in games if str(g.number) == request.GET.get("game")), None)
+    centre = next((c for c in centres if str(c.pk) == request.GET.get("centre")), None)
+    category = request.GET.get("category") or None
+    rows, centre_of = multiplex_standings(
+        hub, game=game, centre=centre.pk if centre else None, category=category
+    )
+    categories = sorted({c for c in CentrePlayer.objects.filter(centre__multiplex=hub).values_list(
+        "category", flat=True) if c})  # fmt: skip
+    return render(
+        request,
+        "console/multiplex.html",
+        {
+            "event": event,
+            "multiplex": hub,
+            "centres": centres,
+            "rows": rows,
+            "centre_of": centre_of,
+            "top_total": multiplex_top_total(hub, game=game),
+            "games": games,
+            "game": game,
+            "centre": centre,
+            "category": category,
+            "categories": categories,
+        },
+    )
 
 
 @arbitrator_page

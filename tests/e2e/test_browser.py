@@ -1209,3 +1209,58 @@ def test_the_console_says_what_changes_and_what_a_paper_slip_did(
     page.wait_for_function(f"() => ({said})().includes('Les joueurs voient le top')")
     shot(page, "console-said")
     page.context.close()
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
+def test_the_multiplex_pages_meet_wcag_21_aa(
+    live_server: Any, browser: Any, event: Event, locale: str
+) -> None:
+    """Issue 16: the hub's page (centres, merged ranking with its centre column) and a
+    centre's round page (its link to the hub, a lost connection said in words, the hub's
+    move), over real HTTP to the live server as hub; by axe-core, at 1366 and 320 px."""
+    from tournaments.services import centre as centre_service
+
+    base = live_server.url
+    multiplex = services.multiplex_create(event=event)
+    centres = {}
+    for name, draws in (("Binche", True), ("Dakar", False)):
+        _, key = services.centre_add(multiplex=multiplex, name=name, draws=draws)
+        centres[name] = services.event_create(
+            name=f"Multiplex, {name}", starts_on=event.starts_on, lexicon=event.lexicon, language="english",
+            notation="gcg", random_seed=3, created_by=event.created_by,
+        )  # fmt: skip
+        services.player_add(event=centres[name], name=f"{name} 1")
+        centre_service.hub_join(event=centres[name], url=base, key=key)
+    for name, centre in centres.items():  # each plays round 1 (the draw centre first: it publishes it)
+        if name != "Binche":
+            centre_service.hub_sync(event=centre)
+        round = services.round_draw(game=services.game_start(event=centre))
+        assert round is not None
+        round = services.round_open(round=round)
+        services.round_close(round=round)
+        if name == "Binche":
+            services.round_place(round=Round.objects.get(pk=round.pk))
+    dakar = centres["Dakar"]
+    from tournaments.models import HubLink
+
+    HubLink.objects.filter(event=dakar).update(url="http://127.0.0.1:9")  # nothing listens there
+    suffix = locale[:2]
+
+    desk = console(browser, base, dakar, locale)
+    desk.locator("section.hub form button").click()
+    desk.get_by_role("alert").first.wait_for()
+    said = desk.locator("section.hub").inner_text()
+    assert ("Problème" if suffix == "fr" else "Problem") in said
+    assert ("coup du centre serveur" if suffix == "fr" else "hub's move") in desk.locator(
+        "#status"
+    ).inner_text()
+    shot(desk, f"console-centre-{suffix}")
+    desk.goto(f"{base}/console/{event.pk}/multiplex/")
+    assert desk.locator("table.centres tbody tr").count() == 2
+    shot(desk, f"console-multiplex-{suffix}")
+    desk.set_viewport_size({"width": 320, "height": 800})
+    desk.wait_for_timeout(100)
+    # The wide tables scroll in their own region (keyboard too): the page itself fits.
+    assert desk.evaluate("() => document.documentElement.scrollWidth") <= 320
+    shot(desk, f"console-multiplex-320-{suffix}")
+    desk.context.close()

@@ -1,0 +1,112 @@
+"""The console of a multiplex: the hub's page (its centres, the merged ranking with a
+centre column, its CSV) and a centre's round page (the link to the hub: last contact,
+items waiting, problems said in words, "sync now"; the hub's rack and move, no typed
+rack and no choice of top). The hub and its centres share the test database; the centres
+reach the hub's API through the test client (tests/tournaments/services/test_centre.py)."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from tests.rooms.helpers import last_round, messages, url
+from tests.tournaments.services.test_centre import _play, hub_event, network  # noqa: F401 (fixtures)
+from tournaments import services
+from tournaments.models import Event, HubOutbox, Round
+from tournaments.services import centre as centre_service
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def played(network: dict[str, Any], arbitrator: User) -> dict[str, Any]:  # noqa: F811
+    """Binche (the draw centre) places two rounds; Dakar plays the first, and has the
+    second ruled, waiting for the hub's move; every centre is the arbitrator's."""
+    events = network["events"]
+    Event.objects.filter(pk__in=[e.pk for e in events.values()]).update(created_by=arbitrator)
+    drawing = services.game_start(event=events["Binche"])
+    round = services.round_draw(game=drawing)
+    assert round is not None
+    round = services.round_place(round=_play(round, 1))
+    assert round is not None
+    services.round_place(round=_play(round, 1))
+    centre_service.hub_sync(event=events["Dakar"])
+    game = services.game_start(event=events["Dakar"])
+    mine = services.round_draw(game=game)
+    assert mine is not None
+    mine = services.round_place(round=_play(mine, 2))
+    assert mine is not None
+    _play(mine, 2)
+    return network
+
+
+def test_the_hub_page_lists_its_centres_and_the_merged_ranking(
+    console: Client,
+    hub_event: Event,  # noqa: F811
+    played: dict[str, Any],
+) -> None:
+    page = console.get(url(hub_event, "multiplex/")).content.decode()
+    assert ">Multiplex</a>" in page  # in the event's links
+    rows = re.findall(
+        r"<tr><td>(\w+)</td><td>(draw centre|centre)</td>.*?<td>(\d+)</td><td>(\d+)</td><td>(\d+)</td></tr>",
+        page,
+        re.S,
+    )
+    assert rows == [("Binche", "draw centre", "3", "2", "2"), ("Dakar", "centre", "3", "2", "1"),
+                    ("Rabat", "centre", "0", "0", "0")]  # fmt: skip
+    assert "<th>Centre</th>" in page and page.count("<td>Dakar</td>") == 1 + 3  # its row and its players'
+    dakar = played["events"]["Dakar"]
+    only = console.get(url(hub_event, "multiplex/"), {"centre": _centre_id(page, "Dakar"), "game": "1"})
+    assert only.content.decode().count("<td>Binche</td>") == 1  # the centres' table only
+    assert Round.objects.filter(game__event=dakar, state=Round.State.PLACED).count() == 1
+    csv = console.get(url(hub_event, "export/standings.csv")).content.decode("utf-8-sig")
+    assert csv.startswith("rank;centre;table;name;") and csv.count("\r\n") == 1 + 6  # Rabat sent nothing yet
+    assert console.get(url(played["events"]["Rabat"], "multiplex/")).status_code == 404  # not a hub
+
+
+def _centre_id(page: str, name: str) -> str:
+    found = re.search(rf'<option value="(\d+)" >{name}</option>', page)
+    assert found is not None, page
+    return found.group(1)
+
+
+def test_a_centre_sees_its_link_and_plays_the_hubs_rounds(console: Client, played: dict[str, Any]) -> None:
+    dakar = played["events"]["Dakar"]
+    page = console.get(url(dakar)).content.decode()
+    assert "This event is the centre Dakar: its racks and the moves placed come from the hub." in page
+    assert "Waiting to be sent: 0 items" in page and "The hub has served up to game 1, round 3." in page
+    assert "Multiplex: the hub's move" in page  # round 2 was placed on the hub, its move fetched
+    assert 'name="typed"' not in page and "The next rack comes from the hub." in page
+    assert "Place another move" not in page
+
+    played["hubs"]["Dakar"].online = False
+    response = console.post(url(dakar, "hub/sync/"), follow=True)
+    said = messages(response)
+    assert said == [
+        "the hub cannot be reached: connection refused. Everything is kept and sent at the next sync."
+    ]
+    page = response.content.decode()
+    assert "<b>Problem:</b> the hub cannot be reached: connection refused" in page and 'role="alert"' in page
+    console.post(url(dakar, "place/"), {"round_key": "1-2"})
+    assert HubOutbox.objects.filter(link__event=dakar, sent_at__isnull=True).count() == 1  # the results of 2
+    assert "Waiting to be sent: 1 item<" in console.get(url(dakar)).content.decode()
+
+    played["hubs"]["Dakar"].online = True
+    said = messages(console.post(url(dakar, "hub/sync/"), follow=True))
+    assert said == ["Synced with the hub: 1 item(s) sent, 0 round(s) fetched."]
+    page = console.get(url(dakar)).content.decode()
+    assert "Waiting to be sent: 0 items" in page and "Problem:" not in page
+
+
+def test_the_draw_centre_publishes_and_types_its_racks(console: Client, played: dict[str, Any]) -> None:
+    binche = played["events"]["Binche"]
+    _play(last_round(binche), 1)
+    page = console.get(url(binche)).content.decode()
+    assert (
+        "This event is the draw centre (Binche): its racks and placed moves are published to the hub." in page
+    )
+    assert 'name="typed"' in page and "comes from the hub" not in page
