@@ -36,7 +36,7 @@ from tournaments import services
 from tournaments.models import Centre, Multiplex
 from tournaments.selectors import multiplex_centres
 from tournaments.services.centre import hub_settings
-from tournaments.services.multiplex import NotServed, Served
+from tournaments.services.multiplex import NotServed, Served, round_served
 from tournaments.standings import multiplex_standings, multiplex_top_total
 
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404)}
@@ -150,7 +150,27 @@ class PublishEndSerializer(serializers.Serializer[Any]):
 
 class HubGameSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField(source="number")
+    started_at = serializers.DateTimeField()
     end = serializers.CharField(allow_blank=True)
+
+
+class SealedGameSerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField(source="game.number")
+    starts_at = serializers.DateTimeField(source="game.started_at", help_text="when its key is given")
+    cipher = serializers.CharField(default="fernet")
+    token = serializers.CharField(
+        help_text="Fernet token (cryptography.io/en/latest/fernet/) of the JSON"
+        " {game, rounds: [a round as GET .../rounds/N/?top=1 serves it, without served_at and closed_at]}"
+    )
+
+
+class GameKeySerializer(serializers.Serializer[Any]):
+    game = serializers.IntegerField()
+    key = serializers.CharField(help_text="the Fernet key of the game's sealed rounds")
+
+
+class GameScheduleSerializer(serializers.Serializer[Any]):
+    starts_at = serializers.DateTimeField()
 
 
 class MultiplexCreateSerializer(serializers.Serializer[Any]):
@@ -210,26 +230,8 @@ def hub_info(centre: Centre) -> dict[str, Any]:
 
 
 def served_data(served: Served) -> dict[str, Any]:
-    r = served.round
-    top = None
-    if served.with_top:
-        top = {
-            "played": r.played,
-            "score": r.score,
-            "moves": r.moves,
-            "top_score": r.top_score,
-            "tops": r.tops,
-            "board": r.board,
-        }
     return {
-        "game": r.game,
-        "round": r.number,
-        "reliquat": r.reliquat,
-        "new": r.new_tiles,
-        "rejected": r.rejected,
-        "manual": r.manual,
-        "top": top,
-        "game_end": served.game_end,
+        **round_served(served.round, with_top=served.with_top, game_end=served.game_end),
         "served_at": served.serving.rack_at,
         "closed_at": served.serving.closed_at,
     }
@@ -386,6 +388,32 @@ class HubEndView(CentreView):
         return Response(HubGameSerializer(hub_game).data)
 
 
+@extend_schema(
+    tags=["multiplex"],
+    summary="A prepared game ahead of its start, encrypted (prepared multiplex only)",
+    description="Fetched any time, so that a hall has its game before the start even on a"
+    " shaky connection; it is read with the key, given from the game's start.",
+    responses={200: SealedGameSerializer, **ERRORS},
+)
+class HubSealedView(CentreView):
+    def get(self, request: Request, game: int) -> Response:
+        sealed = services.sealed_game(centre=self.centre(request), game=game)
+        return Response(SealedGameSerializer(sealed).data)
+
+
+@extend_schema(
+    tags=["multiplex"],
+    summary="The key of a prepared game, from its start (else 404)",
+    description="From then on every round of the game counts as served to the centre, with its top"
+    " (the hub's record). Refused to a centre later than the multiplex's maximum delay.",
+    responses={200: GameKeySerializer, **ERRORS},
+)
+class HubKeyView(CentreView):
+    def get(self, request: Request, game: int) -> Response:
+        key = services.game_key(centre=self.centre(request), game=game)
+        return Response(GameKeySerializer({"game": game, "key": key}).data)
+
+
 # ------------------------------------------------------------------ the hub arbitrator's side
 
 
@@ -422,6 +450,24 @@ class MultiplexView(MultiplexMixin, APIView):
         data.is_valid(raise_exception=True)
         multiplex = services.multiplex_create(event=self.get_event(), by=request.user, **data.validated_data)
         return Response(_status(multiplex), status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    tags=["multiplex"],
+    summary="Move a prepared game's start, until it has started",
+    request=GameScheduleSerializer,
+    responses={200: HubGameSerializer, **ERRORS},
+)
+class GameScheduleView(MultiplexMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int, game: int) -> Response:
+        data = GameScheduleSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        hub_game = services.game_schedule(
+            multiplex=self.multiplex(), game=game, starts_at=data.validated_data["starts_at"], by=request.user
+        )
+        return Response(HubGameSerializer(hub_game).data)
 
 
 @extend_schema(

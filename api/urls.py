@@ -48,6 +48,11 @@ event_patterns = [
     path("multiplex/", multiplex.MultiplexView.as_view(), name="multiplex"),
     path("multiplex/centres/", multiplex.CentresView.as_view(), name="multiplex-centres"),
     path("multiplex/standings/", multiplex.MultiplexStandingsView.as_view(), name="multiplex-standings"),
+    path(
+        "multiplex/games/<int:game>/schedule/",
+        multiplex.GameScheduleView.as_view(),
+        name="multiplex-game-schedule",
+    ),
 ]
 
 #: The hub's answers to a centre's software (api/multiplex.py).
@@ -55,6 +60,8 @@ ROUND = "games/<int:game>/rounds/<int:number>/"
 hub_patterns = [
     path("", multiplex.HubInfoView.as_view(), name="hub"),
     path("games/<int:game>/end/", multiplex.HubEndView.as_view(), name="hub-end"),
+    path("games/<int:game>/sealed/", multiplex.HubSealedView.as_view(), name="hub-sealed"),
+    path("games/<int:game>/key/", multiplex.HubKeyView.as_view(), name="hub-key"),
     path(ROUND, multiplex.HubRoundView.as_view(), name="hub-round"),
     path(f"{ROUND}close/", multiplex.HubCloseView.as_view(), name="hub-close"),
     path(f"{ROUND}results/", multiplex.HubResultsView.as_view(), name="hub-results"),

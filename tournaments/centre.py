@@ -9,7 +9,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tournaments.models import Event, Game, HubCopy, HubLink, HubOutbox, Round, Slip
+from tournaments.models import Event, Game, HubCopy, HubLink, HubOutbox, HubSealed, Round, Slip
 
 
 def hub_link(event: Event) -> HubLink | None:
@@ -76,6 +76,7 @@ class LinkState:
     waiting: int  # closes, results (and the draw centre's publications) not acknowledged yet
     served: tuple[int, int] | None  # the last round the hub served (game, round)
     refused: int  # items the hub refused, kept with its reason
+    sealed: list[HubSealed]  # a prepared multiplex's games fetched ahead
 
 
 def link_state(event: Event) -> LinkState | None:
@@ -89,4 +90,5 @@ def link_state(event: Event) -> LinkState | None:
         waiting=owed.count(),
         served=(last.game, last.number) if last is not None else None,
         refused=owed.exclude(last_error="").count(),
+        sealed=list(HubSealed.objects.filter(link=link).order_by("game")),
     )

@@ -660,6 +660,9 @@ class HubGame(models.Model):
     #: A no_move end: the rack that had no move ({"reliquat", "new", "rejected", "manual"}).
     final = models.JSONField(null=True, blank=True)
     ended_at = models.DateTimeField(null=True, blank=True)
+    #: A prepared game's key (Fernet): its rounds go to the centres ahead, encrypted with
+    #: it, and it is given from the game's start (services/multiplex.py, sealed_game).
+    seal_key = models.CharField(max_length=64, blank=True)
 
     class Meta:
         ordering = ["multiplex", "number"]
@@ -787,6 +790,8 @@ class HubLink(models.Model):
     #: tops) instead of taking them from the hub.
     draws = models.BooleanField(_("draw centre"), default=False)
     multiplex_name = models.CharField(_("multiplex"), max_length=200)
+    #: A prepared multiplex: its games are fetched ahead sealed (:class:`HubSealed`).
+    prepared = models.BooleanField(default=False)
     joined_at = models.DateTimeField(auto_now_add=True)
     #: The last answer from the hub, and the last failure to reach it (shown to the arbitrator).
     last_contact_at = models.DateTimeField(null=True, blank=True)
@@ -801,6 +806,28 @@ class HubLink(models.Model):
 
     def __str__(self) -> str:
         return f"{self.event} -> {self.url}"
+
+
+class HubSealed(models.Model):
+    """A prepared game fetched ahead from the hub, encrypted: its rounds are copied
+    (:class:`HubCopy`) once it is opened with the key, which the hub gives from the game's
+    start (or the hub's arbitrator reads out to a centre that cannot reach it)."""
+
+    link = models.ForeignKey(HubLink, on_delete=models.CASCADE, related_name="sealed")
+    game = models.PositiveIntegerField(_("game"))
+    starts_at = models.DateTimeField(_("agreed start"))
+    token = models.TextField()
+    fetched_at = models.DateTimeField()
+    opened_at = models.DateTimeField(null=True, blank=True)
+    #: When the hub gave this centre the key (its rounds then count as served to it).
+    keyed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["link", "game"]
+        constraints = [models.UniqueConstraint(fields=["link", "game"], name="one_sealed_game_per_link")]
+
+    def __str__(self) -> str:
+        return f"{self.link} sealed game {self.game}"
 
 
 class HubCopy(models.Model):

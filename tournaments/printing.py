@@ -7,10 +7,16 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from django.utils import formats, translation
+from django.utils import formats, timezone, translation
 
-from tournaments.models import Event, Game, Player, Round, Ruling
-from tournaments.standings import event_standings, game_standings, top_total
+from tournaments.models import Event, Game, HubGame, Multiplex, Player, Round, Ruling
+from tournaments.standings import (
+    event_standings,
+    game_standings,
+    multiplex_standings,
+    multiplex_top_total,
+    top_total,
+)
 
 if TYPE_CHECKING:
     from scoring.sheets.player import PlayerRound
@@ -84,6 +90,10 @@ def render_sheet(
 def _standings(event: Event, game_number: int | None, category: str | None, date: str) -> bytes:
     from scoring.sheets.standings import StandingsSheet
 
+    multiplex = Multiplex.objects.filter(event=event).first()
+    if multiplex is not None:
+        return _merged_standings(multiplex, game_number, category, date)
+
     if game_number is None:
         rows = event_standings(event, category=category)
         total = sum(top_total(g) for g in event.games.all())
@@ -101,6 +111,41 @@ def _standings(event: Event, game_number: int | None, category: str | None, date
         date=date,
         words=WORDS,
         progress=_progress(last),
+    )
+    return sheet.render()
+
+
+def _merged_standings(
+    multiplex: Multiplex, game_number: int | None, category: str | None, date: str
+) -> bytes:
+    """A hub's merged ranking, with the centre of each player."""
+    from scoring.sheets.standings import StandingsSheet
+
+    if (
+        game_number is not None
+        and not HubGame.objects.filter(multiplex=multiplex, number=game_number).exists()
+    ):
+        raise SheetError(f"{multiplex.event.name} has no game {game_number}")
+    rows, centres = multiplex_standings(multiplex, game=game_number, category=category)
+    received = multiplex.centres.filter(servings__results_at__isnull=False).distinct().count()
+    # Printed while centres still play: say from how many centres' results it was merged.
+    progress = translation.gettext(
+        "Merged ranking: the results of %(received)s centre(s) of %(centres)s, received by %(time)s"
+    ) % {
+        "received": received,
+        "centres": multiplex.centres.count(),
+        "time": formats.time_format(timezone.localtime(), "TIME_FORMAT"),
+    }
+    sheet = StandingsSheet(
+        event_name=multiplex.event.name,
+        rows=rows,
+        top_total=multiplex_top_total(multiplex, game=game_number),
+        game=game_number,
+        category=category,
+        date=date,
+        words=WORDS,
+        progress=progress,
+        centres=centres,
     )
     return sheet.render()
 

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from tournaments.display import PREMIUM_MARKS, ruling_text
+from tournaments.display import PREMIUM_MARKS, end_reason_text, ruling_text
 from tournaments.messages import say_notes
 from tournaments.models import Ruling
 
@@ -57,3 +57,9 @@ def signed(value: int | float | None) -> str:
 def item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
     """``mapping[key]`` in a template (the centre of a merged ranking's row); "" if absent."""
     return (mapping or {}).get(key, "")
+
+
+@register.filter
+def end_text(reason: str) -> str:
+    """How a game ended, in the page's language ("" while it goes on)."""
+    return end_reason_text(reason) if reason else ""

@@ -16,6 +16,7 @@ from django.core.paginator import Paginator
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -825,6 +826,25 @@ def hub_sync(request: HttpRequest, event_id: int) -> HttpResponse:
     return _back(event)
 
 
+@require_POST
+@arbitrator_page
+def hub_unseal(request: HttpRequest, event_id: int) -> HttpResponse:
+    """A centre that cannot reach its hub at a game's start opens the game it fetched
+    sealed with the key the hub's arbitrator reads out."""
+    event = arbitrated_event(request, event_id)
+    game = request.POST.get("game", "")
+    with refusals(request):
+        if not game.isdecimal():
+            raise services.ApplicationError(_("Which game? Its number is missing."))
+        copied = centre_service.hub_unseal(
+            event=event, game=int(game), key=request.POST.get("key", ""), by=request.user
+        )
+        messages.success(
+            request, _("Game %(game)s opened: %(rounds)s round(s).") % {"game": game, "rounds": copied}
+        )
+    return _back(event)
+
+
 @arbitrator_page
 def multiplex(request: HttpRequest, event_id: int) -> HttpResponse:
     """The hub's page: its centres and the merged ranking (of one game, centre, category)."""
@@ -853,6 +873,7 @@ def multiplex(request: HttpRequest, event_id: int) -> HttpResponse:
             "centre_of": centre_of,
             "top_total": multiplex_top_total(hub, game=game),
             "games": games,
+            "now": timezone.now(),
             "game": game,
             "centre": centre,
             "category": category,

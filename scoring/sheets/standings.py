@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from reportlab.platypus import Flowable, Paragraph
 
 from scoring.sheets.base import ENGLISH, Sheet, Words
@@ -9,6 +11,8 @@ from scoring.standings import Row, minus
 
 #: Fractions of the page's width (they sum to 1).
 WIDTHS = (0.06, 0.22, 0.16, 0.09, 0.08, 0.08, 0.08, 0.06, 0.06, 0.06, 0.05)
+#: A multiplex's merged ranking: a centre column after the name, taken from the name and club.
+MERGED_WIDTHS = (0.06, 0.17, 0.12, 0.10, 0.09, 0.08, 0.08, 0.07, 0.06, 0.07, 0.05, 0.05)
 
 
 class StandingsSheet(Sheet):
@@ -23,6 +27,7 @@ class StandingsSheet(Sheet):
         date: str = "",
         words: Words = ENGLISH,
         progress: str = "",
+        centres: Mapping[int, str] | None = None,
     ) -> None:
         _ = words.gettext
         subtitle = _("game %(number)s") % {"number": game} if game else _("all games")
@@ -35,6 +40,8 @@ class StandingsSheet(Sheet):
         self.top_total = top_total
         #: When it was printed, in words ("After round 6 of game 2, game in progress.").
         self.progress = progress
+        #: The centre of each player (by id) of a multiplex's merged ranking.
+        self.centres = centres
 
     def story(self) -> list[Flowable]:
         _ = self.words.gettext
@@ -67,6 +74,13 @@ class StandingsSheet(Sheet):
             ]
             for r in self.rows
         ]
+        widths: tuple[float, ...] = WIDTHS
+        if self.centres is not None:
+            centres = self.centres
+            header.insert(2, _("Centre"))
+            for r, line in zip(self.rows, body, strict=True):
+                line.insert(2, Paragraph(centres.get(r.player.id, ""), self.styles["cell"]))
+            widths = MERGED_WIDTHS
         summary = _("Top total: %(total)s · %(count)s players") % {
             "total": self.top_total,
             "count": len(self.rows),
@@ -75,5 +89,5 @@ class StandingsSheet(Sheet):
         return [
             *said,
             Paragraph(summary, self.styles["body"]),
-            self.table(header, body, WIDTHS, numeric_from=4),
+            self.table(header, body, widths, numeric_from=len(header) - 7),
         ]

@@ -12,6 +12,7 @@ from rest_framework.test import APIClient
 
 from solver.game import Game as SolverGame
 from tests.api.helpers import assert_error, event_url
+from tests.tournaments.services.test_sealed import master  # noqa: F401 (a fixture)
 from tournaments.models import Event, HistoryEntry, Serving
 from tournaments.state import event_config, solver_lexicon
 
@@ -181,3 +182,25 @@ def test_results_are_idempotent_checked_and_merged(
     assert hub["a"].post(url, corrected, format="json").json() == {"received": 2, "changed": 1}
     entry = HistoryEntry.objects.filter(entity="centre_ruling", action="correct").get()
     assert entry.reason == "sent by centre Dakar" and entry.old["move_score"] == 0
+
+
+def test_the_arbitrator_moves_a_prepared_games_start_over_the_api(
+    event: Event,
+    staff: APIClient,
+    master: dict[str, Any],  # noqa: F811
+) -> None:
+    import datetime as dt
+
+    from django.utils import timezone
+
+    Event.objects.filter(pk=event.pk).update(masters=[master])
+    start = timezone.now() + dt.timedelta(hours=3)
+    body = {"mode": "prepared", "starts_at": start.isoformat()}
+    assert staff.post(event_url(event, "multiplex/"), body, format="json").status_code == 201
+    later = (start + dt.timedelta(hours=1)).isoformat()
+    moved = staff.post(event_url(event, "multiplex/games/1/schedule/"), {"starts_at": later}, format="json")
+    assert moved.status_code == 200 and moved.json()["game"] == 1
+    assert dt.datetime.fromisoformat(moved.json()["started_at"]) == start + dt.timedelta(hours=1)
+    missing = staff.post(event_url(event, "multiplex/games/4/schedule/"), {"starts_at": later}, format="json")
+    assert assert_error(missing, 400, "application_error")["message"] == "the multiplex has no game 4"
+    assert HistoryEntry.objects.filter(entity="hub_game", action="schedule").count() == 1

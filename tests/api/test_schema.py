@@ -43,6 +43,7 @@ EVENT_PATHS = {
     "multiplex/",
     "multiplex/centres/",
     "multiplex/standings/",
+    "multiplex/games/{game}/schedule/",
     "rulings/{ruling_id}/override/",
     "rulings/{ruling_id}/accept-shift/",
     "rulings/{ruling_id}/average/",
@@ -68,6 +69,8 @@ def test_every_hub_endpoint_is_in_the_schema(schema: dict[str, Any]) -> None:
     assert {p.removeprefix(prefix) for p in schema["paths"] if p.startswith(prefix)} == {
         "",
         "games/{game}/end/",
+        "games/{game}/sealed/",
+        "games/{game}/key/",
         round,
         *(f"{round}{tail}/" for tail in ("close", "results", "draw", "top")),
     }

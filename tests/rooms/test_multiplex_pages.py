@@ -12,11 +12,13 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
+from django.utils import timezone
 
 from tests.rooms.helpers import last_round, messages, url
 from tests.tournaments.services.test_centre import _play, hub_event, network  # noqa: F401 (fixtures)
+from tests.tournaments.services.test_sealed import master, simultane  # noqa: F401 (fixtures)
 from tournaments import services
-from tournaments.models import Event, HubOutbox, Round
+from tournaments.models import Event, HubGame, HubOutbox, Round
 from tournaments.services import centre as centre_service
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -110,3 +112,51 @@ def test_the_draw_centre_publishes_and_types_its_racks(console: Client, played: 
         "This event is the draw centre (Binche): its racks and placed moves are published to the hub." in page
     )
     assert 'name="typed"' in page and "comes from the hub" not in page
+
+
+def test_the_merged_standings_sheet_has_a_centre_column(
+    console: Client,
+    hub_event: Event,  # noqa: F811
+    played: dict[str, Any],
+) -> None:
+    from tests.helpers import pdf_text
+    from tournaments.printing import SheetError, render_sheet
+    from tournaments.standings import multiplex_standings
+
+    rows, centres = multiplex_standings(hub_event.multiplex)
+    (page,) = pdf_text(render_sheet("standings", event=hub_event, language="en"))
+    assert "Merged ranking: the results of 2 centre(s) of 3, received by " in page
+    cells = page.splitlines()
+    assert cells[cells.index("Name") + 1] == "Centre"
+    for row in rows:  # each player's centre after the name
+        assert cells[cells.index(row.player.name) + 1] == centres[row.player.id]
+    with pytest.raises(SheetError, match="has no game 2"):
+        render_sheet("standings", event=hub_event, game_number=2)
+    response = console.get(url(hub_event, "sheets/"))
+    assert response.status_code == 200
+
+
+def test_a_simultane_shows_its_keys_from_the_start_and_a_centre_types_one(
+    console: Client,
+    event: Event,
+    simultane: dict[str, Any],  # noqa: F811
+    arbitrator: User,
+) -> None:
+    lome = simultane["events"]["Lomé"]
+    Event.objects.filter(pk=lome.pk).update(created_by=arbitrator)
+    centre_service.hub_sync(event=lome)
+    page = console.get(url(event, "multiplex/")).content.decode()
+    assert "given at the start" in page and "<code>" not in page
+    page = console.get(url(lome)).content.decode()
+    assert "Game 1: fetched sealed ahead, opens at its start" in page
+
+    services.game_schedule(multiplex=simultane["multiplex"], game=1, starts_at=timezone.now())
+    key = HubGame.objects.get(multiplex=simultane["multiplex"], number=1).seal_key
+    assert f"<code>{key}</code>" in console.get(url(event, "multiplex/")).content.decode()
+    said = messages(console.post(url(lome, "hub/unseal/"), {"game": "1", "key": "nope"}, follow=True))
+    assert said == ["this key does not open the sealed game 1"]
+    said = messages(console.post(url(lome, "hub/unseal/"), {"game": "x", "key": key}, follow=True))
+    assert said == ["Which game? Its number is missing."]
+    said = messages(console.post(url(lome, "hub/unseal/"), {"game": "1", "key": key}, follow=True))
+    assert said == ["Game 1 opened: 3 round(s)."]
+    assert "Game 1: fetched sealed ahead, opened." in console.get(url(lome)).content.decode()

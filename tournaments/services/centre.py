@@ -24,6 +24,7 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
 from django.db import IntegrityError, transaction
 from django.db.models import Q
@@ -33,7 +34,7 @@ from django.utils.translation import gettext as _
 from tournaments.centre import hub_link
 from tournaments.core import ApplicationError, User
 from tournaments.judging import adjudication_settings, solo_players
-from tournaments.models import Event, Game, HubCopy, HubLink, HubOutbox, Round, Ruling
+from tournaments.models import Event, Game, HubCopy, HubLink, HubOutbox, HubSealed, Round, Ruling
 from tournaments.services.history import history_record
 from tournaments.services.outbox import outbox_put
 from tournaments.services.rounds import round_take_hub_top
@@ -173,6 +174,7 @@ def hub_join(*, event: Event, url: str, key: str, by: User = None, hub: Hub | No
             centre_name=info["centre"]["name"],
             draws=bool(info["centre"]["draws"]),
             multiplex_name=info["multiplex"]["name"],
+            prepared=info["multiplex"].get("mode") == "prepared",
             last_contact_at=timezone.now(),
         )
         history_record(
@@ -225,14 +227,19 @@ def _sync(event: Event, link: HubLink, hub: Hub, now: dt.datetime | None) -> Syn
     report = SyncReport()
     try:
         results_queue(link)
+        if link.prepared:
+            # Before the results: the key makes the game's rounds served to this centre,
+            # the results of a game opened with a key read out are then taken.
+            _sealed(link, hub, report)
         _send(link, hub, report)
         if not link.draws:
             _fetch(link, hub, report)
     except HubUnreachable as exc:
         report.reached, report.error = False, exc.message
-    except HubRefused as exc:
+    except HubError as exc:
         # A refusal of a fetch (a game this centre started too late, a key the hub no
-        # longer knows): said to the arbitrator, and asked again at the next sync.
+        # longer knows), a sealed game its key does not open: said to the arbitrator, and
+        # asked again at the next sync.
         report.refused.append(exc.message)
     now = now or timezone.now()
     if report.reached:
@@ -308,6 +315,84 @@ def _fetch(link: HubLink, hub: Hub, report: SyncReport) -> None:
                 return
         elif stored is None or (stored.top is None and not stored.game_end):
             return
+
+
+def _sealed(link: HubLink, hub: Hub, report: SyncReport) -> None:
+    """A prepared multiplex: its games fetched ahead, sealed, from the one this centre
+    plays on; each opened with its key once the hub gives it (from the game's start)."""
+    game = _local_game(link)
+    while HubSealed.objects.filter(link=link, game=game).exists():
+        game += 1
+    while True:  # the games not fetched yet, until the hub has no more
+        try:
+            data = hub.get(f"games/{game}/sealed/")
+        except HubRefused as exc:
+            if exc.status == 404:
+                break
+            raise
+        fetched = {
+            "starts_at": _when(data["starts_at"]),
+            "token": data["token"],
+            "fetched_at": timezone.now(),
+        }
+        HubSealed.objects.get_or_create(link=link, game=game, defaults=fetched)
+        game += 1
+    for sealed in HubSealed.objects.filter(link=link, keyed_at__isnull=True).order_by("game"):
+        try:
+            key = hub.get(f"games/{sealed.game}/key/")["key"]
+        except HubRefused as exc:
+            if exc.status == 404:
+                break  # not started yet: nor the games after it
+            raise
+        if sealed.opened_at is None:
+            report.fetched += _unseal(sealed, key)
+        HubSealed.objects.filter(pk=sealed.pk).update(keyed_at=timezone.now())
+
+
+def _when(text: str) -> dt.datetime:
+    when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
+    if when.tzinfo is None:
+        raise ValueError(f"a time without its zone: {text}")
+    return when
+
+
+def _unseal(sealed: HubSealed, key: str) -> int:
+    """Open a sealed game with its key: its rounds, with their tops, as if fetched one by
+    one. How many rounds were copied; HubError when the key does not open it."""
+    try:
+        package = json.loads(Fernet(key.strip().encode()).decrypt(sealed.token.encode()))
+    except (InvalidToken, ValueError, TypeError) as exc:
+        raise HubError(_("this key does not open the sealed game %(game)s") % {"game": sealed.game}) from exc
+    if package.get("game") != sealed.game:
+        raise HubError(_("this key does not open the sealed game %(game)s") % {"game": sealed.game})
+    report = SyncReport()
+    with transaction.atomic():
+        for served in package["rounds"]:
+            _store(sealed.link, served, report)
+        HubSealed.objects.filter(pk=sealed.pk).update(opened_at=timezone.now())
+    return report.fetched
+
+
+def hub_unseal(*, event: Event, game: int, key: str, by: User = None) -> int:
+    """Open a sealed game with the key the hub's arbitrator read out (a centre that cannot
+    reach its hub at the start); the hub counts the rounds served to this centre once it
+    is reached again. How many rounds were copied."""
+    link = hub_link(event)
+    if link is None or not link.prepared:
+        raise ApplicationError(_("this event is not a centre of a prepared multiplex"))
+    sealed = HubSealed.objects.filter(link=link, game=game).first()
+    if sealed is None:
+        raise ApplicationError(
+            _("game %(game)s was not fetched from the hub before: nothing to open") % {"game": game}
+        )
+    if sealed.opened_at is not None:
+        return 0
+    copied = _unseal(sealed, key)
+    history_record(
+        event=event, entity="hub_link", object_id=link.pk, action="unseal", by=by,
+        new={"game": game, "rounds": copied},
+    )  # fmt: skip
+    return copied
 
 
 def _local_game(link: HubLink) -> int:

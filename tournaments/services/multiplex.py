@@ -17,11 +17,13 @@ from __future__ import annotations
 
 import datetime as dt
 import hashlib
+import json
 import re
 import secrets
 from dataclasses import dataclass
 from typing import Any
 
+from cryptography.fernet import Fernet
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -119,6 +121,7 @@ def _prepare(multiplex: Multiplex, starts_at: dt.datetime) -> None:
             end=record.end,
             final=record.final.to_dict() if record.final else None,
             ended_at=starts_at if record.end else None,
+            seal_key=Fernet.generate_key().decode(),
         )
         HubRound.objects.bulk_create(
             HubRound(
@@ -430,10 +433,11 @@ def _visible(multiplex: Multiplex, game: int, number: int, now: dt.datetime) -> 
     hub_round = HubRound.objects.filter(multiplex=multiplex, game=game, number=number).first()
     if hub_round is None or hub_round.drawn_at > now:
         raise NotServed(_("this round is not available"))
-    if multiplex.mode == Multiplex.Mode.PREPARED and (
-        multiplex.starts_at is None or now < multiplex.starts_at
-    ):
-        raise NotServed(_("this round is not available"))
+    if multiplex.mode == Multiplex.Mode.PREPARED:
+        # Each game from its own start (game_schedule); the rounds carry it.
+        hub_game = HubGame.objects.filter(multiplex=multiplex, number=game).first()
+        if hub_game is None or now < hub_game.started_at:
+            raise NotServed(_("this round is not available"))
     return hub_round
 
 
@@ -453,19 +457,7 @@ def serve_round(
         serving = Serving.objects.select_for_update().filter(centre=centre, round=hub_round).first()
         if serving is None:
             if number == 1 and not centre.draws:
-                late = now - hub_game.started_at
-                if late > dt.timedelta(minutes=multiplex.max_delay_minutes):
-                    raise ApplicationError(
-                        _(
-                            "game %(game)s began %(minutes)s minutes ago:"
-                            " a centre may start it at most %(max)s minutes late"
-                        )
-                        % {
-                            "game": game,
-                            "minutes": int(late.total_seconds() // 60),
-                            "max": multiplex.max_delay_minutes,
-                        }
-                    )
+                _check_not_late(multiplex, hub_game, now)
             elif (
                 number > 1
                 and not Serving.objects.filter(
@@ -480,6 +472,134 @@ def serve_round(
             serving.save(update_fields=["top_at"])
     Centre.objects.filter(pk=centre.pk).update(last_seen_at=now)
     return Served(hub_round, serving, give_top, hub_game.end if _is_last(hub_round, hub_game) else "")
+
+
+def _check_not_late(multiplex: Multiplex, hub_game: HubGame, now: dt.datetime) -> None:
+    late = now - hub_game.started_at
+    if late > dt.timedelta(minutes=multiplex.max_delay_minutes):
+        raise ApplicationError(
+            _(
+                "game %(game)s began %(minutes)s minutes ago:"
+                " a centre may start it at most %(max)s minutes late"
+            )
+            % {
+                "game": hub_game.number,
+                "minutes": int(late.total_seconds() // 60),
+                "max": multiplex.max_delay_minutes,
+            }
+        )
+
+
+def round_served(r: HubRound, *, with_top: bool, game_end: str) -> dict[str, Any]:
+    """A round as a centre receives it (api/multiplex.py; the sealed games hold the same):
+    the rack, the top when given (played, score, moves, top_score, tops, board), the
+    game's end on its last round once it has ended."""
+    top = None
+    if with_top:
+        top = {
+            "played": r.played,
+            "score": r.score,
+            "moves": r.moves,
+            "top_score": r.top_score,
+            "tops": r.tops,
+            "board": r.board,
+        }
+    return {
+        "game": r.game,
+        "round": r.number,
+        "reliquat": r.reliquat,
+        "new": r.new_tiles,
+        "rejected": r.rejected,
+        "manual": r.manual,
+        "top": top,
+        "game_end": game_end,
+    }
+
+
+# ------------------------------------------------------------------ prepared games, sealed
+
+
+@dataclass(frozen=True)
+class Sealed:
+    game: HubGame
+    token: str
+
+
+def _prepared_game(centre: Centre, game: int) -> HubGame:
+    multiplex = centre.multiplex
+    if multiplex.mode != Multiplex.Mode.PREPARED or centre.draws:
+        raise ApplicationError(_("only the centres of a prepared multiplex receive sealed games"))
+    hub_game = HubGame.objects.filter(multiplex=multiplex, number=game).first()
+    if hub_game is None:
+        raise NotServed(_("this game is not available"))
+    return hub_game
+
+
+def sealed_game(*, centre: Centre, game: int) -> Sealed:
+    """A prepared game for ``centre`` ahead of its start, encrypted with the game's key
+    (Fernet: AES-128 in CBC mode with an HMAC-SHA256): every round with its top. Fetched
+    any time; readable only with the key, given from the game's start (:func:`game_key`)."""
+    hub_game = _prepared_game(centre, game)
+    rounds = list(HubRound.objects.filter(multiplex=centre.multiplex, game=game).order_by("number"))
+    package = {
+        "game": game,
+        "rounds": [
+            round_served(r, with_top=True, game_end=hub_game.end if i == len(rounds) - 1 else "")
+            for i, r in enumerate(rounds)
+        ],
+    }
+    token = Fernet(hub_game.seal_key.encode()).encrypt(json.dumps(package).encode()).decode()
+    Centre.objects.filter(pk=centre.pk).update(last_seen_at=timezone.now())
+    return Sealed(hub_game, token)
+
+
+def game_key(*, centre: Centre, game: int, now: dt.datetime | None = None) -> str:
+    """The key of a prepared game, from its start (a centre starting it later than the
+    maximum delay is refused it). From then on every round of the game counts as served
+    to the centre, rack and top: the record says when it could first see them."""
+    now = now or timezone.now()
+    hub_game = _prepared_game(centre, game)
+    if now < hub_game.started_at:
+        raise NotServed(_("this game is not available"))
+    rounds = list(HubRound.objects.filter(multiplex=centre.multiplex, game=game))
+    with transaction.atomic():
+        seen = set(Serving.objects.filter(centre=centre, round__in=rounds).values_list("round_id", flat=True))
+        if not seen:
+            _check_not_late(centre.multiplex, hub_game, now)
+        Serving.objects.bulk_create(
+            [Serving(centre=centre, round=r, rack_at=now, top_at=now) for r in rounds if r.pk not in seen]
+        )
+    Centre.objects.filter(pk=centre.pk).update(last_seen_at=now)
+    return hub_game.seal_key
+
+
+def game_schedule(*, multiplex: Multiplex, game: int, starts_at: dt.datetime, by: User = None) -> HubGame:
+    """Move a prepared game's start (each game of a simultané may have its own), until it
+    has started: its rounds are served, and its key given, from then on."""
+    if multiplex.mode != Multiplex.Mode.PREPARED:
+        raise ApplicationError(_("only a prepared multiplex has agreed starts"))
+    if starts_at.tzinfo is None:
+        raise ApplicationError(_("the start needs its time zone"))
+    with transaction.atomic():
+        hub_game = HubGame.objects.select_for_update().filter(multiplex=multiplex, number=game).first()
+        if hub_game is None:
+            raise ApplicationError(_("the multiplex has no game %(game)s") % {"game": game})
+        if hub_game.started_at <= timezone.now():
+            raise ApplicationError(_("game %(game)s has started: its start cannot move") % {"game": game})
+        old = hub_game.started_at
+        hub_game.started_at = starts_at
+        hub_game.ended_at = starts_at if hub_game.end else None
+        hub_game.save(update_fields=["started_at", "ended_at"])
+        HubRound.objects.filter(multiplex=multiplex, game=game).update(
+            drawn_at=starts_at, placed_at=starts_at
+        )
+        if game == 1:
+            Multiplex.objects.filter(pk=multiplex.pk).update(starts_at=starts_at)
+        history_record(
+            event=multiplex.event, entity="hub_game", object_id=hub_game.pk, action="schedule", by=by,
+            old={"starts_at": old.isoformat()}, new={"starts_at": starts_at.isoformat()},
+        )  # fmt: skip
+    return hub_game
 
 
 def _is_last(hub_round: HubRound, hub_game: HubGame) -> bool:

@@ -17,6 +17,18 @@ from tournaments import services
 from tournaments.models import Multiplex
 
 
+def parse_start(text: str) -> dt.datetime:
+    """A start as typed: ISO 8601 with its offset (a hub and its centres may be in
+    different time zones)."""
+    try:
+        starts_at = dt.datetime.fromisoformat(text)
+    except ValueError as exc:
+        raise CommandError(f"--starts-at: not an ISO 8601 date and time: {text}") from exc
+    if starts_at.tzinfo is None:
+        raise CommandError("--starts-at needs its offset, as in 2026-12-05T14:00+01:00")
+    return starts_at
+
+
 class Command(ArbiterCommand):
     help = "Make the event the hub of a multiplex (live, or prepared from its master games)."
 
@@ -29,15 +41,7 @@ class Command(ArbiterCommand):
                             help="how late a centre may start a game (default 90)")  # fmt: skip
 
     def run(self, *args: Any, **opts: Any) -> None:
-        starts_at = None
-        if opts["starts_at"]:
-            try:
-                starts_at = dt.datetime.fromisoformat(opts["starts_at"])
-            except ValueError as exc:
-                text = opts["starts_at"]
-                raise CommandError(f"--starts-at: not an ISO 8601 date and time: {text}") from exc
-            if starts_at.tzinfo is None:
-                raise CommandError("--starts-at needs its offset, as in 2026-12-05T14:00+01:00")
+        starts_at = parse_start(opts["starts_at"]) if opts["starts_at"] else None
         mode = Multiplex.Mode.PREPARED if opts["prepared"] else Multiplex.Mode.LIVE
         multiplex = services.multiplex_create(
             event=self.event(), mode=mode, starts_at=starts_at, max_delay_minutes=opts["max_delay"],

@@ -4,14 +4,16 @@ syncs; an unreachable hub is said, and nothing is lost."""
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 from dataclasses import dataclass
 
 import pytest
+from django.utils import timezone
 
 from tests.rooms.commands.helpers import create, run
 from tournaments.exports import export
-from tournaments.models import Event, Game, HubCopy, HubLink, HubOutbox, Player, Round
+from tournaments.models import Event, Game, HubCopy, HubLink, HubOutbox, HubSealed, Player, Round
 
 
 @dataclass
@@ -107,3 +109,47 @@ def test_multiplex_play_checks_its_arguments(hub: Hub) -> None:
     run("multiplex_play", "--event", event.code, "--levels", "6,7", fails="a level is 1 to 6")
     run("multiplex_play", "--event", event.code, "--levels", "six", fails="not levels separated by commas")
     run("multiplex_play", "--event", event.code, "--worker", fails="no --worker")
+
+
+def test_a_simultane_sealed_ahead_opened_with_the_key_read_out(live_server, tmp_path) -> None:
+    """A prepared multiplex from the terminal, over real HTTP: the master game imported,
+    served from its start; a centre fetches it sealed the day before, cannot reach the hub
+    at the start, opens it with the key the hub's arbitrator reads out, and syncs later."""
+    from tests.tournaments.services.test_centre import _play
+    from tournaments import services
+
+    source = create("--random-seed", "11")
+    game = services.game_start(event=source)
+    round = services.round_draw(game=game)
+    for number in (1, 2, 3):
+        assert round is not None
+        round = services.round_place(round=_play(round, 1), draw_next=number < 3)
+    services.game_end(game=game, reason="stopped")
+    record = tmp_path / "master.json"
+    run("export", "record", "--event", source.code, "--out", str(record))
+    out = run("event_import", str(record), "Simultané", "--notation", "gcg").out
+    hub = Event.objects.get(name="Simultané")
+    later = (timezone.now() + dt.timedelta(hours=2)).isoformat()
+    run("multiplex_create", "--event", hub.code, "--prepared", "--starts-at", later)
+    key = run("centre_add", "--event", hub.code, "--name", "Lomé").out.strip().splitlines()[-1]
+    centre = create("--random-seed", "12")
+    run("multiplex_join", "--event", centre.code, "--hub", live_server.url, "--key", key)
+    run("multiplex_sync", "--event", centre.code)
+    assert HubSealed.objects.get(link__event=centre).opened_at is None
+    listed = run("multiplex_schedule", "--event", hub.code).out
+    assert listed.startswith("Game 1: starts ") and "key" not in listed
+    run("multiplex_schedule", "--event", hub.code, "--game", "1", fails="go together")
+    run("multiplex_schedule", "--event", hub.code, "--game", "1", "--starts-at", "soon", fails="ISO 8601")
+    past = (timezone.now() - dt.timedelta(minutes=1)).isoformat()
+    listed = run("multiplex_schedule", "--event", hub.code, "--game", "1", "--starts-at", past).out
+    read_out = listed.split("key ")[1].strip()
+    HubLink.objects.filter(event=centre).update(url="http://127.0.0.1:9")  # the hall's line is down
+    run("multiplex_unseal", "--event", centre.code, "--game", "1", "--key", "wrong", fails="does not open")
+    out = run("multiplex_unseal", "--event", centre.code, "--game", "1", "--key", read_out).out
+    assert out == "Game 1 opened: 3 round(s), their racks and moves\n"
+    assert run("multiplex_unseal", "--event", centre.code, "--game", "1", "--key", read_out).out.endswith(
+        "already open\n"
+    )
+    HubLink.objects.filter(event=centre).update(url=live_server.url)
+    run("multiplex_sync", "--event", centre.code)
+    assert HubSealed.objects.get(link__event=centre).keyed_at is not None

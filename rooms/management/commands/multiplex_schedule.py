@@ -1,0 +1,44 @@
+"""``python manage.py multiplex_schedule --event HUB --game 2 --starts-at 2026-12-05T16:30+01:00``
+
+Moves the start of a prepared multiplex's game (each game of a simultané may have its own),
+until it has started: the centres fetch the game ahead, sealed, and get its key from then.
+Without ``--game`` and ``--starts-at``: lists the games with their start, and the key of
+each game that has started (to read out to a centre that cannot reach the hub).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.management.base import CommandError, CommandParser
+from django.utils import timezone
+
+from rooms.management.commands._common import ArbiterCommand
+from rooms.management.commands.multiplex_create import parse_start
+from tournaments import services
+from tournaments.models import HubGame, Multiplex
+
+
+class Command(ArbiterCommand):
+    help = "Move the start of a prepared multiplex's game, or list the games, their starts and keys."
+
+    def add_command_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--game", type=int, metavar="N")
+        parser.add_argument("--starts-at", metavar="ISO", help="the new start (ISO 8601, with its offset)")
+
+    def run(self, *args: Any, **opts: Any) -> None:
+        multiplex = Multiplex.objects.filter(event=self.event()).first()
+        if multiplex is None:
+            raise CommandError("this event is not a multiplex: run multiplex_create first")
+        if (opts["game"] is None) != (opts["starts_at"] is None):
+            raise CommandError("--game and --starts-at go together")
+        if opts["game"] is not None:
+            services.game_schedule(
+                multiplex=multiplex, game=opts["game"], starts_at=parse_start(opts["starts_at"]), by=self.user
+            )
+        now = timezone.now()
+        for game in HubGame.objects.filter(multiplex=multiplex).order_by("number"):
+            start = timezone.localtime(game.started_at).isoformat(timespec="minutes")
+            started = game.started_at <= now and multiplex.mode == Multiplex.Mode.PREPARED
+            key = f"  key {game.seal_key}" if started and game.seal_key else ""
+            self.say(f"Game {game.number}: starts {start}{key}")

@@ -1,0 +1,167 @@
+"""A prepared multiplex (a simultané): the master game sent ahead to the centres,
+encrypted, and its key given from the game's start; each game with its own start; a
+centre that cannot reach the hub at the start opens its game with the key read out to
+it, and the hub takes its results once it is reached again."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from cryptography.fernet import Fernet, InvalidToken
+from django.utils import timezone
+
+from tests.tournaments.services.test_centre import ClientHub, _centre_event, _play
+from tournaments import services
+from tournaments.models import (
+    CentreRuling,
+    Event,
+    Game,
+    HistoryEntry,
+    HubCopy,
+    HubGame,
+    HubLink,
+    HubSealed,
+    Multiplex,
+    Round,
+    Serving,
+)
+from tournaments.services import ApplicationError
+from tournaments.services import centre as centre_service
+from tournaments.state import game_record
+
+ROUNDS = 3
+
+
+@pytest.fixture
+def master(event: Event) -> dict[str, Any]:
+    """A game of three rounds played elsewhere, stopped after its third placement."""
+    source = _centre_event(event, "Where the game was prepared", 11)
+    game = services.game_start(event=source)
+    round = services.round_draw(game=game)
+    for number in range(1, ROUNDS + 1):
+        assert round is not None
+        round = services.round_place(round=_play(round, 1), draw_next=number < ROUNDS)
+    services.game_end(game=game, reason="stopped")
+    return game_record(Game.objects.get(pk=game.pk)).to_dict()
+
+
+@pytest.fixture
+def simultane(event: Event, master: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
+    Event.objects.filter(pk=event.pk).update(masters=[master])
+    event.refresh_from_db()
+    start = timezone.now() + dt.timedelta(hours=1)
+    multiplex = services.multiplex_create(event=event, mode=Multiplex.Mode.PREPARED, starts_at=start)
+    hubs, events = {}, {}
+    for name, seed in (("Lomé", 3), ("Namur", 4)):
+        _, key = services.centre_add(multiplex=multiplex, name=name)
+        events[name] = _centre_event(event, f"Simultané, {name}", seed)
+        hubs[name] = ClientHub(key)
+        centre_service.hub_join(event=events[name], url="http://hub.test", key=key, hub=hubs[name])
+        services.player_add(event=events[name], name=f"{name} 1", virtual_level=5)
+    by_event = {e.pk: hubs[n] for n, e in events.items()}
+    monkeypatch.setattr(centre_service, "hub_client", lambda link: by_event[link.event_id])
+    return {"multiplex": multiplex, "hubs": hubs, "events": events, "start": start}
+
+
+def _play_all(event: Event) -> Game:
+    """The centre plays the hub's game to its end."""
+    playing = Game.objects.filter(event=event, state=Game.State.PLAYING).first()
+    game = playing or services.game_start(event=event)
+    round = services.round_draw(game=game)
+    while round is not None:
+        round = services.round_place(round=_play(round, 2))
+    game.refresh_from_db()
+    return game
+
+
+def test_the_game_is_fetched_sealed_and_opened_at_its_start(simultane: dict[str, Any]) -> None:
+    lome = simultane["events"]["Lomé"]
+    assert HubLink.objects.get(event=lome).prepared
+    report = centre_service.hub_sync(event=lome)
+    sealed = HubSealed.objects.get(link__event=lome)
+    assert (sealed.game, sealed.starts_at, sealed.opened_at) == (1, simultane["start"], None)
+    assert report.fetched == 0 and not HubCopy.objects.filter(link__event=lome).exists()
+    # What a centre holds before the start says nothing without the key.
+    with pytest.raises(InvalidToken):
+        Fernet(Fernet.generate_key()).decrypt(sealed.token.encode())
+    assert not Serving.objects.exists()  # nothing served: no rack, no top seen
+    with pytest.raises(ApplicationError, match="has not published round 1"):
+        services.round_draw(game=services.game_start(event=lome))
+
+    hub_game = HubGame.objects.get(multiplex=simultane["multiplex"], number=1)
+    services.game_schedule(
+        multiplex=simultane["multiplex"], game=1, starts_at=timezone.now() - dt.timedelta(seconds=1)
+    )
+    assert HistoryEntry.objects.filter(entity="hub_game", object_id=hub_game.pk, action="schedule").exists()
+    report = centre_service.hub_sync(event=lome)
+    assert report.fetched == ROUNDS and report.refused == []
+    assert HubCopy.objects.filter(link__event=lome, top__isnull=False).count() == ROUNDS
+    # From the key on, every round counts as served to the centre, rack and top.
+    servings = Serving.objects.filter(centre__name="Lomé")
+    assert servings.count() == ROUNDS and all(s.top_at is not None for s in servings)
+
+    played = _play_all(lome)  # the game started before the start, its racks drawn now
+    assert (played.number, played.end_reason) == (1, "stopped")
+    centre_service.hub_sync(event=lome)
+    assert CentreRuling.objects.filter(player__centre__name="Lomé").count() == ROUNDS
+
+
+def test_a_centre_cut_off_at_the_start_opens_its_game_with_the_key_read_out(
+    simultane: dict[str, Any],
+) -> None:
+    namur = simultane["events"]["Namur"]
+    centre_service.hub_sync(event=namur)  # fetched ahead, the evening before
+    services.game_schedule(
+        multiplex=simultane["multiplex"], game=1, starts_at=timezone.now() - dt.timedelta(seconds=1)
+    )
+    simultane["hubs"]["Namur"].online = False
+    with pytest.raises(ApplicationError, match="does not open the sealed game 1"):
+        centre_service.hub_unseal(event=namur, game=1, key=Fernet.generate_key().decode())
+    with pytest.raises(ApplicationError, match="game 2 was not fetched"):
+        centre_service.hub_unseal(event=namur, game=2, key="x")
+    key = HubGame.objects.get(multiplex=simultane["multiplex"], number=1).seal_key  # read out by phone
+    assert centre_service.hub_unseal(event=namur, game=1, key=key) == ROUNDS
+    game = _play_all(namur)
+    assert game.rounds.filter(state=Round.State.PLACED).count() == ROUNDS and game.end_reason == "stopped"
+    assert not Serving.objects.filter(centre__name="Namur").exists()
+
+    simultane["hubs"]["Namur"].online = True
+    report = centre_service.hub_sync(event=namur)
+    assert report.refused == [] and report.sent == 2 * ROUNDS  # each round's close and results
+    assert CentreRuling.objects.filter(player__centre__name="Namur").count() == ROUNDS
+
+
+def test_a_game_is_keyed_no_later_than_the_maximum_delay_and_starts_move_until_then(
+    simultane: dict[str, Any],
+) -> None:
+    multiplex = simultane["multiplex"]
+    lome = simultane["events"]["Lomé"]
+    with pytest.raises(ApplicationError, match="needs its time zone"):
+        services.game_schedule(multiplex=multiplex, game=1, starts_at=dt.datetime(2026, 12, 5, 14))
+    with pytest.raises(ApplicationError, match="no game 2"):
+        services.game_schedule(multiplex=multiplex, game=2, starts_at=simultane["start"])
+    services.game_schedule(multiplex=multiplex, game=1, starts_at=timezone.now() - dt.timedelta(minutes=91))
+    with pytest.raises(ApplicationError, match="has started: its start cannot move"):
+        services.game_schedule(multiplex=multiplex, game=1, starts_at=simultane["start"])
+    report = centre_service.hub_sync(event=lome)
+    assert report.refused and "at most 90 minutes late" in report.refused[0]
+    assert not HubCopy.objects.filter(link__event=lome).exists()
+    live = Multiplex.objects.filter(pk=multiplex.pk)
+    live.update(mode=Multiplex.Mode.LIVE)
+    with pytest.raises(ApplicationError, match="only a prepared multiplex"):
+        services.game_schedule(multiplex=live.get(), game=1, starts_at=simultane["start"])
+
+
+def test_the_api_serves_sealed_games_to_the_centres_of_a_prepared_multiplex_only(
+    simultane: dict[str, Any], event: Event
+) -> None:
+    hub = simultane["hubs"]["Lomé"]
+    sealed = hub.client.get("/api/hub/games/1/sealed/")
+    assert sealed.status_code == 200 and sealed.json()["cipher"] == "fernet"
+    assert hub.client.get("/api/hub/games/1/key/").status_code == 404  # before the start
+    assert hub.client.get("/api/hub/games/2/sealed/").status_code == 404
+    Multiplex.objects.filter(pk=simultane["multiplex"].pk).update(mode=Multiplex.Mode.LIVE)
+    refused = hub.client.get("/api/hub/games/1/sealed/")
+    assert refused.status_code == 400 and "prepared multiplex" in refused.json()["error"]["message"]
