@@ -230,7 +230,12 @@ def _sync(event: Event, link: HubLink, hub: Hub, now: dt.datetime | None) -> Syn
         if link.prepared:
             # Before the results: the key makes the game's rounds served to this centre,
             # the results of a game opened with a key read out are then taken.
-            _sealed(link, hub, report)
+            try:
+                _sealed(link, hub, report)
+            except HubUnreachable:
+                raise
+            except HubError as exc:  # a key refused (too late): said, the results still sent
+                report.refused.append(exc.message)
         _send(link, hub, report)
         if not link.draws:
             _fetch(link, hub, report)
@@ -244,7 +249,7 @@ def _sync(event: Event, link: HubLink, hub: Hub, now: dt.datetime | None) -> Syn
     now = now or timezone.now()
     if report.reached:
         # What the hub refused stays on the link until a sync has nothing refused.
-        error = "; ".join(report.refused)
+        error = "; ".join(dict.fromkeys(report.refused))  # a refusal met twice, said once
         HubLink.objects.filter(pk=link.pk).update(
             last_contact_at=now, last_error=error, last_error_at=now if error else None
         )

@@ -566,8 +566,10 @@ def game_key(*, centre: Centre, game: int, now: dt.datetime | None = None) -> st
         seen = set(Serving.objects.filter(centre=centre, round__in=rounds).values_list("round_id", flat=True))
         if not seen:
             _check_not_late(centre.multiplex, hub_game, now)
+        # A round first served the other way (GET of a round after the start) keeps its time.
         Serving.objects.bulk_create(
-            [Serving(centre=centre, round=r, rack_at=now, top_at=now) for r in rounds if r.pk not in seen]
+            [Serving(centre=centre, round=r, rack_at=now, top_at=now) for r in rounds if r.pk not in seen],
+            ignore_conflicts=True,
         )
     Centre.objects.filter(pk=centre.pk).update(last_seen_at=now)
     return hub_game.seal_key

@@ -48,8 +48,16 @@ def master(event: Event) -> dict[str, Any]:
 
 
 @pytest.fixture
-def simultane(event: Event, master: dict[str, Any], monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    Event.objects.filter(pk=event.pk).update(masters=[master])
+def games() -> int:
+    """How many games the simultané has (the master game played again and again)."""
+    return 1
+
+
+@pytest.fixture
+def simultane(
+    event: Event, master: dict[str, Any], games: int, monkeypatch: pytest.MonkeyPatch
+) -> dict[str, Any]:
+    Event.objects.filter(pk=event.pk).update(masters=[master] * games)
     event.refresh_from_db()
     start = timezone.now() + dt.timedelta(hours=1)
     multiplex = services.multiplex_create(event=event, mode=Multiplex.Mode.PREPARED, starts_at=start)
@@ -165,3 +173,17 @@ def test_the_api_serves_sealed_games_to_the_centres_of_a_prepared_multiplex_only
     Multiplex.objects.filter(pk=simultane["multiplex"].pk).update(mode=Multiplex.Mode.LIVE)
     refused = hub.client.get("/api/hub/games/1/sealed/")
     assert refused.status_code == 400 and "prepared multiplex" in refused.json()["error"]["message"]
+
+
+@pytest.mark.parametrize("games", [2])
+def test_a_key_refused_as_too_late_does_not_hold_back_the_results(simultane: dict[str, Any]) -> None:
+    multiplex, lome = simultane["multiplex"], simultane["events"]["Lomé"]
+    services.game_schedule(multiplex=multiplex, game=1, starts_at=timezone.now() - dt.timedelta(seconds=1))
+    services.game_schedule(multiplex=multiplex, game=2, starts_at=timezone.now() - dt.timedelta(minutes=91))
+    report = centre_service.hub_sync(event=lome)
+    assert HubSealed.objects.filter(link__event=lome).count() == 2
+    assert report.fetched == ROUNDS and "game 2 began 91 minutes ago" in report.refused[0]
+    _play_all(lome)  # each close and placement syncs: the results went at once
+    assert CentreRuling.objects.filter(player__centre__name="Lomé").count() == ROUNDS
+    link = HubLink.objects.get(event=lome)
+    assert link.last_error == "game 2 began 91 minutes ago: a centre may start it at most 90 minutes late"
