@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from tests.rooms.helpers import last_round, messages, url
 from tests.tournaments.services.test_centre import _play, hub_event, network  # noqa: F401 (fixtures)
-from tests.tournaments.services.test_sealed import master, simultane  # noqa: F401 (fixtures)
+from tests.tournaments.services.test_sealed import games, master, simultane  # noqa: F401 (fixtures)
 from tournaments import services
 from tournaments.models import Event, HubGame, HubOutbox, Round
 from tournaments.services import centre as centre_service

@@ -161,7 +161,7 @@ def hub_publish(game: Game, kind: str, number: int, payload: dict[str, Any]) -> 
     link = drawing(game.event)
     if link is not None:
         outbox_put(link=link, kind=kind, game=game.number, number=number, payload=payload)
-        transaction.on_commit(lambda: tasks.send(tasks.hub_sync_task, game.event_id))
+        transaction.on_commit(lambda: tasks.send(tasks.hub_sync_task, game.event_id, False))
 
 
 def _master_draw(solver_game: SolverGame, planned: RoundRecord | FinalDraw, number: int) -> RackDraw:

@@ -101,7 +101,7 @@ def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None
             digest = {"slips_digest": slips_digest(round)}
             outbox_put(link=link, kind=HubOutbox.Kind.CLOSE, game=round.game.number, number=round.number,
                        payload=digest)  # fmt: skip
-            transaction.on_commit(lambda: tasks.send(tasks.hub_sync_task, link.event_id))
+            transaction.on_commit(lambda: tasks.send(tasks.hub_sync_task, link.event_id, False))
         # Sent after the commit; if the broker cannot take it, the watchdog sends it again.
         transaction.on_commit(lambda: tasks.send(tasks.round_adjudicate_task, round.pk))
         return round
@@ -511,7 +511,7 @@ def round_place(
                 round.number,
                 {"played": round.chosen, "score": round.chosen_score},
             )
-            transaction.on_commit(lambda: tasks.send(tasks.hub_sync_task, round.game.event_id))
+            transaction.on_commit(lambda: tasks.send(tasks.hub_sync_task, round.game.event_id, False))
         if centre and hub_copy(round.game, round.number + 1) is None and not hub_game_end(round.game):
             return None  # the hub has not published the next round: drawn once it has
         if typed is not None:

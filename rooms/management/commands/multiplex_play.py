@@ -75,7 +75,7 @@ class Command(ArbiterCommand):
                         f"waited {opts['patience']:.0f} s for the hub ({link.last_error or 'nothing new'}):"
                         " everything is kept, run the command again"
                     )
-                report = hub_sync(event=event)
+                report = hub_sync(event=event, full=False)
                 if not report.fetched:
                     time.sleep(POLL)
             game.refresh_from_db()

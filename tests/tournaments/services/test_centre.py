@@ -219,7 +219,9 @@ def test_a_centre_fetches_ahead_and_plays_through_a_lost_connection(network: dic
     assert centre_service.hub_sync(event=rabat).sent == 0  # nothing owed any more
 
 
-def test_a_correction_after_the_placement_is_sent_again_and_recorded(network: dict[str, Any]) -> None:
+def test_a_correction_after_the_placement_is_sent_again_and_recorded(
+    network: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
     events = network["events"]
     binche, dakar = events["Binche"], events["Dakar"]
     drawing = services.game_start(event=binche)
@@ -233,8 +235,13 @@ def test_a_correction_after_the_placement_is_sent_again_and_recorded(network: di
     services.round_place(round=_play(mine, 2), draw_next=False)
     ruling = mine.rulings.select_related("player").order_by("player__table").first()
     assert ruling is not None
+    built = []
+    payload = centre_service.results_payload
+    monkeypatch.setattr(centre_service, "results_payload", lambda r: built.append(r.number) or payload(r))
+    assert centre_service.hub_sync(event=dakar, full=False).sent == 0 and built == []  # nothing changed
     services.ruling_override(ruling=ruling, by=None, credited=0, reason="slip unreadable, seen again")
-    centre_service.hub_sync(event=dakar)
+    # A sync after a close or a placement rebuilds only the rounds with a ruling saved since.
+    assert centre_service.hub_sync(event=dakar, full=False).sent == 1 and built == [1]
     kept = CentreRuling.objects.get(serving__centre__name="Dakar", player__table=ruling.player.table)
     assert kept.credited == 0
     corrections = HistoryEntry.objects.filter(entity="centre_ruling", action="correct")
