@@ -18,7 +18,18 @@ from scoring.adjudication import Reason
 from scoring.standings import Row
 from solver.formats import gcg
 from tournaments.display import shown_move
-from tournaments.models import CentrePlayer, Event, Game, HubGame, Multiplex, Player, Round, Ruling, Slip
+from tournaments.models import (
+    CentrePlayer,
+    CentreRuling,
+    Event,
+    Game,
+    HubGame,
+    Multiplex,
+    Player,
+    Round,
+    Ruling,
+    Slip,
+)
 from tournaments.services.transfer import FILE_SETTINGS
 from tournaments.standings import event_standings, game_standings, multiplex_standings
 from tournaments.state import game_record
@@ -105,6 +116,43 @@ def _standings_line(r: Row, licences: dict[int, str]) -> list[object]:
         r.penalties,
         r.letterpoints,
     ]
+
+
+def merged_rulings_csv(multiplex: Multiplex) -> bytes:
+    """A hub's slips export: every centre's ruling of every round, as the centre ruled it
+    (its move in the hub's notation, its credited points) and as merged (the solo given
+    over every centre)."""
+    event = multiplex.event
+    rulings = (
+        CentreRuling.objects.filter(serving__round__multiplex=multiplex)
+        .select_related("serving__round", "serving__centre", "player")
+        .order_by("serving__round__game", "serving__round__number", "serving__centre__name", "player__table")
+    )
+    header = [
+        *("game", "round", "centre", "table", "name", "reason", "move", "move score"),
+        *("credited at the centre", "credited", "warnings", "penalty", "top", "solo", "corrected"),
+    ]
+    body: list[list[object]] = [
+        [
+            r.serving.round.game,
+            r.serving.round.number,
+            r.serving.centre.name,
+            r.player.table,
+            r.player.name,
+            r.reason,
+            shown_move(r.move, event.board, event.notation) if r.move else "",
+            r.move_score,
+            r.credited,
+            r.merged_credited,
+            r.warnings,
+            r.penalty,
+            int(r.is_top),
+            int(r.merged_solo),
+            int(r.overridden),
+        ]
+        for r in rulings
+    ]
+    return _csv(header, body)
 
 
 def slips_csv(event: Event) -> bytes:
@@ -243,7 +291,8 @@ def export(kind: str, event: Event, game_number: int | None = None) -> bytes:
     if kind == "standings":
         return standings_csv(event, game_number)
     if kind == "slips":
-        return slips_csv(event)
+        multiplex = Multiplex.objects.filter(event=event).first()
+        return merged_rulings_csv(multiplex) if multiplex is not None else slips_csv(event)
     if kind == "record":
         return record_json(export_game(event, game_number))
     if kind == "gcg":

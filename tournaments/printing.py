@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from django.utils import formats, timezone, translation
 
-from tournaments.models import Event, Game, HubGame, Multiplex, Player, Round, Ruling
+from tournaments.models import CentreRuling, Event, Game, HubGame, HubRound, Multiplex, Player, Round, Ruling
 from tournaments.standings import (
     event_standings,
     game_standings,
@@ -70,6 +70,14 @@ def render_sheet(
         date = formats.date_format(event.starts_on, "DATE_FORMAT")
         if kind == "standings":
             return _standings(event, game_number, category, date)
+        multiplex = Multiplex.objects.filter(event=event).first()
+        if multiplex is not None:
+            if kind != "rounds":
+                raise SheetError(
+                    f"{event.name} is a multiplex's hub: its sheets are the standings and the round by"
+                    " round; the others are printed at each centre"
+                )
+            return _merged_rounds(multiplex, game_number, date)
         game = _game(event, game_number)
         if kind == "rounds":
             return _rounds(event, game, date)
@@ -148,6 +156,47 @@ def _merged_standings(
         centres=centres,
     )
     return sheet.render()
+
+
+def _merged_rounds(multiplex: Multiplex, game_number: int | None, date: str) -> bytes:
+    """A hub's round by round: every centre's players, each named with their centre, and
+    their merged points (the solos given over every centre) of each round the hub placed."""
+    from scoring.sheets.rounds import PlayerLine, RoundsSheet
+
+    games = HubGame.objects.filter(multiplex=multiplex).order_by("number")
+    hub_game = games.last() if game_number is None else games.filter(number=game_number).first()
+    if hub_game is None:
+        raise SheetError(f"{multiplex.event.name} has no game {game_number or ''}".rstrip())
+    rounds = list(
+        HubRound.objects.filter(multiplex=multiplex, game=hub_game.number, placed_at__isnull=False).order_by(
+            "number"
+        )
+    )
+    index = {r.pk: i for i, r in enumerate(rounds)}
+    scores: dict[int, list[int | None]] = {}
+    merged = CentreRuling.objects.filter(serving__round__in=rounds)
+    for player_id, round_id, credited in merged.values_list(
+        "player_id", "serving__round_id", "merged_credited"
+    ):
+        scores.setdefault(player_id, [None] * len(rounds))[index[round_id]] = credited
+    rows, centres = multiplex_standings(multiplex, game=hub_game.number)
+    lines = [
+        PlayerLine(
+            row.rank,
+            f"{row.player.name} · {centres[row.player.id]}",
+            scores.get(row.player.id, [None] * len(rounds)),
+            row.total,
+        )
+        for row in rows
+    ]
+    return RoundsSheet(
+        event_name=multiplex.event.name,
+        game=hub_game.number,
+        tops=[r.top_score or 0 for r in rounds],
+        lines=lines,
+        date=date,
+        words=WORDS,
+    ).render()
 
 
 def _progress(game: Game | None) -> str:

@@ -958,12 +958,18 @@ def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
             messages.success(request, _("The sheet is being printed: it appears below in a moment."))
         return redirect("console:sheets", event_id=event.pk)
     listed = PrintedSheet.objects.filter(event=event).defer("pdf").select_related("player")[:50]
+    hub = Multiplex.objects.filter(event=event).first()
+    kinds = PrintedSheet.Kind.choices
+    if hub is not None:  # a hub prints the merged sheets; the centres print the others
+        kinds = [(value, label) for value, label in kinds if value in ("standings", "rounds")]
     context = {
         "event": event,
         "sheets": listed,
         "pending": any(s.state == PrintedSheet.State.PENDING for s in listed),
-        "kinds": PrintedSheet.Kind.choices,
+        "kinds": kinds,
         "games": event.games.order_by("number"),
+        "is_hub": hub is not None,
+        "hub_games": HubGame.objects.filter(multiplex=hub).order_by("number") if hub else [],
         "players": event.players.order_by("table"),
     }
     if is_htmx(request):

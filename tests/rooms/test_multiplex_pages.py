@@ -160,3 +160,29 @@ def test_a_simultane_shows_its_keys_from_the_start_and_a_centre_types_one(
     said = messages(console.post(url(lome, "hub/unseal/"), {"game": "1", "key": key}, follow=True))
     assert said == ["Game 1 opened: 3 round(s)."]
     assert "Game 1: fetched sealed ahead, opened." in console.get(url(lome)).content.decode()
+
+
+def test_the_hub_prints_its_round_by_round_and_exports_every_centres_rulings(
+    console: Client,
+    hub_event: Event,  # noqa: F811
+    played: dict[str, Any],
+) -> None:
+    from tests.helpers import pdf_text
+    from tournaments.models import CentreRuling
+    from tournaments.printing import SheetError, render_sheet
+
+    text = "\n".join(pdf_text(render_sheet("rounds", event=hub_event, language="en")))
+    assert "Round by round, game 1" in text and "Dakar 1 · Dakar" in text and "Binche 2 · Binche" in text
+    with pytest.raises(SheetError, match="printed at each centre"):
+        render_sheet("game", event=hub_event)
+    with pytest.raises(SheetError, match="has no game 3"):
+        render_sheet("rounds", event=hub_event, game_number=3)
+    page = console.get(url(hub_event, "sheets/")).content.decode()
+    assert '<option value="rounds">' in page and '<option value="game">' not in page
+    assert "Every centre's rulings (CSV)" in page
+    csv = console.get(url(hub_event, "export/slips.csv")).content.decode("utf-8-sig").splitlines()
+    assert csv[0].startswith(
+        "game;round;centre;table;name;reason;move;move score;credited at the centre;credited"
+    )
+    assert len(csv) == 1 + CentreRuling.objects.count() == 1 + 3 * 2 + 3 * 1  # Binche 2 rounds, Dakar 1
+    assert {line.split(";")[2] for line in csv[1:]} == {"Binche", "Dakar"}
