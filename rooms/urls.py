@@ -33,6 +33,7 @@ console_patterns = (
         path("<int:event_id>/multiplex/", console.multiplex, name="multiplex"),
         path("<int:event_id>/hub/sync/", console.hub_sync, name="hub_sync"),
         path("<int:event_id>/hub/unseal/", console.hub_unseal, name="hub_unseal"),
+        path("<int:event_id>/multiplex/key/", console.key_read_out, name="key_read_out"),
         path("<int:event_id>/history/", console.history, name="history"),
         path("<int:event_id>/sheets/", console.sheets, name="sheets"),
         path("<int:event_id>/sheets/<int:sheet_id>.pdf", console.sheet_download, name="sheet"),

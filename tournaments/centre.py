@@ -75,7 +75,7 @@ class LinkState:
     link: HubLink
     waiting: int  # closes, results (and the draw centre's publications) not acknowledged yet
     served: tuple[int, int] | None  # the last round the hub served (game, round)
-    refused: int  # items the hub refused, kept with its reason
+    refusals: list[str]  # why the hub refused the items still owed (kept, sent again)
     sealed: list[HubSealed]  # a prepared multiplex's games fetched ahead
 
 
@@ -89,6 +89,6 @@ def link_state(event: Event) -> LinkState | None:
         link=link,
         waiting=owed.count(),
         served=(last.game, last.number) if last is not None else None,
-        refused=owed.exclude(last_error="").count(),
+        refusals=sorted(set(owed.exclude(last_error="").values_list("last_error", flat=True))),
         sealed=list(HubSealed.objects.filter(link=link).order_by("game")),
     )

@@ -135,7 +135,10 @@ def _merged_standings(
     ):
         raise SheetError(f"{multiplex.event.name} has no game {game_number}")
     rows, centres = multiplex_standings(multiplex, game=game_number, category=category)
-    received = multiplex.centres.filter(servings__results_at__isnull=False).distinct().count()
+    sent = multiplex.centres.filter(servings__results_at__isnull=False)
+    if game_number is not None:
+        sent = sent.filter(servings__round__game=game_number)
+    received = sent.distinct().count()
     # Printed while centres still play: say from how many centres' results it was merged.
     progress = translation.gettext(
         "Merged ranking: the results of %(received)s centre(s) of %(centres)s, received by %(time)s"

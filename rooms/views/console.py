@@ -845,6 +845,29 @@ def hub_unseal(request: HttpRequest, event_id: int) -> HttpResponse:
     return _back(event)
 
 
+@require_POST
+@arbitrator_page
+def key_read_out(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The hub's arbitrator read a game's key out to a centre: its rounds count as served
+    to it, its results are taken when it is back."""
+    event = arbitrated_event(request, event_id)
+    hub = Multiplex.objects.filter(event=event).first()
+    if hub is None:
+        raise Http404(_("this event is not a multiplex"))
+    game, centre_id = request.POST.get("game", ""), request.POST.get("centre", "")
+    centre = hub.centres.filter(pk=int(centre_id)).first() if centre_id.isdecimal() else None
+    with refusals(request):
+        if centre is None or not game.isdecimal():
+            raise services.ApplicationError(_("Which centre, which game? Choose them in the list."))
+        services.key_read_out(multiplex=hub, game=int(game), centre=centre, by=request.user)
+        messages.success(
+            request,
+            _("Game %(game)s: the key read out to %(centre)s is on the record.")
+            % {"game": game, "centre": centre.name},
+        )
+    return redirect("console:multiplex", event_id=event.pk)
+
+
 @arbitrator_page
 def multiplex(request: HttpRequest, event_id: int) -> HttpResponse:
     """The hub's page: its centres and the merged ranking (of one game, centre, category)."""

@@ -4,7 +4,7 @@ its own database, talking over HTTP on loopback.
 * the hub: ``serve`` on PostgreSQL and Redis (its worker on Redis), as in production;
 * three centres on the embedded default (each a SQLite file in its own data folder),
   played by virtual players with ``multiplex_play``: Binche draws, Dakar and Rabat follow;
-* Dakar reaches the hub through a relay that the test cuts for five rounds: Dakar plays
+* Dakar reaches the hub through a relay that the test cuts for four rounds: Dakar plays
   them on the rounds it fetched ahead, and sends everything once the link is back;
 * Rabat starts when the draw centre has placed seven rounds (21 minutes of game time at
   three minutes a round);
@@ -188,8 +188,8 @@ def test_a_hub_and_three_centres_as_processes(
     relay.target = port
     direct = f"http://127.0.0.1:{port}"
 
-    # One perfect player in all (no solo for anyone else), and players of each level in
-    # every centre: solos at a centre that another centre's players cancel.
+    # One perfect player in all, players of every level in each centre: a solo (8 players
+    # needed) is given only over the twelve, whoever alone found a top among them.
     binche = Centre(procs, tmp_path, "Binche", seed=1, levels="6,4,3,2")
     dakar = Centre(procs, tmp_path, "Dakar", seed=2, levels="5,4,3,1")
     rabat = Centre(procs, tmp_path, "Rabat", seed=3, levels="5,4,2,1")
@@ -252,8 +252,10 @@ def test_a_hub_and_three_centres_as_processes(
     export = manage("export", "standings", "--event", hub_event, "--out", str(out))
     procs.run_ok("hub-export", export, hub_env, tmp_path, READY_TIMEOUT)
     merged = out.read_bytes()
-    header = next(csv.reader(io.StringIO(merged.decode("utf-8-sig")), delimiter=";"))
-    assert header[:3] == ["rank", "centre", "table"]
+    rows = list(csv.DictReader(io.StringIO(merged.decode("utf-8-sig")), delimiter=";"))
+    assert list(rows[0])[:3] == ["rank", "centre", "table"] and len(rows) == 3 * PLAYERS
+    # Solos given over the twelve: none at a centre of four (8 needed), some in the merge.
+    assert sum(int(r["solos"]) for r in rows) > 0
     one = _one_hall({c.name: c.export("record") for c in (binche, dakar, rabat)}, binche.name)
     assert _without(merged, {"centre", "table"}) == _without(one, {"table"})
 

@@ -12,13 +12,12 @@ from typing import Any
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
-from django.utils import timezone
 
 from tests.rooms.helpers import last_round, messages, url
 from tests.tournaments.services.test_centre import _play, hub_event, network  # noqa: F401 (fixtures)
-from tests.tournaments.services.test_sealed import games, master, simultane  # noqa: F401 (fixtures)
+from tests.tournaments.services.test_sealed import games, master, simultane, started  # noqa: F401 (fixtures)
 from tournaments import services
-from tournaments.models import Event, HubGame, HubOutbox, Round
+from tournaments.models import Event, HubGame, HubOutbox, Round, Serving
 from tournaments.services import centre as centre_service
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -92,7 +91,8 @@ def test_a_centre_sees_its_link_and_plays_the_hubs_rounds(console: Client, playe
         "the hub cannot be reached: connection refused. Everything is kept and sent at the next sync."
     ]
     page = response.content.decode()
-    assert "<b>Problem:</b> the hub cannot be reached: connection refused" in page and 'role="alert"' in page
+    # Said in words (data-say: read out by console.js when it changes), not by colour alone.
+    assert "<span data-say><b>Problem:</b> the hub cannot be reached: connection refused</span>" in page
     console.post(url(dakar, "place/"), {"round_key": "1-2"})
     assert HubOutbox.objects.filter(link__event=dakar, sent_at__isnull=True).count() == 1  # the results of 2
     assert "Waiting to be sent: 1 item<" in console.get(url(dakar)).content.decode()
@@ -102,6 +102,14 @@ def test_a_centre_sees_its_link_and_plays_the_hubs_rounds(console: Client, playe
     assert said == ["Synced with the hub: 1 item(s) sent, 0 round(s) fetched."]
     page = console.get(url(dakar)).content.decode()
     assert "Waiting to be sent: 0 items" in page and "Problem:" not in page
+    owed = HubOutbox.objects.filter(link__event=dakar).first()
+    assert owed is not None
+    HubOutbox.objects.filter(pk=owed.pk).update(
+        sent_at=None, last_error="round 9 was never served to this centre"
+    )
+    page = console.get(url(dakar)).content.decode()
+    assert "the hub refused what follows; it is kept and sent again at each sync:" in page
+    assert "<li>round 9 was never served to this centre</li>" in page
 
 
 def test_the_draw_centre_publishes_and_types_its_racks(console: Client, played: dict[str, Any]) -> None:
@@ -150,9 +158,17 @@ def test_a_simultane_shows_its_keys_from_the_start_and_a_centre_types_one(
     page = console.get(url(lome)).content.decode()
     assert "Game 1: fetched sealed ahead, opens at its start" in page
 
-    services.game_schedule(multiplex=simultane["multiplex"], game=1, starts_at=timezone.now())
+    started(simultane["multiplex"], 1)
     key = HubGame.objects.get(multiplex=simultane["multiplex"], number=1).seal_key
     assert f"<code>{key}</code>" in console.get(url(event, "multiplex/")).content.decode()
+    namur = simultane["multiplex"].centres.get(name="Namur")
+    said = messages(console.post(url(event, "multiplex/key/"), {"game": "1", "centre": "x"}, follow=True))
+    assert said == ["Which centre, which game? Choose them in the list."]
+    said = messages(
+        console.post(url(event, "multiplex/key/"), {"game": "1", "centre": namur.pk}, follow=True)
+    )
+    assert said == ["Game 1: the key read out to Namur is on the record."]
+    assert Serving.objects.filter(centre=namur).count() == 3
     said = messages(console.post(url(lome, "hub/unseal/"), {"game": "1", "key": "nope"}, follow=True))
     assert said == ["this key does not open the sealed game 1"]
     said = messages(console.post(url(lome, "hub/unseal/"), {"game": "x", "key": key}, follow=True))

@@ -190,10 +190,14 @@ def hub_join(*, event: Event, url: str, key: str, by: User = None, hub: Hub | No
 @dataclass
 class SyncReport:
     sent: int = 0
-    refused: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # each refusal once
     fetched: int = 0
     reached: bool = True
     error: str = ""
+
+    def refuse(self, message: str) -> None:
+        if message not in self.refused:
+            self.refused.append(message)
 
 
 #: How long a sync holds its link (seconds): longer than the requests of a sync can take.
@@ -239,7 +243,7 @@ def _sync(event: Event, link: HubLink, hub: Hub, now: dt.datetime | None, full: 
             except HubUnreachable:
                 raise
             except HubError as exc:  # a key refused (too late): said, the results still sent
-                report.refused.append(exc.message)
+                report.refuse(exc.message)
         _send(link, hub, report)
         if not link.draws:
             _fetch(link, hub, report)
@@ -249,11 +253,11 @@ def _sync(event: Event, link: HubLink, hub: Hub, now: dt.datetime | None, full: 
         # A refusal of a fetch (a game this centre started too late, a key the hub no
         # longer knows), a sealed game its key does not open: said to the arbitrator, and
         # asked again at the next sync.
-        report.refused.append(exc.message)
+        report.refuse(exc.message)
     now = now or timezone.now()
     if report.reached:
         # What the hub refused stays on the link until a sync has nothing refused.
-        error = "; ".join(dict.fromkeys(report.refused))  # a refusal met twice, said once
+        error = "; ".join(report.refused)
         HubLink.objects.filter(pk=link.pk).update(
             last_contact_at=now, last_error=error, last_error_at=now if error else None
         )
@@ -287,7 +291,7 @@ def _send(link: HubLink, hub: Hub, report: SyncReport) -> None:
         except HubRefused as exc:
             # Kept with the hub's reason, for the arbitrator; later items are still sent.
             HubOutbox.objects.filter(pk=item.pk).update(attempts=item.attempts + 1, last_error=exc.message)
-            report.refused.append(f"{item.kind} {item.game}.{item.number}: {exc.message}")
+            report.refuse(f"{item.kind} {item.game}.{item.number}: {exc.message}")
             continue
         except HubUnreachable:
             HubOutbox.objects.filter(pk=item.pk).update(attempts=item.attempts + 1)
@@ -329,39 +333,65 @@ def _fetch(link: HubLink, hub: Hub, report: SyncReport) -> None:
 def _sealed(link: HubLink, hub: Hub, report: SyncReport) -> None:
     """A prepared multiplex: its games fetched ahead, sealed, from the one this centre
     plays on; each opened with its key once the hub gives it (from the game's start)."""
-    game = _local_game(link)
+    first = _local_game(link)
+    game = first
     while HubSealed.objects.filter(link=link, game=game).exists():
         game += 1
-    while True:  # the games not fetched yet, until the hub has no more
-        try:
-            data = hub.get(f"games/{game}/sealed/")
-        except HubRefused as exc:
-            if exc.status == 404:
-                break
-            raise
-        fetched = {
-            "starts_at": _when(data["starts_at"]),
-            "token": data["token"],
-            "fetched_at": timezone.now(),
-        }
-        HubSealed.objects.get_or_create(link=link, game=game, defaults=fetched)
+    while (data := _hub_answer(hub, f"games/{game}/sealed/", game)) is not None:  # those not fetched yet
+        fetched = {"starts_at": _when(data, game), "token": _field(data, "token", game)}
+        HubSealed.objects.get_or_create(
+            link=link, game=game, defaults={**fetched, "fetched_at": timezone.now()}
+        )
         game += 1
-    for sealed in HubSealed.objects.filter(link=link, keyed_at__isnull=True).order_by("game"):
+    # From the game this centre plays on (one it skipped, refused as too late, is not asked
+    # again), and any it opened with a key read out (the hub then counts its rounds served).
+    waiting = HubSealed.objects.filter(link=link, keyed_at__isnull=True).filter(
+        Q(game__gte=first) | Q(opened_at__isnull=False)
+    )
+    for sealed in waiting.order_by("game"):
         try:
-            key = hub.get(f"games/{sealed.game}/key/")["key"]
+            answer = _hub_answer(hub, f"games/{sealed.game}/key/", sealed.game)
         except HubRefused as exc:
-            if exc.status == 404:
-                break  # not started yet: nor the games after it
-            raise
+            report.refuse(exc.message)  # this game refused (too late): the next ones still asked
+            continue
+        if answer is None:  # not started yet; its start may have moved since it was fetched
+            if sealed.starts_at <= timezone.now():
+                again = _hub_answer(hub, f"games/{sealed.game}/sealed/", sealed.game)
+                if again is not None:
+                    HubSealed.objects.filter(pk=sealed.pk).update(starts_at=_when(again, sealed.game))
+            continue
         if sealed.opened_at is None:
-            report.fetched += _unseal(sealed, key)
+            report.fetched += _unseal(sealed, _field(answer, "key", sealed.game))
         HubSealed.objects.filter(pk=sealed.pk).update(keyed_at=timezone.now())
 
 
-def _when(text: str) -> dt.datetime:
-    when = dt.datetime.fromisoformat(text.replace("Z", "+00:00"))
-    if when.tzinfo is None:
-        raise ValueError(f"a time without its zone: {text}")
+def _hub_answer(hub: Hub, path: str, game: int) -> dict[str, Any] | None:
+    """The hub's answer, None for a 404 (not there, or not yet)."""
+    try:
+        answer = hub.get(path)
+    except HubRefused as exc:
+        if exc.status == 404:
+            return None
+        raise
+    if not isinstance(answer, dict):
+        raise HubError(_("the hub's answer about game %(game)s cannot be read") % {"game": game})
+    return answer
+
+
+def _field(answer: dict[str, Any], name: str, game: int) -> str:
+    value = answer.get(name)
+    if not isinstance(value, str) or not value:
+        raise HubError(_("the hub's answer about game %(game)s cannot be read") % {"game": game})
+    return value
+
+
+def _when(answer: dict[str, Any], game: int) -> dt.datetime:
+    try:
+        when = dt.datetime.fromisoformat(_field(answer, "starts_at", game).replace("Z", "+00:00"))
+    except ValueError:
+        when = None
+    if when is None or when.tzinfo is None:
+        raise HubError(_("the hub's answer about game %(game)s cannot be read") % {"game": game})
     return when
 
 

@@ -561,33 +561,92 @@ def game_key(*, centre: Centre, game: int, now: dt.datetime | None = None) -> st
     hub_game = _prepared_game(centre, game)
     if now < hub_game.started_at:
         raise NotServed(_("this game is not available"))
-    rounds = list(HubRound.objects.filter(multiplex=centre.multiplex, game=game))
     with transaction.atomic():
-        seen = set(Serving.objects.filter(centre=centre, round__in=rounds).values_list("round_id", flat=True))
-        if not seen:
+        if not Serving.objects.filter(
+            centre=centre, round__multiplex=centre.multiplex, round__game=game
+        ).exists():
             _check_not_late(centre.multiplex, hub_game, now)
-        # A round first served the other way (GET of a round after the start) keeps its time.
-        Serving.objects.bulk_create(
-            [Serving(centre=centre, round=r, rack_at=now, top_at=now) for r in rounds if r.pk not in seen],
-            ignore_conflicts=True,
-        )
+        _serve_whole_game(centre, game, now)
     Centre.objects.filter(pk=centre.pk).update(last_seen_at=now)
     return hub_game.seal_key
 
 
-def game_schedule(*, multiplex: Multiplex, game: int, starts_at: dt.datetime, by: User = None) -> HubGame:
+def _check_first_sight(centre: Centre, hub_game: HubGame, now: dt.datetime) -> None:
+    """A centre that has seen nothing of the game yet starts it now: not too late."""
+    seen = Serving.objects.filter(
+        centre=centre, round__multiplex=centre.multiplex, round__game=hub_game.number
+    )
+    if not seen.exists():
+        _check_not_late(centre.multiplex, hub_game, now)
+
+
+def _serve_whole_game(centre: Centre, game: int, now: dt.datetime) -> None:
+    """Every round of a prepared game served to ``centre`` now, rack and top: a round
+    first served otherwise (GET of a round) keeps its times, its top's set now if unset."""
+    rounds = list(HubRound.objects.filter(multiplex=centre.multiplex, game=game))
+    Serving.objects.bulk_create(
+        [Serving(centre=centre, round=r, rack_at=now, top_at=now) for r in rounds], ignore_conflicts=True
+    )
+    Serving.objects.filter(centre=centre, round__in=rounds, top_at__isnull=True).update(top_at=now)
+
+
+def key_read_out(*, multiplex: Multiplex, game: int, centre: Centre, by: User = None) -> HubGame:
+    """The hub's arbitrator read a started game's key out to ``centre`` (it could not reach
+    the hub): from now its rounds count as served to it, so that its results are taken
+    when it is reached again, however late (the maximum delay is checked now)."""
+    now = timezone.now()
+    if centre.multiplex_id != multiplex.pk:
+        raise ApplicationError(_("this centre is not a centre of this multiplex"))
+    hub_game = _prepared_game(centre, game)
+    if now < hub_game.started_at:
+        raise ApplicationError(
+            _("game %(game)s has not started: its key is given from its start") % {"game": game}
+        )
+    with transaction.atomic():
+        _check_first_sight(centre, hub_game, now)
+        _serve_whole_game(centre, game, now)
+        history_record(
+            event=multiplex.event, entity="hub_game", object_id=hub_game.pk, action="key_read_out", by=by,
+            new={"centre": centre.name},
+        )  # fmt: skip
+    return hub_game
+
+
+def game_schedule(
+    *,
+    multiplex: Multiplex,
+    game: int,
+    starts_at: dt.datetime,
+    by: User = None,
+    now: dt.datetime | None = None,
+) -> HubGame:
     """Move a prepared game's start (each game of a simultané may have its own), until it
-    has started: its rounds are served, and its key given, from then on."""
+    has started: its rounds are served, and its key given, from then on. Not to the past
+    (the game would open at once, every centre already late), and the games in order."""
+    now = now or timezone.now()
     if multiplex.mode != Multiplex.Mode.PREPARED:
         raise ApplicationError(_("only a prepared multiplex has agreed starts"))
     if starts_at.tzinfo is None:
         raise ApplicationError(_("the start needs its time zone"))
+    if starts_at <= now:
+        raise ApplicationError(_("the start must be to come"))
     with transaction.atomic():
-        hub_game = HubGame.objects.select_for_update().filter(multiplex=multiplex, number=game).first()
+        games = {g.number: g for g in HubGame.objects.select_for_update().filter(multiplex=multiplex)}
+        hub_game = games.get(game)
         if hub_game is None:
             raise ApplicationError(_("the multiplex has no game %(game)s") % {"game": game})
-        if hub_game.started_at <= timezone.now():
+        if hub_game.started_at <= now:
             raise ApplicationError(_("game %(game)s has started: its start cannot move") % {"game": game})
+        # The centres ask for the keys in game order: no game starts before the one before it.
+        before, after = games.get(game - 1), games.get(game + 1)
+        if before is not None and starts_at < before.started_at:
+            raise ApplicationError(
+                _("game %(game)s cannot start before game %(other)s") % {"game": game, "other": game - 1}
+            )
+        if after is not None and starts_at > after.started_at:
+            raise ApplicationError(
+                _("game %(game)s cannot start after game %(other)s") % {"game": game, "other": game + 1}
+            )
         old = hub_game.started_at
         hub_game.started_at = starts_at
         hub_game.ended_at = starts_at if hub_game.end else None

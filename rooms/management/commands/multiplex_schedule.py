@@ -4,6 +4,8 @@ Moves the start of a prepared multiplex's game (each game of a simultané may ha
 until it has started: the centres fetch the game ahead, sealed, and get its key from then.
 Without ``--game`` and ``--starts-at``: lists the games with their start, and the key of
 each game that has started (to read out to a centre that cannot reach the hub).
+``--read-out CENTRE --game N`` records that the key was read out to that centre: its
+rounds count as served to it from now, so its results are taken when it is back.
 """
 
 from __future__ import annotations
@@ -25,14 +27,21 @@ class Command(ArbiterCommand):
     def add_command_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--game", type=int, metavar="N")
         parser.add_argument("--starts-at", metavar="ISO", help="the new start (ISO 8601, with its offset)")
+        parser.add_argument("--read-out", metavar="CENTRE", help="the centre the game's key was read out to")
 
     def run(self, *args: Any, **opts: Any) -> None:
         multiplex = Multiplex.objects.filter(event=self.event()).first()
         if multiplex is None:
             raise CommandError("this event is not a multiplex: run multiplex_create first")
-        if (opts["game"] is None) != (opts["starts_at"] is None):
+        if opts["read_out"]:
+            centre = multiplex.centres.filter(name=opts["read_out"]).first()
+            if centre is None or opts["game"] is None:
+                raise CommandError("--read-out needs --game and the name of one of the multiplex's centres")
+            services.key_read_out(multiplex=multiplex, game=opts["game"], centre=centre, by=self.user)
+            self.say(f"Game {opts['game']}: the key read out to {centre.name} is on the record")
+        elif (opts["game"] is None) != (opts["starts_at"] is None):
             raise CommandError("--game and --starts-at go together")
-        if opts["game"] is not None:
+        elif opts["game"] is not None:
             services.game_schedule(
                 multiplex=multiplex, game=opts["game"], starts_at=parse_start(opts["starts_at"]), by=self.user
             )

@@ -13,7 +13,18 @@ from django.utils import timezone
 
 from tests.rooms.commands.helpers import create, run
 from tournaments.exports import export
-from tournaments.models import Event, Game, HubCopy, HubLink, HubOutbox, HubSealed, Player, Round
+from tournaments.models import (
+    Event,
+    Game,
+    HubCopy,
+    HubGame,
+    HubLink,
+    HubOutbox,
+    HubRound,
+    HubSealed,
+    Player,
+    Round,
+)
 
 
 @dataclass
@@ -141,8 +152,23 @@ def test_a_simultane_sealed_ahead_opened_with_the_key_read_out(live_server, tmp_
     run("multiplex_schedule", "--event", hub.code, "--game", "1", fails="go together")
     run("multiplex_schedule", "--event", hub.code, "--game", "1", "--starts-at", "soon", fails="ISO 8601")
     past = (timezone.now() - dt.timedelta(minutes=1)).isoformat()
-    listed = run("multiplex_schedule", "--event", hub.code, "--game", "1", "--starts-at", past).out
+    run(
+        "multiplex_schedule", "--event", hub.code, "--game", "1", "--starts-at", past, fails="must be to come"
+    )
+    soon = (timezone.now() + dt.timedelta(hours=1)).isoformat()
+    assert (
+        "Game 1: starts "
+        in run("multiplex_schedule", "--event", hub.code, "--game", "1", "--starts-at", soon).out
+    )
+    run("multiplex_schedule", "--event", hub.code, "--read-out", "Lomé", "--game", "1", fails="not started")
+    # The clock reaches the start.
+    HubGame.objects.update(started_at=timezone.now())
+    HubRound.objects.update(drawn_at=timezone.now(), placed_at=timezone.now())
+    listed = run("multiplex_schedule", "--event", hub.code).out
     read_out = listed.split("key ")[1].strip()
+    run("multiplex_schedule", "--event", hub.code, "--read-out", "Nowhere", "--game", "1", fails="centres")
+    out = run("multiplex_schedule", "--event", hub.code, "--read-out", "Lomé", "--game", "1").out
+    assert out.startswith("Game 1: the key read out to Lomé is on the record")
     HubLink.objects.filter(event=centre).update(url="http://127.0.0.1:9")  # the hall's line is down
     run("multiplex_unseal", "--event", centre.code, "--game", "1", "--key", "wrong", fails="does not open")
     out = run("multiplex_unseal", "--event", centre.code, "--game", "1", "--key", read_out).out

@@ -22,6 +22,7 @@ from tournaments.models import (
     HubCopy,
     HubGame,
     HubLink,
+    HubOutbox,
     HubSealed,
     Multiplex,
     Round,
@@ -73,6 +74,14 @@ def simultane(
     return {"multiplex": multiplex, "hubs": hubs, "events": events, "start": start}
 
 
+def started(multiplex: Multiplex, game: int, ago: dt.timedelta = dt.timedelta(seconds=1)) -> None:
+    """The clock reaches the game's start (``ago``): scheduled while it was to come."""
+    start = timezone.now() - ago
+    services.game_schedule(
+        multiplex=multiplex, game=game, starts_at=start, now=start - dt.timedelta(seconds=1)
+    )
+
+
 def _play_all(event: Event) -> Game:
     """The centre plays the hub's game to its end."""
     playing = Game.objects.filter(event=event, state=Game.State.PLAYING).first()
@@ -99,9 +108,7 @@ def test_the_game_is_fetched_sealed_and_opened_at_its_start(simultane: dict[str,
         services.round_draw(game=services.game_start(event=lome))
 
     hub_game = HubGame.objects.get(multiplex=simultane["multiplex"], number=1)
-    services.game_schedule(
-        multiplex=simultane["multiplex"], game=1, starts_at=timezone.now() - dt.timedelta(seconds=1)
-    )
+    started(simultane["multiplex"], 1)
     assert HistoryEntry.objects.filter(entity="hub_game", object_id=hub_game.pk, action="schedule").exists()
     report = centre_service.hub_sync(event=lome)
     assert report.fetched == ROUNDS and report.refused == []
@@ -121,9 +128,7 @@ def test_a_centre_cut_off_at_the_start_opens_its_game_with_the_key_read_out(
 ) -> None:
     namur = simultane["events"]["Namur"]
     centre_service.hub_sync(event=namur)  # fetched ahead, the evening before
-    services.game_schedule(
-        multiplex=simultane["multiplex"], game=1, starts_at=timezone.now() - dt.timedelta(seconds=1)
-    )
+    started(simultane["multiplex"], 1)
     simultane["hubs"]["Namur"].online = False
     with pytest.raises(ApplicationError, match="does not open the sealed game 1"):
         centre_service.hub_unseal(event=namur, game=1, key=Fernet.generate_key().decode())
@@ -150,7 +155,9 @@ def test_a_game_is_keyed_no_later_than_the_maximum_delay_and_starts_move_until_t
         services.game_schedule(multiplex=multiplex, game=1, starts_at=dt.datetime(2026, 12, 5, 14))
     with pytest.raises(ApplicationError, match="no game 2"):
         services.game_schedule(multiplex=multiplex, game=2, starts_at=simultane["start"])
-    services.game_schedule(multiplex=multiplex, game=1, starts_at=timezone.now() - dt.timedelta(minutes=91))
+    with pytest.raises(ApplicationError, match="the start must be to come"):
+        services.game_schedule(multiplex=multiplex, game=1, starts_at=timezone.now())
+    started(multiplex, 1, ago=dt.timedelta(minutes=91))
     with pytest.raises(ApplicationError, match="has started: its start cannot move"):
         services.game_schedule(multiplex=multiplex, game=1, starts_at=simultane["start"])
     report = centre_service.hub_sync(event=lome)
@@ -178,12 +185,105 @@ def test_the_api_serves_sealed_games_to_the_centres_of_a_prepared_multiplex_only
 @pytest.mark.parametrize("games", [2])
 def test_a_key_refused_as_too_late_does_not_hold_back_the_results(simultane: dict[str, Any]) -> None:
     multiplex, lome = simultane["multiplex"], simultane["events"]["Lomé"]
-    services.game_schedule(multiplex=multiplex, game=1, starts_at=timezone.now() - dt.timedelta(seconds=1))
-    services.game_schedule(multiplex=multiplex, game=2, starts_at=timezone.now() - dt.timedelta(minutes=91))
+    HubGame.objects.filter(multiplex=multiplex, number=2).update(
+        started_at=simultane["start"] + dt.timedelta(hours=1)
+    )
+    with pytest.raises(ApplicationError, match="game 2 cannot start before game 1"):
+        services.game_schedule(
+            multiplex=multiplex, game=2, starts_at=simultane["start"] - dt.timedelta(minutes=1)
+        )
+    with pytest.raises(ApplicationError, match="game 1 cannot start after game 2"):
+        services.game_schedule(
+            multiplex=multiplex, game=1, starts_at=simultane["start"] + dt.timedelta(hours=2)
+        )
+    started(multiplex, 1, ago=dt.timedelta(minutes=95))
+    started(multiplex, 2, ago=dt.timedelta(seconds=1))
     report = centre_service.hub_sync(event=lome)
     assert HubSealed.objects.filter(link__event=lome).count() == 2
-    assert report.fetched == ROUNDS and "game 2 began 91 minutes ago" in report.refused[0]
-    _play_all(lome)  # each close and placement syncs: the results went at once
-    assert CentreRuling.objects.filter(player__centre__name="Lomé").count() == ROUNDS
+    # Game 1 refused as too late; game 2's key still asked for, and given.
+    assert report.refused == ["game 1 began 95 minutes ago: a centre may start it at most 90 minutes late"]
+    assert report.fetched == ROUNDS and HubSealed.objects.get(link__event=lome, game=2).keyed_at is not None
+    services.game_end(game=services.game_start(event=lome), reason="stopped")  # its game 1, skipped
+    played = _play_all(lome)  # its game 2 is the hub's: each close and placement syncs, results at once
+    assert played.number == 2
+    assert CentreRuling.objects.filter(player__centre__name="Lomé", serving__round__game=2).count() == ROUNDS
+    report = centre_service.hub_sync(event=lome)
+    assert report.refused == [] and not HubLink.objects.get(event=lome).last_error  # game 1 no longer asked
+
+
+def test_a_key_read_out_makes_the_results_taken_however_late_the_centre_comes_back(
+    simultane: dict[str, Any],
+) -> None:
+    multiplex, namur = simultane["multiplex"], simultane["events"]["Namur"]
+    centre_service.hub_sync(event=namur)
+    started(multiplex, 1)
+    simultane["hubs"]["Namur"].online = False
+    centre = multiplex.centres.get(name="Namur")
+    services.key_read_out(multiplex=multiplex, game=1, centre=centre)  # the hub's arbitrator, on the phone
+    assert Serving.objects.filter(centre=centre, top_at__isnull=False).count() == ROUNDS
+    assert HistoryEntry.objects.filter(entity="hub_game", action="key_read_out").get().new == {
+        "centre": "Namur"
+    }
+    key = HubGame.objects.get(multiplex=multiplex, number=1).seal_key
+    centre_service.hub_unseal(event=namur, game=1, key=key)
+    _play_all(namur)
+    # Back two hours later: past the maximum delay, but its rounds were served at the read-out.
+    HubGame.objects.filter(multiplex=multiplex).update(started_at=timezone.now() - dt.timedelta(hours=2))
+    simultane["hubs"]["Namur"].online = True
+    report = centre_service.hub_sync(event=namur)
+    assert (
+        report.refused == [] and CentreRuling.objects.filter(player__centre__name="Namur").count() == ROUNDS
+    )
+    with pytest.raises(ApplicationError, match="not a centre of this multiplex"):
+        other = services.multiplex_create(
+            event=_centre_event(multiplex.event, "Another hub", 5), mode=Multiplex.Mode.LIVE
+        )
+        services.key_read_out(multiplex=other, game=1, centre=centre)
+
+
+def test_a_top_first_served_without_it_is_recorded_when_the_key_gives_it(simultane: dict[str, Any]) -> None:
+    multiplex = simultane["multiplex"]
+    started(multiplex, 1)
+    hub = simultane["hubs"]["Lomé"]
+    assert hub.client.get("/api/hub/games/1/rounds/1/").status_code == 200  # the rack alone
+    centre = multiplex.centres.get(name="Lomé")
+    assert Serving.objects.get(centre=centre, round__number=1).top_at is None
+    assert hub.client.get("/api/hub/games/1/key/").status_code == 200
+    assert not Serving.objects.filter(centre=centre, top_at__isnull=True).exists()
+
+
+class Garbled(ClientHub):
+    """A hub (or what answers in its place) whose answers cannot be read."""
+
+    def __init__(self, key: str, answer: Any) -> None:
+        super().__init__(key)
+        self.answer = answer
+
+    def get(self, path: str) -> Any:
+        return self.answer if "sealed" in path else super().get(path)
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        [],
+        {"token": "x"},
+        {"starts_at": "tomorrow", "token": "x"},
+        {"starts_at": "2026-12-05T14:00", "token": "x"},
+    ],
+)
+def test_an_answer_that_cannot_be_read_is_said_and_the_results_still_go(
+    simultane: dict[str, Any], answer: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    lome = simultane["events"]["Lomé"]
     link = HubLink.objects.get(event=lome)
-    assert link.last_error == "game 2 began 91 minutes ago: a centre may start it at most 90 minutes late"
+    garbled = Garbled(link.key, answer)
+    monkeypatch.setattr(centre_service, "hub_client", lambda link: garbled)
+    HubOutbox.objects.create(link=link, kind="close", game=1, number=1, payload={"slips_digest": "0" * 64},
+                             digest="d", queued_at=timezone.now())  # fmt: skip
+    report = centre_service.hub_sync(event=lome)
+    assert report.refused[0] == "the hub's answer about game 1 cannot be read"
+    assert HubLink.objects.get(event=lome).last_error.startswith(
+        "the hub's answer about game 1 cannot be read"
+    )
+    assert HubOutbox.objects.get(link=link).attempts == 1  # still sent (the hub refuses it: never served)
