@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model
 
 from tests.e2e.axe import assert_accessible
 from tests.integration.conftest import in_ci
+from tests.tournaments.services.test_sealed import master  # noqa: F401 (a fixture)
 from tournaments import services
 from tournaments.models import Event, Game, Player, Round, Ruling, Slip
 
@@ -1248,7 +1249,7 @@ def test_the_multiplex_pages_meet_wcag_21_aa(
 
     desk = console(browser, base, dakar, locale)
     desk.locator("section.hub form button").click()
-    desk.get_by_role("alert").first.wait_for()
+    desk.locator("section.hub .msg.warning").wait_for()
     said = desk.locator("section.hub").inner_text()
     assert ("Problème" if suffix == "fr" else "Problem") in said
     assert ("coup du centre serveur" if suffix == "fr" else "hub's move") in desk.locator(
@@ -1263,4 +1264,52 @@ def test_the_multiplex_pages_meet_wcag_21_aa(
     # The wide tables scroll in their own region (keyboard too): the page itself fits.
     assert desk.evaluate("() => document.documentElement.scrollWidth") <= 320
     shot(desk, f"console-multiplex-320-{suffix}")
+    desk.context.close()
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
+def test_a_simultanes_pages_meet_wcag_21_aa(
+    live_server: Any,
+    browser: Any,
+    event: Event,
+    locale: str,
+    master: dict[str, Any],  # noqa: F811
+) -> None:
+    """Issue 16, prepared: the hub's games with their keys and the read-out form; a centre
+    whose game waits sealed, with the form to type a key read out; by axe-core."""
+    import datetime as dt
+
+    from django.utils import timezone
+
+    from tournaments.models import HubGame, HubRound, Multiplex
+    from tournaments.services import centre as centre_service
+
+    base = live_server.url
+    Event.objects.filter(pk=event.pk).update(masters=[master])
+    event.refresh_from_db()
+    start = timezone.now() + dt.timedelta(hours=1)
+    multiplex = services.multiplex_create(event=event, mode=Multiplex.Mode.PREPARED, starts_at=start)
+    _, key = services.centre_add(multiplex=multiplex, name="Lomé")
+    lome = services.event_create(
+        name="Simultané, Lomé", starts_on=event.starts_on, lexicon=event.lexicon, language="english",
+        notation="gcg", random_seed=3, created_by=event.created_by,
+    )  # fmt: skip
+    centre_service.hub_join(event=lome, url=base, key=key)
+    centre_service.hub_sync(event=lome)  # fetched sealed, the day before
+    suffix = locale[:2]
+
+    desk = console(browser, base, lome, locale)
+    desk.locator("section.hub-unseal summary").click()
+    assert desk.locator("section.hub-unseal input[name=key]").is_visible()
+    shot(desk, f"console-centre-sealed-{suffix}")
+    # The clock reaches the start: the hub's page shows the key and whom it was read to.
+    HubGame.objects.update(started_at=timezone.now())
+    HubRound.objects.update(drawn_at=timezone.now(), placed_at=timezone.now())
+    desk.goto(f"{base}/console/{event.pk}/multiplex/")
+    assert desk.locator("table.games code").count() == 1
+    shot(desk, f"console-simultane-{suffix}")
+    desk.set_viewport_size({"width": 320, "height": 800})
+    desk.wait_for_timeout(100)
+    assert desk.evaluate("() => document.documentElement.scrollWidth") <= 320
+    shot(desk, f"console-simultane-320-{suffix}")
     desk.context.close()

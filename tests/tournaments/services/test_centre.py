@@ -235,9 +235,14 @@ def test_a_correction_after_the_placement_is_sent_again_and_recorded(
     services.round_place(round=_play(mine, 2), draw_next=False)
     ruling = mine.rulings.select_related("player").order_by("player__table").first()
     assert ruling is not None
-    built = []
+    built: list[int] = []
     payload = centre_service.results_payload
-    monkeypatch.setattr(centre_service, "results_payload", lambda r: built.append(r.number) or payload(r))
+
+    def counted(round: Round) -> dict[str, Any]:
+        built.append(round.number)
+        return payload(round)
+
+    monkeypatch.setattr(centre_service, "results_payload", counted)
     assert centre_service.hub_sync(event=dakar, full=False).sent == 0 and built == []  # nothing changed
     services.ruling_override(ruling=ruling, by=None, credited=0, reason="slip unreadable, seen again")
     # A sync after a close or a placement rebuilds only the rounds with a ruling saved since.
