@@ -34,7 +34,7 @@ from scoring.standings import to_dict
 from solver.formats.record import END_REASONS
 from tournaments import services
 from tournaments.models import Centre, Multiplex
-from tournaments.selectors import multiplex_centres
+from tournaments.selectors import multiplex_centres, multiplex_of
 from tournaments.services.centre import hub_settings
 from tournaments.services.multiplex import NotServed, Served, round_served
 from tournaments.standings import multiplex_standings, multiplex_top_total
@@ -419,7 +419,7 @@ class HubKeyView(CentreView):
 
 class MultiplexMixin(EventMixin):
     def multiplex(self) -> Multiplex:
-        multiplex = Multiplex.objects.filter(event=self.get_event()).first()
+        multiplex = multiplex_of(self.get_event())
         if multiplex is None:
             raise NotFound(_("this event is not a multiplex"))
         return multiplex

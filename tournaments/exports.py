@@ -23,13 +23,13 @@ from tournaments.models import (
     CentreRuling,
     Event,
     Game,
-    HubGame,
     Multiplex,
     Player,
     Round,
     Ruling,
     Slip,
 )
+from tournaments.selectors import hub_game, multiplex_of
 from tournaments.services.transfer import FILE_SETTINGS
 from tournaments.standings import event_standings, game_standings, multiplex_standings
 from tournaments.state import game_record
@@ -76,7 +76,7 @@ STANDINGS_HEADER = [
 def standings_csv(event: Event, game_number: int | None = None) -> bytes:
     """The standings of the event or of one game; of a multiplex's hub, the merged ranking
     of every centre, with a centre column before each player's table there."""
-    multiplex = Multiplex.objects.filter(event=event).first()
+    multiplex = multiplex_of(event)
     if multiplex is not None:
         return _merged_csv(multiplex, game_number)
     rows = event_standings(event) if game_number is None else game_standings(export_game(event, game_number))
@@ -85,10 +85,7 @@ def standings_csv(event: Event, game_number: int | None = None) -> bytes:
 
 
 def _merged_csv(multiplex: Multiplex, game_number: int | None) -> bytes:
-    if (
-        game_number is not None
-        and not HubGame.objects.filter(multiplex=multiplex, number=game_number).exists()
-    ):
+    if game_number is not None and hub_game(multiplex, game_number) is None:
         raise ValueError(f"{multiplex.event.name} has no game {game_number}")
     rows, centres = multiplex_standings(multiplex, game=game_number)
     licences = dict(CentrePlayer.objects.filter(centre__multiplex=multiplex).values_list("pk", "licence"))
@@ -291,7 +288,7 @@ def export(kind: str, event: Event, game_number: int | None = None) -> bytes:
     if kind == "standings":
         return standings_csv(event, game_number)
     if kind == "slips":
-        multiplex = Multiplex.objects.filter(event=event).first()
+        multiplex = multiplex_of(event)
         return merged_rulings_csv(multiplex) if multiplex is not None else slips_csv(event)
     if kind == "record":
         return record_json(export_game(event, game_number))

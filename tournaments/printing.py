@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING
 
 from django.utils import formats, timezone, translation
 
-from tournaments.models import CentreRuling, Event, Game, HubGame, HubRound, Multiplex, Player, Round, Ruling
+from tournaments.models import CentreRuling, Event, Game, HubRound, Multiplex, Player, Round, Ruling
+from tournaments.selectors import hub_game, multiplex_of
 from tournaments.standings import (
     event_standings,
     game_standings,
@@ -68,9 +69,11 @@ def render_sheet(
         raise SheetError(f"unknown sheet {kind!r}: choose {', '.join(KINDS)}")
     with translation.override(language):
         date = formats.date_format(event.starts_on, "DATE_FORMAT")
+        multiplex = multiplex_of(event)
         if kind == "standings":
+            if multiplex is not None:
+                return _merged_standings(multiplex, game_number, category, date)
             return _standings(event, game_number, category, date)
-        multiplex = Multiplex.objects.filter(event=event).first()
         if multiplex is not None:
             if kind != "rounds":
                 raise SheetError(
@@ -97,10 +100,6 @@ def render_sheet(
 
 def _standings(event: Event, game_number: int | None, category: str | None, date: str) -> bytes:
     from scoring.sheets.standings import StandingsSheet
-
-    multiplex = Multiplex.objects.filter(event=event).first()
-    if multiplex is not None:
-        return _merged_standings(multiplex, game_number, category, date)
 
     if game_number is None:
         rows = event_standings(event, category=category)
@@ -129,10 +128,7 @@ def _merged_standings(
     """A hub's merged ranking, with the centre of each player."""
     from scoring.sheets.standings import StandingsSheet
 
-    if (
-        game_number is not None
-        and not HubGame.objects.filter(multiplex=multiplex, number=game_number).exists()
-    ):
+    if game_number is not None and hub_game(multiplex, game_number) is None:
         raise SheetError(f"{multiplex.event.name} has no game {game_number}")
     rows, centres = multiplex_standings(multiplex, game=game_number, category=category)
     sent = multiplex.centres.filter(servings__results_at__isnull=False)
@@ -166,15 +162,11 @@ def _merged_rounds(multiplex: Multiplex, game_number: int | None, date: str) -> 
     their merged points (the solos given over every centre) of each round the hub placed."""
     from scoring.sheets.rounds import PlayerLine, RoundsSheet
 
-    games = HubGame.objects.filter(multiplex=multiplex).order_by("number")
-    hub_game = games.last() if game_number is None else games.filter(number=game_number).first()
-    if hub_game is None:
+    game = hub_game(multiplex, game_number)
+    if game is None:
         raise SheetError(f"{multiplex.event.name} has no game {game_number or ''}".rstrip())
-    rounds = list(
-        HubRound.objects.filter(multiplex=multiplex, game=hub_game.number, placed_at__isnull=False).order_by(
-            "number"
-        )
-    )
+    placed = HubRound.objects.filter(multiplex=multiplex, game=game.number, placed_at__isnull=False)
+    rounds = list(placed.order_by("number"))
     index = {r.pk: i for i, r in enumerate(rounds)}
     scores: dict[int, list[int | None]] = {}
     merged = CentreRuling.objects.filter(serving__round__in=rounds)
@@ -182,7 +174,7 @@ def _merged_rounds(multiplex: Multiplex, game_number: int | None, date: str) -> 
         "player_id", "serving__round_id", "merged_credited"
     ):
         scores.setdefault(player_id, [None] * len(rounds))[index[round_id]] = credited
-    rows, centres = multiplex_standings(multiplex, game=hub_game.number)
+    rows, centres = multiplex_standings(multiplex, game=game.number)
     lines = [
         PlayerLine(
             row.rank,
@@ -194,7 +186,7 @@ def _merged_rounds(multiplex: Multiplex, game_number: int | None, date: str) -> 
     ]
     return RoundsSheet(
         event_name=multiplex.event.name,
-        game=hub_game.number,
+        game=game.number,
         tops=[r.top_score or 0 for r in rounds],
         lines=lines,
         date=date,

@@ -29,6 +29,7 @@ from tournaments.models import (
     Event,
     Game,
     HistoryEntry,
+    HubGame,
     Multiplex,
     Player,
     PlayerToken,
@@ -538,6 +539,17 @@ def round_ruling(round: Round, table: int) -> Ruling | None:
 def event_history(event: Event) -> QuerySet[HistoryEntry]:
     """Newest first: the console shows the last changes at the top."""
     return HistoryEntry.objects.filter(event=event).order_by("-at", "-pk")
+
+
+def multiplex_of(event: Event) -> Multiplex | None:
+    """The multiplex whose hub ``event`` is, if it is one."""
+    return Multiplex.objects.filter(event_id=event.pk).first()
+
+
+def hub_game(multiplex: Multiplex, number: int | None) -> HubGame | None:
+    """Game ``number`` of the multiplex (None: its last), if it has it."""
+    games = HubGame.objects.filter(multiplex=multiplex).order_by("number")
+    return games.last() if number is None else games.filter(number=number).first()
 
 
 def multiplex_centres(multiplex: Multiplex) -> QuerySet[Centre]:

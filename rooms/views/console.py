@@ -48,7 +48,6 @@ from tournaments.models import (
     HistoryEntry,
     HubGame,
     Lexicon,
-    Multiplex,
     Player,
     Round,
     Ruling,
@@ -851,7 +850,7 @@ def key_read_out(request: HttpRequest, event_id: int) -> HttpResponse:
     """The hub's arbitrator read a game's key out to a centre: its rounds count as served
     to it, its results are taken when it is back."""
     event = arbitrated_event(request, event_id)
-    hub = Multiplex.objects.filter(event=event).first()
+    hub = selectors.multiplex_of(event)
     if hub is None:
         raise Http404(_("this event is not a multiplex"))
     game, centre_id = request.POST.get("game", ""), request.POST.get("centre", "")
@@ -872,7 +871,7 @@ def key_read_out(request: HttpRequest, event_id: int) -> HttpResponse:
 def multiplex(request: HttpRequest, event_id: int) -> HttpResponse:
     """The hub's page: its centres and the merged ranking (of one game, centre, category)."""
     event = arbitrated_event(request, event_id)
-    hub = Multiplex.objects.filter(event=event).first()
+    hub = selectors.multiplex_of(event)
     if hub is None:
         raise Http404(_("this event is not a multiplex"))
     centres = list(selectors.multiplex_centres(hub))
@@ -981,7 +980,7 @@ def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
             messages.success(request, _("The sheet is being printed: it appears below in a moment."))
         return redirect("console:sheets", event_id=event.pk)
     listed = PrintedSheet.objects.filter(event=event).defer("pdf").select_related("player")[:50]
-    hub = Multiplex.objects.filter(event=event).first()
+    hub = selectors.multiplex_of(event)
     kinds = PrintedSheet.Kind.choices
     if hub is not None:  # a hub prints the merged sheets; the centres print the others
         kinds = [(value, label) for value, label in kinds if value in ("standings", "rounds")]

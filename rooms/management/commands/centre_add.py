@@ -12,7 +12,7 @@ from django.core.management.base import CommandError, CommandParser
 
 from rooms.management.commands._common import ArbiterCommand
 from tournaments import services
-from tournaments.models import Multiplex
+from tournaments.selectors import multiplex_of
 
 
 class Command(ArbiterCommand):
@@ -23,7 +23,7 @@ class Command(ArbiterCommand):
         parser.add_argument("--draws", action="store_true", help="the draw centre of a live multiplex")
 
     def run(self, *args: Any, **opts: Any) -> None:
-        multiplex = Multiplex.objects.filter(event=self.event()).first()
+        multiplex = multiplex_of(self.event())
         if multiplex is None:
             raise CommandError("this event is not a multiplex: run multiplex_create first")
         centre, key = services.centre_add(

@@ -19,6 +19,7 @@ from rooms.management.commands._common import ArbiterCommand
 from rooms.management.commands.multiplex_create import parse_start
 from tournaments import services
 from tournaments.models import HubGame, Multiplex
+from tournaments.selectors import multiplex_of
 
 
 class Command(ArbiterCommand):
@@ -30,7 +31,7 @@ class Command(ArbiterCommand):
         parser.add_argument("--read-out", metavar="CENTRE", help="the centre the game's key was read out to")
 
     def run(self, *args: Any, **opts: Any) -> None:
-        multiplex = Multiplex.objects.filter(event=self.event()).first()
+        multiplex = multiplex_of(self.event())
         if multiplex is None:
             raise CommandError("this event is not a multiplex: run multiplex_create first")
         if opts["read_out"]:
