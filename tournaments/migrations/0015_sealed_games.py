@@ -13,7 +13,9 @@ def seal_prepared_games(apps: Any, schema_editor: Any) -> None:
 
     hub_game = apps.get_model("tournaments", "HubGame")
     for game in hub_game.objects.filter(multiplex__mode="prepared", seal_key=""):
-        game.seal_key = Fernet.generate_key().decode()
+        while (key := Fernet.generate_key().decode()).startswith("-"):  # typed after --key
+            pass
+        game.seal_key = key
         game.save(update_fields=["seal_key"])
 
 

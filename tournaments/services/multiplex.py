@@ -110,6 +110,14 @@ def multiplex_create(
         return multiplex
 
 
+def new_seal_key() -> str:
+    """A game's Fernet key, never starting with "-": typed after ``--key`` on a command
+    line, it would be taken for an option (as a centre key once was)."""
+    while (key := Fernet.generate_key().decode()).startswith("-"):
+        pass
+    return key
+
+
 def _prepare(multiplex: Multiplex, starts_at: dt.datetime) -> None:
     """The master games' rounds, as the centres will be served them from the start."""
     for number, data in enumerate(multiplex.event.masters, start=1):
@@ -121,7 +129,7 @@ def _prepare(multiplex: Multiplex, starts_at: dt.datetime) -> None:
             end=record.end,
             final=record.final.to_dict() if record.final else None,
             ended_at=starts_at if record.end else None,
-            seal_key=Fernet.generate_key().decode(),
+            seal_key=new_seal_key(),
         )
         HubRound.objects.bulk_create(
             HubRound(

@@ -287,3 +287,11 @@ def test_an_answer_that_cannot_be_read_is_said_and_the_results_still_go(
         "the hub's answer about game 1 cannot be read"
     )
     assert HubOutbox.objects.get(link=link).attempts == 1  # still sent (the hub refuses it: never served)
+
+
+def test_a_games_key_never_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
+    from tournaments.services import multiplex as hub_service
+
+    drawn = iter([b"-first" + b"x" * 38, b"A" * 43 + b"="])
+    monkeypatch.setattr(hub_service.Fernet, "generate_key", staticmethod(lambda: next(drawn)))
+    assert hub_service.new_seal_key() == "A" * 43 + "="
