@@ -544,15 +544,21 @@ class MoveGroupSerializer(serializers.Serializer[Any]):
 
 class ReviewSerializer(serializers.Serializer[Any]):
     """:func:`tournaments.selectors.round_review`: the scored moves best first, then the
-    rulings by kind (a ruling appears in every list it belongs to)."""
+    rulings by kind. Each ruling is in exactly one of ``groups`` (under its move, penalised
+    ones too), ``invalid``, ``several``, ``blank``, ``missing``, ``late`` and ``corrected``
+    (credited by the arbitrator without a move); ``overridden``, ``solos``, ``penalties``
+    and ``found_top`` name them again."""
 
     round = RoundSerializer()
     rulings = RulingSerializer(many=True)
     groups = MoveGroupSerializer(many=True)
+    valid = serializers.IntegerField(help_text="the slips scored for a move: the rulings in groups")
     invalid = RulingSerializer(many=True)
+    several = RulingSerializer(many=True)
     blank = RulingSerializer(many=True)
     missing = RulingSerializer(many=True)
     late = RulingSerializer(many=True)
+    corrected = RulingSerializer(many=True)
     overridden = RulingSerializer(many=True)
     solos = RulingSerializer(many=True)
     penalties = RulingSerializer(many=True)

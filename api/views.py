@@ -955,7 +955,8 @@ class AverageView(RulingMixin, APIView):
     responses={200: StandingsSerializer, **ERRORS},
 )
 class StandingsView(EventMixin, APIView):
-    """Placed rounds only. Players see them once a round of the game (or event) is placed."""
+    """The counted rounds (placed, or published). Players see them once a round of the game
+    (or event) counts."""
 
     def get_permissions(self) -> list[BasePermission]:
         return [p() for p in _arbitrator_or_player()]
@@ -971,8 +972,8 @@ class StandingsView(EventMixin, APIView):
             game = event.games.filter(number=number).first()
             if game is None:
                 raise NotFound(_("game %(number)s does not exist") % {"number": number})
-        if not is_arbitrator(request, event) and not selectors.has_placed_rounds(event, game_number=number):
-            raise PermissionDenied(_("the standings are published once a round is placed"))
+        if not is_arbitrator(request, event) and not selectors.has_counted_rounds(event, game_number=number):
+            raise PermissionDenied(_("the standings are published with the first round's results"))
         rows = game_standings(game, category=category) if game else event_standings(event, category=category)
         body = {"game": number, "category": category, "rows": [to_dict(row) for row in rows]}
         return Response(StandingsSerializer(body).data)

@@ -24,10 +24,10 @@ def player_chart(view: GameView | None, round: Round | None, lines: PlayerLines)
         return ""
     tops = [p.top_score for p in view.placed]
     scores: list[int | None] = [lines.credited.get(p.number) for p in view.placed]
-    shown = lines.ruling is not None and view.top_score is not None
-    if shown and round.state != Round.State.PLACED and round.number not in lines.credited:
-        tops.append(view.top_score or 0)
-        scores.append(lines.ruling.credited if lines.ruling is not None else None)
+    if view.top_score is not None and round.state != Round.State.PLACED:
+        # Published, not placed yet: counted already (tournaments.models.counted_rounds).
+        tops.append(view.top_score)
+        scores.append(lines.credited.get(round.number))
     if not tops:
         return ""
     total = sum(s or 0 for s in scores)

@@ -308,9 +308,23 @@ class Game(models.Model):
         return self.event.random_seed * 1000 + self.number
 
 
+def counted_rounds(prefix: str = "") -> models.Q:
+    """The rounds whose results count in the totals and the standings (``prefix``: the
+    lookup to the round, "round__"): placed, or published before the placement. The
+    phones show a published round's result at once, so every screen, sheet and export
+    adds it up from then on (a correction after it follows everywhere)."""
+    return models.Q(**{f"{prefix}state": "placed"}) | models.Q(
+        **{f"{prefix}state": "adjudicated", f"{prefix}published_at__isnull": False}
+    )
+
+
 class RoundQuerySet(models.QuerySet["Round"]):
     def open(self) -> RoundQuerySet:
         return self.filter(state=Round.State.OPEN)
+
+    def counted(self) -> RoundQuerySet:
+        """See :func:`counted_rounds`."""
+        return self.filter(counted_rounds())
 
     def unplaced(self) -> RoundQuerySet:
         """Rounds whose move is not on the board yet: at most one per game (the next rack

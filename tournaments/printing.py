@@ -9,7 +9,17 @@ from typing import TYPE_CHECKING
 
 from django.utils import formats, timezone, translation
 
-from tournaments.models import CentreRuling, Event, Game, HubRound, Multiplex, Player, Round, Ruling
+from tournaments.models import (
+    CentreRuling,
+    Event,
+    Game,
+    HubRound,
+    Multiplex,
+    Player,
+    Round,
+    Ruling,
+    counted_rounds,
+)
 from tournaments.selectors import hub_game, multiplex_of
 from tournaments.standings import (
     event_standings,
@@ -199,7 +209,7 @@ def _progress(game: Game | None) -> str:
     6 must not be read as the final standings."""
     if game is None:
         return ""
-    last = game.rounds.filter(state=Round.State.PLACED).order_by("number").last()
+    last = game.rounds.counted().order_by("number").last()
     number = last.number if last is not None else 0
     values = {"round": number, "game": game.number}
     if game.state == Game.State.ENDED:
@@ -220,7 +230,7 @@ def _round_result(event: Event, game: Game, number: int | None, date: str) -> by
         )
     totals: dict[int, int] = {}
     earlier = Ruling.objects.filter(
-        round__game=game, round__number__lt=round.number, round__state=Round.State.PLACED
+        counted_rounds("round__"), round__game=game, round__number__lt=round.number
     ).values_list("player_id", "credited")
     for player_id, credited in earlier:
         totals[player_id] = totals.get(player_id, 0) + credited
@@ -269,7 +279,7 @@ def _placed(game: Game) -> list[Round]:
 def _rounds(event: Event, game: Game, date: str) -> bytes:
     from scoring.sheets.rounds import PlayerLine, RoundsSheet
 
-    rounds = _placed(game)
+    rounds = list(game.rounds.counted().order_by("number"))  # the standings' rounds
     index = {r.pk: i for i, r in enumerate(rounds)}
     scores: dict[int, list[int | None]] = {}
     rulings = Ruling.objects.filter(round__in=rounds).values_list("player_id", "round_id", "credited")

@@ -36,12 +36,20 @@ from tournaments.models import (
     Round,
     Ruling,
     Slip,
+    counted_rounds,
 )
 from tournaments.state import rebuild
 
-#: Reasons whose move is scored (grouped by move in the review).
-SCORED = (adj.Reason.OK, adj.Reason.SHIFT_ACCEPTED)
 INVALID = (adj.Reason.ILLEGAL, adj.Reason.NOT_IN_LEXICON, adj.Reason.UNREADABLE)
+#: The review's lists of slips scored 0, by reason; every other ruling with a move is
+#: listed under its move (penalised and corrected ones too), the rest under "corrected".
+ZERO_SECTIONS = {
+    **dict.fromkeys(INVALID, "invalid"),
+    adj.Reason.SEVERAL_SLIPS: "several",
+    adj.Reason.BLANK_SLIP: "blank",
+    adj.Reason.MISSING: "missing",
+    adj.Reason.LATE: "late",
+}
 RULED = (Round.State.ADJUDICATED, Round.State.PLACED)
 
 
@@ -252,7 +260,7 @@ def player_lines(
     if game_number:
         placed = only_them(
             Ruling.objects.filter(
-                round__game__event=event, round__game__number=game_number, round__state=Round.State.PLACED
+                counted_rounds("round__"), round__game__event=event, round__game__number=game_number
             )
         ).values_list("player_id", "round__number", "credited")
         for player_id, number, value in placed:
@@ -354,14 +362,17 @@ def game_view(game: Game) -> GameView:
         to_come_total=sum(unseen),
         values=[(ALPHABET[c - 1], tiles.values[c]) for c in range(1, 27)],
         placed=placed,
-        top_total=sum(p.top_score for p in placed),
+        # The rounds counted in every total: the placed ones, and the current one once its
+        # results are published (tournaments.models.counted_rounds).
+        top_total=sum(p.top_score for p in placed)
+        + (current.top_score or 0 if current is not None and sight is not None and sight.answers else 0),
     )
     if current is not None and sight is not None and sight.answers:
         view.top_score = current.top_score
         view.tops = [shown_move(t, event.board, event.notation) for t in current.tops]
-        view.chosen = shown_move(
-            current.chosen or (current.tops[0] if current.tops else ""), event.board, event.notation
-        )
+        # The move fixed at the publication (the one then placed); none yet only for a
+        # centre waiting for the hub's: the top score is told alone.
+        view.chosen = shown_move(current.chosen, event.board, event.notation)
     return view
 
 
@@ -394,17 +405,39 @@ class MoveGroup:
 
 @dataclass
 class Review:
+    """Every ruling of the round once, in one section: under its move (``groups``), or in
+    the list of its reason (``invalid``, ``several``, ``blank``, ``missing``, ``late``), or
+    among the ``corrected`` without a move (an average, an unreadable slip credited). The
+    other lists name the same rulings again by what they got."""
+
     round: Round
     rulings: list[Ruling]
     groups: list[MoveGroup]
     invalid: list[Ruling]
+    several: list[Ruling]
     blank: list[Ruling]
     missing: list[Ruling]
     late: list[Ruling]
+    corrected: list[Ruling]
     overridden: list[Ruling]
     solos: list[Ruling]
     penalties: list[Ruling]
     found_top: list[Ruling]
+
+    @property
+    def valid(self) -> int:
+        """The slips scored for a move (the rulings under the moves)."""
+        return sum(len(g.rulings) for g in self.groups)
+
+
+def review_section(ruling: Ruling) -> str:
+    """Where the review lists a ruling: "move", a reason's list, or "corrected"."""
+    zero = ZERO_SECTIONS.get(ruling.reason)
+    if zero is not None:
+        return zero
+    if ruling.move and ruling.reason != adj.Reason.AVERAGE:  # an average is no move
+        return "move"
+    return "corrected"
 
 
 def round_review(round: Round) -> Review:
@@ -415,9 +448,12 @@ def round_review(round: Round) -> Review:
         .select_related("player", "slip", "ruled_by")
         .order_by("player__table")
     )
+    sections: dict[str, list[Ruling]] = defaultdict(list)
     grouped: dict[tuple[str, int], list[Ruling]] = defaultdict(list)
     for r in rulings:
-        if r.reason in SCORED:
+        section = review_section(r)
+        sections[section].append(r)
+        if section == "move":
             grouped[(r.move, r.move_score)].append(r)
     groups = [
         MoveGroup(
@@ -433,10 +469,12 @@ def round_review(round: Round) -> Review:
         round=round,
         rulings=rulings,
         groups=groups,
-        invalid=[r for r in rulings if r.reason in INVALID],
-        blank=[r for r in rulings if r.reason == adj.Reason.BLANK_SLIP],
-        missing=[r for r in rulings if r.reason == adj.Reason.MISSING],
-        late=[r for r in rulings if r.reason == adj.Reason.LATE],
+        invalid=sections["invalid"],
+        several=sections["several"],
+        blank=sections["blank"],
+        missing=sections["missing"],
+        late=sections["late"],
+        corrected=sections["corrected"],
         overridden=[r for r in rulings if r.overridden],
         solos=[r for r in rulings if r.solo],
         penalties=[r for r in rulings if r.penalty],
@@ -512,8 +550,9 @@ def round_slips(round: Round, *, player_id: int | None = None) -> QuerySet[Slip]
     return slips if player_id is None else slips.filter(player_id=player_id)
 
 
-def has_placed_rounds(event: Event, *, game_number: int | None = None) -> bool:
-    rounds = Round.objects.filter(game__event=event, state=Round.State.PLACED)
+def has_counted_rounds(event: Event, *, game_number: int | None = None) -> bool:
+    """Whether a round's results count in the standings (placed, or published)."""
+    rounds = Round.objects.filter(game__event=event).counted()
     if game_number is not None:
         rounds = rounds.filter(game__number=game_number)
     return rounds.exists()

@@ -15,8 +15,8 @@ from tournaments.models import (
     HubRound,
     Multiplex,
     Player,
-    Round,
     Ruling,
+    counted_rounds,
 )
 
 
@@ -75,14 +75,14 @@ def _results(rulings: QuerySet[Any], fields: tuple[str, ...] = RESULT_FIELDS) ->
 
 
 def top_total(game: Game) -> int:
-    """Sum of the top scores of the placed rounds (even where the arbitrator placed a
-    lower move, the players are measured against the best score the rack allowed)."""
-    placed = game.rounds.filter(state=Round.State.PLACED)
-    return placed.aggregate(t=Sum("top_score"))["t"] or 0
+    """Sum of the top scores of the counted rounds (placed or published: even where the
+    arbitrator placed a lower move, the players are measured against the best score the
+    rack allowed)."""
+    return game.rounds.filter(counted_rounds()).aggregate(t=Sum("top_score"))["t"] or 0
 
 
 def game_standings(game: Game, *, category: str | None = None) -> list[Row]:
-    rulings = Ruling.objects.filter(round__game=game, round__state=Round.State.PLACED)
+    rulings = Ruling.objects.filter(counted_rounds("round__"), round__game=game)
     return standings(
         _results(rulings),
         _players(game.event),
@@ -93,17 +93,15 @@ def game_standings(game: Game, *, category: str | None = None) -> list[Row]:
 
 
 def event_standings(event: Event, *, category: str | None = None) -> list[Row]:
-    rulings = Ruling.objects.filter(round__game__event=event, round__state=Round.State.PLACED)
+    rulings = Ruling.objects.filter(counted_rounds("round__"), round__game__event=event)
     total = sum(top_total(g) for g in event.games.all())
     return standings(_results(rulings), _players(event), total, tie_break=event.tie_break, category=category)
 
 
 def game_scores(game: Game, players: list[int]) -> tuple[list[int], dict[int, list[int | None]]]:
-    """The top of each placed round of ``game`` and what each of ``players`` (ids) scored
+    """The top of each counted round of ``game`` and what each of ``players`` (ids) scored
     in it (None: no ruling), in round order: the chart of a game (scoring/charts.py)."""
-    rounds = list(
-        game.rounds.filter(state=Round.State.PLACED).order_by("number").values_list("pk", "top_score")
-    )
+    rounds = list(game.rounds.filter(counted_rounds()).order_by("number").values_list("pk", "top_score"))
     place = {pk: i for i, (pk, _top) in enumerate(rounds)}
     scores: dict[int, list[int | None]] = {pk: [None] * len(rounds) for pk in players}
     rulings = Ruling.objects.filter(round__in=list(place), player_id__in=players)

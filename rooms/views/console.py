@@ -496,7 +496,8 @@ def round_publish(request: HttpRequest, event_id: int) -> HttpResponse:
     """The arbitrator has reviewed the rulings: the phones and the projector show them."""
     event = arbitrated_event(request, event_id)
     with refusals(request):
-        round = services.round_publish(round=_unplaced_round(event, request), by=request.user)
+        round = _selected_top(request, event, _unplaced_round(event, request))
+        round = services.round_publish(round=round, by=request.user)
         messages.success(
             request,
             _("The results of round %(number)s are shown on the phones and the projector.")
@@ -698,6 +699,15 @@ def top_choose(request: HttpRequest, event_id: int) -> HttpResponse:
     return _back(event)
 
 
+def _selected_top(request: HttpRequest, event: Event, round: Round) -> Round:
+    """The equal top selected in the publish or place form, chosen before the action: the
+    move the phones announce and the one placed are the one the arbitrator selected."""
+    move = (request.POST.get("move") or "").strip()[:40]
+    if move and move != shown_move(round.chosen, event.board, event.notation):
+        round = services.top_choose(round=round, move_text=move, by=request.user).round
+    return round
+
+
 @require_POST
 @arbitrator_page
 def round_place(request: HttpRequest, event_id: int) -> HttpResponse:
@@ -706,13 +716,9 @@ def round_place(request: HttpRequest, event_id: int) -> HttpResponse:
     again)."""
     event = arbitrated_event(request, event_id)
     typed = (request.POST.get("typed") or "").strip().upper()[:20]
-    move = (request.POST.get("move") or "").strip()[:40]
     with refusals(request):
-        round = _unplaced_round(event, request)
-        if move and move != shown_move(round.chosen, event.board, event.notation):
-            # The equal top selected in the same form: chosen, then placed in one click. A
-            # refused rack below leaves it chosen, not placed (the page shows it selected).
-            round = services.top_choose(round=round, move_text=move, by=request.user).round
+        # A refused rack below leaves the top selected chosen, not placed (the page shows it).
+        round = _selected_top(request, event, _unplaced_round(event, request))
         try:
             rejected = _rejected(request.POST) if typed else ()
             following = services.round_place(

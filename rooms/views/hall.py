@@ -13,7 +13,7 @@ from django.urls import reverse
 from rooms.charts import podium_chart
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx
 from tournaments.display import sorted_rack
-from tournaments.models import Event, Game, Round
+from tournaments.models import Event, Game
 from tournaments.selectors import (
     current_game,
     current_round,
@@ -48,7 +48,7 @@ def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
     view = public_view(event, versions.public)
     round = current_round(event)
     game = current_game(event)
-    placed = game is not None and game.rounds.filter(state=Round.State.PLACED).exists()
+    placed = game is not None and game.rounds.counted().exists()
     over = game is not None and game.state == Game.State.ENDED
     url = join_url(request, event)
     rows = (

@@ -107,7 +107,8 @@ def test_the_history_shows_the_stored_moves_in_fisf(console: Client, event: Even
     # ... and the page shows them in the event's notation: the placed top and the ruling.
     page = html.unescape(console.get(_url(event, "history/")).content.decode())
     _shown(page, "8H PROOF")
-    assert page.count("<dt>move</dt><dd><ins>H8 PROOF</ins></dd>") == 2  # the placed top, the ruling
+    # The top fixed at the publication, the placed top, the ruling.
+    assert page.count("<dt>move</dt><dd><ins>H8 PROOF</ins></dd>") == 3
     _shown(console.get(_url(event, "history/"), {"entity": "round"}).content.decode(), "8H PROOF")
 
 

@@ -304,16 +304,39 @@ def round_publish(*, round: Round, by: User = None, now: dt.datetime | None = No
         if round.published_at is not None:
             return round
         round.published_at = now or timezone.now()
-        round.save(update_fields=["published_at"])
+        choice = announced_choice(round)
+        round.save(update_fields=["published_at", "chosen", "chosen_score"])
         history_record(
             event=round.game.event,
             entity="round",
             object_id=round.pk,
             action="publish",
             by=by,
-            new={"published_at": round.published_at.isoformat()},
+            new={"published_at": round.published_at.isoformat(), **choice},
         )
         return round
+
+
+def announced_choice(round: Round) -> dict[str, Any]:
+    """Fix the move the players are told is placed, as they are told it: the arbitrator's
+    choice, else the automatic one among the tops (a master game's or the hub's move is
+    chosen at the solve). Returns it for the history, or {} when nothing is chosen yet (a
+    centre still waiting for the hub's move: the phones then announce the top score
+    alone). The caller saves the round."""
+    arbitrated = planned_move(round) is None and following(round.game.event) is None
+    if not round.chosen and round.tops and arbitrated:
+        round.chosen = automatic_top(round)
+        round.chosen_score = round.top_score
+    if not round.chosen:
+        return {}
+    return {"chosen": round.chosen, "score": round.chosen_score}
+
+
+def automatic_top(round: Round) -> str:
+    """The move placed when the arbitrator chooses none among equal tops (GCG)."""
+    position = rebuild(round.game)
+    tops = [parse_move(t, "gcg", position.game.board.size) for t in round.tops]
+    return format_move(order_tops(position.game.board, tops)[0], "gcg")
 
 
 def round_solve(*, round_id: int) -> Round:
@@ -484,10 +507,7 @@ def round_place(
         if not round.chosen:
             if not round.tops:
                 raise ApplicationError(_("no legal move: end the game"))
-            position = rebuild(round.game)
-            tops = [parse_move(t, "gcg", position.game.board.size) for t in round.tops]
-            chosen = order_tops(position.game.board, tops)[0]
-            round.chosen = format_move(chosen, "gcg")
+            round.chosen = automatic_top(round)
             round.chosen_score = round.top_score
         round.state = Round.State.PLACED
         round.placed_at = timezone.now()

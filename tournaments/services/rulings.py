@@ -22,7 +22,7 @@ from tournaments.judging import adjudication_settings, judging_rules, prior_warn
 from tournaments.models import Event, HistoryEntry, Round, Ruling, Slip
 from tournaments.notify import event_changed
 from tournaments.services.history import actor, history_record
-from tournaments.services.rounds import round_solve
+from tournaments.services.rounds import announced_choice, round_solve
 from tournaments.state import (
     rebuild,
 )
@@ -53,7 +53,8 @@ def round_adjudicate(*, round_id: int) -> Round:
             fields = ["state"]
             if locked.published_at is None and locked.game.event.publish_at_close:
                 locked.published_at = timezone.now()  # training: shown unreviewed, at once
-                fields.append("published_at")
+                announced_choice(locked)  # the top told is the one placed
+                fields += ["published_at", "chosen", "chosen_score"]
             locked.save(update_fields=fields)
         event_changed(locked.game.event_id)  # the phones show the results: tell them now
         return locked

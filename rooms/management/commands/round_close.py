@@ -6,7 +6,6 @@ is kept as late and scores 0. Prints a summary of the rulings; ``rulings`` shows
 
 from __future__ import annotations
 
-from collections import Counter
 from typing import Any
 
 from django.core.management.base import CommandError
@@ -18,9 +17,9 @@ from rooms.management.commands._common import (
     playing_game,
     tables_text,
 )
-from scoring.adjudication import Reason
 from tournaments import services
 from tournaments.models import Round
+from tournaments.selectors import round_review
 
 
 class Command(ArbiterCommand):
@@ -38,14 +37,13 @@ class Command(ArbiterCommand):
         if not self.wait_for(round, lambda r: r.state == Round.State.ADJUDICATED):
             self.say("  the workers are ruling the slips: see them with rulings when they are done")
             return
-        reasons = Counter(round.rulings.values_list("reason", flat=True))
-        on_top = round.rulings.filter(is_top=True).count()
-        scored = reasons[Reason.OK] + reasons[Reason.SHIFT_ACCEPTED]
-        invalid = reasons[Reason.ILLEGAL] + reasons[Reason.NOT_IN_LEXICON] + reasons[Reason.UNREADABLE]
-        shifts = round.rulings.exclude(shift_candidate="").filter(overridden=False).count()
+        review = round_review(round)
+        shifts = sum(1 for r in review.rulings if r.shift_candidate and not r.overridden)
+        several = f", {len(review.several)} several slips" if review.several else ""
         self.say(
-            f"  ruled: {scored} valid ({on_top} on the top {round.top_score}), {invalid} invalid"
-            f" ({shifts} possible shifted references), {reasons[Reason.BLANK_SLIP]} blank,"
-            f" {reasons[Reason.MISSING]} missing, {reasons[Reason.LATE]} late"
+            f"  ruled: {review.valid} valid ({len(review.found_top)} on the top {round.top_score},"
+            f" {len(review.penalties)} with a penalty), {len(review.invalid)} invalid"
+            f" ({shifts} possible shifted references){several}, {len(review.blank)} blank,"
+            f" {len(review.missing)} missing, {len(review.late)} late"
         )
         self.say(f"  review with: rulings --event {event.code}")

@@ -94,7 +94,7 @@ def test_a_whole_event_runs_from_the_terminal(tmp_path, arbitrator) -> None:
 
     out = run("round_close", "--event", event.code).out
     assert "Round 1 closed; missing slips: none" in out
-    assert "2 valid (2 on the top 66), 2 invalid (1 possible shifted references)" in out
+    assert "2 valid (2 on the top 66, 0 with a penalty), 2 invalid (1 possible shifted references)" in out
 
     # Review, grouped by move; the top finders are named.
     out = run("rulings", "--event", event.code, "--players").out

@@ -1,0 +1,161 @@
+"""What several screens show of one fact agrees (issue 29's walkthrough): the top announced
+and the top placed, the review and the rulings, the totals of a phone and the standings."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from bench import invariants
+from scoring import adjudication as adj
+from tests.helpers import pdf_text
+from tests.rooms.helpers import live_forget
+from tests.rooms.helpers import phone as _phone
+from tests.rooms.helpers import url as _url
+from tests.tournaments.helpers import play_out
+from tournaments import services
+from tournaments.models import Event, Round, Ruling, Slip
+from tournaments.printing import render_sheet
+from tournaments.selectors import round_review
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _equal_tops(event: Event) -> Round:
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game, typed="AEGINRS")
+    services.round_open(round=round)
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    round = Round.objects.get(pk=round.pk)
+    assert len(round.tops) == 7
+    return round
+
+
+def test_the_equal_top_selected_at_the_publication_is_announced_and_placed(
+    console: Client, event: Event, players
+) -> None:
+    round = _equal_tops(event)
+    phone = _phone(event, 1)
+    selected = round.tops[3]
+    key = {"round_key": f"{round.game.number}-{round.number}"}
+    console.post(_url(event, "publish/"), {**key, "move": selected})
+    live_forget()
+    published = Round.objects.get(pk=round.pk)
+    assert published.published_at is not None and published.chosen == selected
+    # Every screen announces the selected top, the console keeps it selected.
+    assert f"<b>{selected}</b>" in phone.get(f"/p/{event.pk}/").content.decode()
+    assert f"<b>{selected}</b>" in console.get(f"/hall/{event.pk}/").content.decode()
+    assert console.get(f"/api/events/{event.pk}/game/").json()["chosen"] == selected
+    page = console.get(_url(event)).content.decode()
+    assert f'value="{selected}" data-squares' in page
+    assert page.split(f'value="{selected}"')[1].split(">")[0].strip().endswith("checked")
+    # Placed with nothing more said: the move announced.
+    console.post(_url(event, "place/"), key)
+    assert Round.objects.get(pk=round.pk).chosen == selected
+
+
+def test_a_publication_without_a_choice_fixes_the_automatic_top(
+    console: Client, event: Event, players
+) -> None:
+    round = _equal_tops(event)
+    services.round_publish(round=round)
+    announced = console.get(f"/api/events/{event.pk}/game/").json()["chosen"]
+    assert announced == round.tops[0] == Round.objects.get(pk=round.pk).chosen
+    services.round_place(round=round, draw_next=False)
+    assert Round.objects.get(pk=round.pk).chosen == announced
+
+
+def test_results_shown_at_the_close_fix_the_top_they_announce(event: Event, players) -> None:
+    Event.objects.filter(pk=event.pk).update(publish_at_close=True)
+    event.refresh_from_db()
+    ruled = _equal_tops(event)
+    assert ruled.published_at is not None and ruled.chosen == ruled.tops[0]
+
+
+def _second_round(event: Event) -> Round:
+    game = services.game_start(event=event)
+    play_out(services.round_draw(game=game))
+    return services.round_open(round=services.round_draw(game=game))
+
+
+def test_every_ruling_is_in_the_review_once_under_its_move_or_its_reason(
+    console: Client, event: Event, players
+) -> None:
+    round = _second_round(event)
+    round.refresh_from_db()
+    top_coordinates, top_word = round.tops[0].split()
+    anne, bruno, chloe = players
+    extra = [services.player_add(event=event, name=name) for name in ("Denis", "Emma", "Félix")]
+    # A wrong reference with the top's score (5 points less), the top itself, a word not
+    # in the list, two slips, a blank slip, and a missing one.
+    submit = services.slip_submit
+    submit(round=round, player=anne, coordinates="1A", word=top_word, announced_score=round.top_score)
+    submit(round=round, player=bruno, coordinates=top_coordinates, word=top_word, announced_score=None)
+    submit(round=round, player=chloe, coordinates=top_coordinates, word="QZXV", announced_score=None)
+    submit(round=round, player=extra[0], coordinates=top_coordinates, word=top_word, announced_score=None)
+    submit(
+        round=round, player=extra[0], coordinates=top_coordinates, word=top_word, announced_score=None,
+        source=Slip.Source.PAPER, second="second",
+    )  # fmt: skip
+    submit(round=round, player=extra[1], coordinates="", word="", announced_score=None)
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    rulings = {r.player.name: r for r in Ruling.objects.filter(round=round).select_related("player")}
+    assert rulings["Anne"].reason == adj.Reason.WRONG_REFERENCE and rulings["Anne"].penalty == 5
+    assert rulings["Denis"].reason == adj.Reason.SEVERAL_SLIPS
+    # A correction without a move (a slip read blank, credited all the same) is listed too.
+    services.ruling_override(ruling=rulings["Emma"], by=None, reason="read again", credited=3)
+    page = console.get(_url(event)).content.decode()
+    listed = re.findall(r'<a href="/console/\d+/rulings/(\d+)/"[^>]*data-ruling="(\d+)"', page)
+    assert sorted(int(a) for a, b in listed if a == b) == sorted(r.pk for r in rulings.values())
+    assert len(listed) == len(rulings)
+    # Anne is under the top's move with her penalty; the lines below link every name.
+    review = round_review(Round.objects.get(pk=round.pk))
+    under = {g.move: [r.player.name for r in g.rulings] for g in review.groups}
+    assert under[rulings["Anne"].move] == ["Anne", "Bruno"] and review.valid == 2
+    assert [r.player.name for r in review.several] == ["Denis"]
+    assert [r.player.name for r in review.corrected] == ["Emma"]
+    assert [r.player.name for r in review.invalid] == ["Chloé"]
+    penalties = page.split("Penalties:")[1].split("</p>")[0]
+    assert f'/rulings/{rulings["Anne"].pk}/"' in penalties
+    found = page.split("Found the top:")[1].split("</p>")[0]
+    assert f'/rulings/{rulings["Anne"].pk}/"' in found and f'/rulings/{rulings["Bruno"].pk}/"' in found
+    api = console.get(f"/api/events/{event.pk}/rounds/current/review/").json()
+    sections = ("invalid", "several", "blank", "missing", "late", "corrected")
+    in_api = [r["id"] for g in api["groups"] for r in g["rulings"]] + [
+        r["id"] for s in sections for r in api[s]
+    ]
+    assert sorted(in_api) == sorted(r.pk for r in rulings.values()) and api["valid"] == 2
+
+
+def test_after_a_publication_every_screen_gives_each_player_the_same_total(
+    console: Client, event: Event, players
+) -> None:
+    game = services.game_start(event=event)
+    round = services.round_open(round=services.round_draw(game=game))
+    round.refresh_from_db()
+    coordinates, word = round.tops[0].split()
+    phones = {p.table: _phone(event, p.table) for p in players}
+    phones[1].post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word})
+    phones[2].post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": "ZZZZ"})
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    services.round_publish(round=Round.objects.get(pk=round.pk))
+    live_forget()
+    expected = {1: round.top_score, 2: 0, 3: 0}
+    totals = {t: invariants.phone_total(p.get(f"/p/{event.pk}/").content.decode()) for t, p in phones.items()}
+    assert totals == {t: (v, round.top_score) for t, v in expected.items()}
+    api = console.get(f"/api/events/{event.pk}/standings/").json()["rows"]
+    sheet = render_sheet("standings", event=event)
+    cells = [line for page in pdf_text(sheet) for line in page.splitlines()]  # a cell a line
+    views = {
+        "phones": {t: v[0] for t, v in totals.items() if v is not None},
+        "projector": invariants.standings_totals(console.get(f"/hall/{event.pk}/").content.decode()),
+        "console": invariants.standings_totals(console.get(_url(event, "standings/")).content.decode()),
+        "api": {r["player"]["table"]: r["total"] for r in api},
+        "sheet": {p.table: int(cells[cells.index(p.name) + 1].replace("−", "-")) for p in players},
+    }
+    assert invariants.check_totals(views, expected=expected) == []
+    # A player's own page too, for the published round and the one after it.
+    phones_fr = phones[1].get(f"/p/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert invariants.phone_total(phones_fr) == (round.top_score, round.top_score)
