@@ -233,6 +233,13 @@ class ReopenInputSerializer(serializers.Serializer[Any]):
         required=False,
         help_text="the clock once reopened; without it the time that was left at the close, else 60",
     )
+    reason = serializers.CharField(
+        max_length=500,
+        required=False,
+        allow_blank=True,
+        help_text="required once the round's results were shown: kept in the history; every slip after"
+        " that first publication is then late",
+    )
 
 
 class AddTimeInputSerializer(serializers.Serializer[Any]):

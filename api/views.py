@@ -557,7 +557,10 @@ class ReopenRoundView(EventMixin, APIView):
         data = ReopenInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         round = services.round_reopen(
-            round=self.current_round(), by=request.user, seconds=data.validated_data.get("seconds")
+            round=self.current_round(),
+            by=request.user,
+            seconds=data.validated_data.get("seconds"),
+            reason=data.validated_data.get("reason", ""),
         )
         return Response(RoundSerializer(_fresh(round), context=ARBITRATOR).data)
 

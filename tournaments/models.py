@@ -368,6 +368,9 @@ class Round(models.Model):
     #: When the players were shown the top and their rulings: the arbitrator's review done
     #: (published, or placed), or the close under ``Event.publish_at_close``.
     published_at = models.DateTimeField(null=True, blank=True)
+    #: When the players first saw them; kept through a reopen, after which a slip received
+    #: is late (the top was public: docs/rules.md#reopening-a-round).
+    first_published_at = models.DateTimeField(null=True, blank=True)
 
     objects = RoundQuerySet.as_manager()
 
@@ -401,6 +404,12 @@ class Round(models.Model):
         """Whether the clock had run out at ``at``. Never while it is paused: a paused
         round takes no late slip (the clock cannot be paused once it has run out)."""
         return self.deadline is not None and self.paused_at is None and at > self.deadline
+
+    def publish(self, at: dt.datetime) -> list[str]:
+        """Show the players the results from ``at`` (the fields to save)."""
+        self.published_at = at
+        self.first_published_at = self.first_published_at or at
+        return ["published_at", "first_published_at"]
 
 
 class Slip(models.Model):

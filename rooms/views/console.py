@@ -485,7 +485,12 @@ def round_reopen(request: HttpRequest, event_id: int) -> HttpResponse:
     except ValueError:
         seconds = 0  # refused by the service with its message
     with refusals(request):
-        round = services.round_reopen(round=_unplaced_round(event, request), by=request.user, seconds=seconds)
+        round = services.round_reopen(
+            round=_unplaced_round(event, request),
+            by=request.user,
+            seconds=seconds,
+            reason=(request.POST.get("reason") or "")[:500],
+        )
         messages.success(request, _("Round %(number)s is open again.") % {"number": round.number})
     return _back(event)
 

@@ -708,6 +708,21 @@ def test_a_round_closed_by_mistake_is_reopened_from_the_console(
     assert any("only a closed round" in m for m in _messages(refused)), _messages(refused)
 
 
+def test_a_round_whose_results_were_shown_reopens_from_the_console_only_with_a_reason(
+    console: Client, event: Event, opened: Round
+) -> None:
+    console.post(_url(event, "close/"))
+    console.post(_url(event, "publish/"))
+    page = console.get(_url(event), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "le top est public" in page and 'name="reason" required' in page
+    refused = console.post(_url(event, "reopen/"), {"seconds": "45"}, follow=True)
+    assert any("the top is public" in m for m in _messages(refused)), _messages(refused)
+    assert _round(event).state == Round.State.ADJUDICATED
+    response = console.post(_url(event, "reopen/"), {"seconds": "45", "reason": "rack misread"}, follow=True)
+    assert any("open again" in m for m in _messages(response)), _messages(response)
+    assert HistoryEntry.objects.get(entity="round", action="reopen").reason == "rack misread"
+
+
 def test_the_clock_is_paused_resumed_and_given_time_from_the_console(
     console: Client, event: Event, opened: Round
 ) -> None:

@@ -240,13 +240,20 @@ REOPEN_SECONDS = 60
 
 
 def round_reopen(
-    *, round: Round, by: User = None, seconds: int | None = None, now: dt.datetime | None = None
+    *,
+    round: Round,
+    by: User = None,
+    seconds: int | None = None,
+    now: dt.datetime | None = None,
+    reason: str = "",
 ) -> Round:
     """Open again a round closed by mistake, before its move is placed. Its slips and
     rulings are kept (the rulings are written again at the next close). The clock gets
     ``seconds``, by default the time that was left when it was closed (the close came
     early), else :data:`REOPEN_SECONDS`. Slips that arrived while it was closed stay late:
-    the players hand them in again."""
+    the players hand them in again. Once its results have been shown to the players the
+    top is public: it reopens only with the arbitrator's ``reason`` (kept in the history),
+    and every slip received after that first publication is late."""
     now = now or timezone.now()
     with transaction.atomic():
         # The round's lock, as the close and the slips take it.
@@ -256,6 +263,17 @@ def round_reopen(
             raise ApplicationError(
                 _("round %(number)s is %(state)s: only a closed round not yet placed can be reopened")
                 % {"number": round.number, "state": round.get_state_display()}
+            )
+        if round.first_published_at is not None and not reason.strip():
+            shown = timezone.localtime(round.first_published_at).strftime("%H:%M:%S")
+            raise ApplicationError(
+                _(
+                    "the results of round %(number)s were shown to the players at %(time)s: the top is"
+                    " public. Reopen it only with a reason, kept in the history; every slip received"
+                    " after %(time)s is then late"
+                )
+                % {"number": round.number, "time": shown},
+                {"reason": "results_public"},
             )
         if seconds is None:
             left = 0.0
@@ -284,6 +302,7 @@ def round_reopen(
             by=by,
             old=old,
             new={"state": round.state, "deadline": round.deadline.isoformat()},
+            reason=reason.strip(),
         )
         return round
 
@@ -303,9 +322,9 @@ def round_publish(*, round: Round, by: User = None, now: dt.datetime | None = No
             )
         if round.published_at is not None:
             return round
-        round.published_at = now or timezone.now()
+        fields = round.publish(now or timezone.now())
         choice = announced_choice(round)
-        round.save(update_fields=["published_at", "chosen", "chosen_score"])
+        round.save(update_fields=[*fields, "chosen", "chosen_score"])
         history_record(
             event=round.game.event,
             entity="round",
@@ -511,8 +530,8 @@ def round_place(
             round.chosen_score = round.top_score
         round.state = Round.State.PLACED
         round.placed_at = timezone.now()
-        round.published_at = round.published_at or round.placed_at  # placing is publishing
-        round.save(update_fields=["chosen", "chosen_score", "state", "placed_at", "published_at"])
+        shown = round.publish(round.published_at or round.placed_at)  # placing is publishing
+        round.save(update_fields=["chosen", "chosen_score", "state", "placed_at", *shown])
         history_record(
             event=round.game.event,
             entity="round",

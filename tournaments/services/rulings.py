@@ -52,9 +52,9 @@ def round_adjudicate(*, round_id: int) -> Round:
             locked.state = Round.State.ADJUDICATED
             fields = ["state"]
             if locked.published_at is None and locked.game.event.publish_at_close:
-                locked.published_at = timezone.now()  # training: shown unreviewed, at once
+                fields += locked.publish(timezone.now())  # training: shown unreviewed, at once
                 announced_choice(locked)  # the top told is the one placed
-                fields += ["published_at", "chosen", "chosen_score"]
+                fields += ["chosen", "chosen_score"]
             locked.save(update_fields=fields)
         event_changed(locked.game.event_id)  # the phones show the results: tell them now
         return locked

@@ -118,8 +118,11 @@ def _late(locked: Round, received: dt.datetime, source: str) -> bool:
     arrived before the deadline and before the close is in time even when the close got
     the round's lock first (it waited behind it): it is ruled with the others. A paper
     slip typed once the round is closed is late, as it always was (typing stops at the
-    close)."""
+    close). Once the round's results have been shown, whatever comes is late: the top is
+    public (a round reopened after it, docs/rules.md#reopening-a-round)."""
     if locked.time_up(received):
+        return True
+    if locked.first_published_at is not None and received > locked.first_published_at:
         return True
     if locked.state == Round.State.OPEN:
         return False

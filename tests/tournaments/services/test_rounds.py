@@ -385,8 +385,8 @@ def test_the_results_are_shown_once_published_or_placed(
     again = services.round_publish(round=published)  # twice: nothing changes
     assert again.published_at == published.published_at
     assert HistoryEntry.objects.filter(entity="round", object_id=round.pk, action="publish").count() == 1
-    # Reopened: hidden again until the next publication.
-    reopened = services.round_reopen(round=published)
+    # Reopened (with a reason: the top was public): hidden again until the next publication.
+    reopened = services.round_reopen(round=published, reason="a phone could not send")
     assert reopened.published_at is None
     services.round_close(round=reopened)
     assert Round.objects.get(pk=round.pk).published_at is None
@@ -407,3 +407,42 @@ def test_placing_publishes_and_training_publishes_at_the_close(game: Game, playe
     services.round_close(round=round)
     shown = Round.objects.get(pk=round.pk)
     assert shown.state == Round.State.ADJUDICATED and shown.published_at is not None
+
+
+def test_a_round_whose_results_were_shown_reopens_only_with_a_reason_and_then_takes_late_slips(
+    game: Game, players: list[Player], arbitrator
+) -> None:
+    round = services.round_open(round=services.round_draw(game=game))
+    services.round_close(round=round)
+    published = services.round_publish(round=Round.objects.get(pk=round.pk), by=arbitrator)
+    with pytest.raises(ApplicationError, match=r"shown to the players at .*: the top is public") as refused:
+        services.round_reopen(round=published, by=arbitrator)
+    assert refused.value.extra == {"reason": "results_public"}
+    with pytest.raises(ApplicationError, match="top is public"):
+        services.round_reopen(round=published, by=arbitrator, reason="   ")
+    assert Round.objects.get(pk=round.pk).state == Round.State.ADJUDICATED
+    reopened = services.round_reopen(round=published, by=arbitrator, reason="the wrong rack was read out")
+    entry = HistoryEntry.objects.get(entity="round", object_id=round.pk, action="reopen")
+    assert entry.reason == "the wrong rack was read out" and entry.actor == arbitrator
+    # Every slip after the publication is late, even typed on paper while the round is open.
+    coordinates, word = reopened.tops[0].split()
+    phone = services.slip_submit(round=reopened, player=players[0], coordinates=coordinates, word=word,
+                                 announced_score=None)  # fmt: skip
+    paper = services.slip_submit(round=reopened, player=players[1], coordinates=coordinates, word=word,
+                                 announced_score=None, source=Slip.Source.PAPER)  # fmt: skip
+    assert phone.slip.late and paper.slip.late
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    reasons = set(Ruling.objects.filter(round=round, player__in=players[:2]).values_list("reason", flat=True))
+    assert reasons == {"late"}
+    # The first publication stays the one after the next publication.
+    again = services.round_publish(round=Round.objects.get(pk=round.pk))
+    assert again.first_published_at == published.first_published_at < again.published_at
+
+
+def test_a_placement_undone_leaves_the_round_public(game: Game, players: list[Player]) -> None:
+    round = services.round_open(round=services.round_draw(game=game))
+    services.round_close(round=round)
+    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    undone = services.round_unplace(game=game)
+    with pytest.raises(ApplicationError, match="top is public"):
+        services.round_reopen(round=undone)
