@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import BaseUserCreationForm
@@ -65,7 +66,9 @@ def first_arbitrator(request: HttpRequest) -> HttpResponse:
     user.is_staff = True
     user.is_superuser = True
     user.save()
-    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
+    # The project's backend: a session naming one not in AUTHENTICATION_BACKENDS is
+    # anonymous at the next request (the new arbitrator was asked to log in).
+    login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
     messages.success(request, _("Welcome! Create your event, or load the demo event."))
     return redirect("home")
 

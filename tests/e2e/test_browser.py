@@ -1313,3 +1313,49 @@ def test_a_simultanes_pages_meet_wcag_21_aa(
     assert desk.evaluate("() => document.documentElement.scrollWidth") <= 320
     shot(desk, f"console-simultane-320-{suffix}")
     desk.context.close()
+
+
+def test_the_second_slip_question_and_the_blank_picker_are_drawn_to_size(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    """Issue 29, items 7 and 8: the "table typed twice" radios were drawn 442 px wide with
+    their words under them; the blank's letter picker lost its sixth column at 320 px."""
+    round = open_round(event, seconds=600)
+    coordinates, word = round.tops[0].split()
+    services.slip_submit(round=round, player=event.players.get(table=2), coordinates=coordinates, word=word,
+                         announced_score=None, source=Slip.Source.PAPER)  # fmt: skip
+    page = console(browser, live_server.url, event, "fr-FR")
+    page.fill("#slip-table", "2")
+    page.keyboard.press("Tab")
+    page.keyboard.type(coordinates)
+    page.keyboard.press("Tab")
+    page.keyboard.type(word)
+    page.keyboard.press("Enter")
+    page.wait_for_selector("fieldset.second input[type=radio]")
+    for radio in page.locator("fieldset.second label").all():
+        box, button = radio.bounding_box(), radio.locator("input").bounding_box()
+        assert box is not None and button is not None
+        assert button["width"] <= 32, button  # a radio's size, not a field's
+        words = radio.evaluate("l => { const r = document.createRange(); r.selectNodeContents(l);"
+                               " const b = r.getClientRects(); return b[b.length - 1].top; }")  # fmt: skip
+        assert abs(words - button["y"]) < button["height"] + 8, "the words beside the radio"
+    shot(page, "console-second-slip")
+    page.context.close()
+
+    phone = join(browser, live_server.url, event, 1, "fr-FR")
+    phone.wait_for_selector("ol.rack .tile")
+    for width in (360, 320):
+        phone.set_viewport_size({"width": width, "height": 700})
+        phone.evaluate("() => document.getElementById('blank-dialog').showModal()")
+        dialog = phone.locator("#blank-dialog").bounding_box()
+        assert dialog is not None and dialog["x"] >= 0 and dialog["x"] + dialog["width"] <= width
+        letters = phone.locator("#blank-dialog .letters-grid button")
+        assert letters.count() == 26
+        for i in range(26):
+            box = letters.nth(i).bounding_box()
+            assert box is not None and box["width"] >= 44 and box["height"] >= 44, (width, i)
+            inside = dialog["x"] <= box["x"] and box["x"] + box["width"] <= dialog["x"] + dialog["width"]
+            assert inside, (width, i)
+        shot(phone, f"phone-blank-picker-{width}")
+        phone.evaluate("() => document.getElementById('blank-dialog').close()")
+    phone.context.close()

@@ -37,6 +37,9 @@ def test_the_first_arbitrator_account_is_made_from_the_laptop_only(client: Clien
     assert response.status_code == 302
     user = get_user_model().objects.get()
     assert user.username == "chef" and user.is_staff
+    # Logged in from then on: the console opens, the home page offers the event to create.
+    assert client.get("/console/").status_code == 200
+    assert "/console/new/" in client.get("/").content.decode()
     # Only once.
     other = Client()
     assert 'action="/first-arbitrator/"' not in other.get("/").content.decode()

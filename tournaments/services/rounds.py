@@ -322,7 +322,8 @@ def round_publish(*, round: Round, by: User = None, now: dt.datetime | None = No
             )
         if round.published_at is not None:
             return round
-        fields = round.publish(now or timezone.now())
+        at = now or timezone.now()
+        fields = round.publish(at)
         choice = announced_choice(round)
         round.save(update_fields=[*fields, "chosen", "chosen_score"])
         history_record(
@@ -331,7 +332,7 @@ def round_publish(*, round: Round, by: User = None, now: dt.datetime | None = No
             object_id=round.pk,
             action="publish",
             by=by,
-            new={"published_at": round.published_at.isoformat(), **choice},
+            new={"published_at": at.isoformat(), **choice},
         )
         return round
 
