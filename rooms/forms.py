@@ -262,6 +262,17 @@ class OverrideForm(forms.Form):
     reason = forms.CharField(label=_("Reason (kept in the history)"), max_length=500)
 
 
+class SlipReadForm(forms.Form):
+    """The slip as it should have been read, ruled again (a typing mistake, a misread word)."""
+
+    coordinates = forms.CharField(label=_("Coordinates"), max_length=20, required=False)
+    word = forms.CharField(label=_("Word"), max_length=40, required=False)
+    announced_score = forms.IntegerField(
+        label=_("Score"), min_value=0, max_value=MAX_ANNOUNCED, required=False
+    )
+    reason = forms.CharField(label=_("Reason (kept in the history)"), max_length=500)
+
+
 class ReasonForm(forms.Form):
     reason = forms.CharField(label=_("Reason (kept in the history)"), max_length=500)
 

@@ -123,6 +123,44 @@ def test_every_entry_of_the_catalogue_is_translated_and_none_is_fuzzy(language: 
     assert len(entries) > 300  # the whole interface, not a stub
 
 
+def test_french_sets_its_high_punctuation_off_with_a_no_break_space() -> None:
+    """Issue 29, item 13: "Résultat du coup: Top" on a French page; and a plain space
+    before a colon lets the line break between the word and its colon."""
+    _header, *entries = read_po(catalogue("fr"))
+    loose = re.compile(r"(?<=\S)[:;?!](?=\s|$)|(?<=\S) [:;?!]")
+    problems = [
+        text
+        for entry in entries
+        for text in entry.msgstr.values()
+        if loose.search(re.sub(r"\d:\d", "", text))
+    ]
+    assert not problems, "\n".join(problems[:20])
+
+
+def test_no_page_writes_a_colon_of_one_language_between_two_values() -> None:
+    """A colon typed in a template is one language's: " : " read "Received at 00:58:06 :"
+    in English. The pages say it through {% colon %} (rooms/templatetags/arbiter.py)."""
+    written = re.compile(r"(?:}}|%}|</\w+>) ?: ")
+    translated = re.compile(r"{% blocktranslate.*?{% endblocktranslate %}|{% translate .*?%}", re.S)
+    problems = [
+        f"{path.relative_to(settings.BASE_DIR)}: {match.group(0)!r}"
+        for path in (Path(settings.BASE_DIR) / "templates").rglob("*.html")
+        for match in written.finditer(translated.sub("", path.read_text("utf-8")))
+    ]
+    assert not problems, "\n".join(problems)
+
+
+@pytest.mark.django_db
+def test_the_colon_tag_follows_the_page_language() -> None:
+    from django.template import engines
+
+    template = engines["django"].from_string("{% load arbiter %}Reçu{% colon %} x")
+    with translation.override("fr"):
+        assert template.render() == "Reçu\u00a0: x"
+    with translation.override("en"):
+        assert template.render() == "Reçu: x"
+
+
 @pytest.mark.parametrize("language", LANGUAGES)
 def test_the_compiled_catalogue_is_the_compiled_source(language: str, tmp_path: Path) -> None:
     msgfmt = need("msgfmt")

@@ -15,7 +15,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, gettext_noop
 
-from tournaments.display import RULING_LABELS, ruling_text, shown_values
+from tournaments.display import END_REASON_LABELS, RULING_LABELS, end_reason_text, ruling_text, shown_values
 from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
 
 #: What happened, by (entity, action). An unknown pair is shown as stored.
@@ -51,12 +51,14 @@ ACTIONS: dict[tuple[str, str], Any] = {
     ("slip", "late"): gettext_lazy("late slip handed in"),
     ("slip", "second_slip"): gettext_lazy("second slip handed in"),
     ("slip", "replaced"): gettext_lazy("slip replaced"),
+    ("slip", "read_again"): gettext_lazy("slip read again"),
     ("ruling", "rule"): gettext_lazy("ruled"),
     ("ruling", "rerule"): gettext_lazy("ruled again"),
     ("ruling", "recredit"): gettext_lazy("credited again after a correction"),
     ("ruling", "override"): gettext_lazy("ruling corrected"),
     ("ruling", "average"): gettext_lazy("average credited"),
     ("ruling", "accept_shift"): gettext_lazy("shifted reference accepted"),
+    ("ruling", "read_again"): gettext_lazy("ruled again on the slip read again"),
 }
 
 #: The fields of the old and new values, named.
@@ -85,6 +87,7 @@ FIELDS: dict[str, Any] = {
     "coordinates": gettext_lazy("coordinates"),
     "word": gettext_lazy("word"),
     "announced": gettext_lazy("announced score"),
+    "announced_score": gettext_lazy("announced score"),
     "source": gettext_lazy("handed in by"),
     "current": gettext_lazy("counts"),
     "credited": gettext_lazy("credited"),
@@ -121,6 +124,7 @@ class Change:
 @dataclass(frozen=True)
 class Line:
     entry: HistoryEntry
+    when: str
     who: str
     what: str
     changes: Sequence[Change]
@@ -143,7 +147,15 @@ def _when(value: str) -> str | None:
         return None
     if timezone.is_naive(moment):
         return None
-    return formats.date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT") + moment.strftime(":%S")
+    return local_moment(moment)
+
+
+def local_moment(moment: dt.datetime) -> str:
+    """A moment as the history shows it: the short date of the page's language and the
+    local time to the second (SHORT_DATETIME_FORMAT is "1:14 a.m." in English: a second
+    added after it read "1:14 a.m.:08")."""
+    local = timezone.localtime(moment)
+    return f"{formats.date_format(local, 'SHORT_DATE_FORMAT')} {local:%H:%M:%S}"
 
 
 def _value(key: str, value: Any) -> str:
@@ -160,6 +172,8 @@ def _value(key: str, value: Any) -> str:
             return str(Slip.Source(value).label)
         if key == "reason" and value in RULING_LABELS:
             return ruling_text(value)
+        if key == "reason" and value in END_REASON_LABELS:
+            return end_reason_text(value)
         when = _when(value) if key.endswith(("_at", "deadline")) else None
         if when is not None:
             return when
@@ -234,5 +248,7 @@ def history_lines(entries: Sequence[HistoryEntry], event: Event) -> list[Line]:
         old = shown_values(h.old, event.board, event.notation)
         new = shown_values(h.new, event.board, event.notation)
         who = _("Arbiter (automatic)") if h.actor_label == "system" else h.actor_label
-        lines.append(Line(h, who, what, _changes(old, new), _(h.reason) if h.reason else ""))
+        lines.append(
+            Line(h, local_moment(h.at), who, what, _changes(old, new), _(h.reason) if h.reason else "")
+        )
     return lines

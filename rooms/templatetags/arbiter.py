@@ -6,12 +6,20 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import template
+from django.utils import translation
 
 from tournaments.display import PREMIUM_MARKS, end_reason_text, ruling_text
 from tournaments.messages import say_notes
 from tournaments.models import Ruling
 
 register = template.Library()
+
+
+@register.simple_tag
+def colon() -> str:
+    """A colon after a label in the page's language: French sets it off with a no-break
+    space ("Reçu à 12:04:05 :"), English does not ("Received at 12:04:05:")."""
+    return "\u00a0:" if (translation.get_language() or "").startswith("fr") else ":"
 
 
 @register.filter

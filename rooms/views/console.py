@@ -31,6 +31,7 @@ from rooms.forms import (
     PlayersImportForm,
     ReasonForm,
     SlipForm,
+    SlipReadForm,
     TopForm,
 )
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, refusals
@@ -746,6 +747,20 @@ def _ruling_of(request: HttpRequest, event: Event, ruling_id: int) -> Ruling:
     return ruling
 
 
+def _move_points(ruling: Ruling) -> int | None:
+    """What the ruling's move scores on the board: the adjudication's own figure (its notes
+    keep it), not the points an arbitrator's correction set (``move_score`` then)."""
+    for note in ruling.notes:
+        score = note.get("params", {}).get("score")
+        if isinstance(score, int):
+            return score
+    return None if ruling.overridden or not ruling.move else ruling.move_score
+
+
+#: Rulings that do not come from one slip read in time: their points are corrected instead.
+UNREAD_AGAIN = ("late", "several_slips", "missing")
+
+
 @arbitrator_page
 def ruling_edit(request: HttpRequest, event_id: int, ruling_id: int) -> HttpResponse:
     """Correct one ruling with a reason, or accept its shifted reference."""
@@ -755,7 +770,25 @@ def ruling_edit(request: HttpRequest, event_id: int, ruling_id: int) -> HttpResp
         initial={"credited": ruling.credited, "warnings": ruling.warnings, "penalty": ruling.penalty}
     )
     shift_form = ReasonForm(prefix="shift")
-    if request.method == "POST" and "average" in request.POST:
+    slip = ruling.slip
+    read_form = SlipReadForm(
+        prefix="read",
+        initial={"coordinates": slip.coordinates, "word": slip.word, "announced_score": slip.announced_score}
+        if slip is not None
+        else {},
+    )
+    if request.method == "POST" and "read-reason" in request.POST:
+        read_form = SlipReadForm(request.POST, prefix="read")
+        if read_form.is_valid():
+            with refusals(request):
+                services.slip_correct(ruling=ruling, by=request.user, **read_form.cleaned_data)
+                messages.success(
+                    request,
+                    _("The slip of table %(table)s is read again and ruled.")
+                    % {"table": ruling.player.table},
+                )
+                return redirect("console:ruling", event_id=event.pk, ruling_id=ruling.pk)
+    elif request.method == "POST" and "average" in request.POST:
         with refusals(request):
             services.ruling_average(ruling=ruling, by=request.user)
             messages.success(
@@ -783,7 +816,8 @@ def ruling_edit(request: HttpRequest, event_id: int, ruling_id: int) -> HttpResp
                     request, _("Ruling corrected for table %(table)s.") % {"table": ruling.player.table}
                 )
                 return _back(event)
-    history = HistoryEntry.objects.filter(event=event, entity="ruling", object_id=ruling.pk).order_by("-at")
+    entries = HistoryEntry.objects.filter(event=event, entity="ruling", object_id=ruling.pk).order_by("-at")
+    history = history_lines(list(entries), event)
     return render(
         request,
         "console/ruling.html",
@@ -792,9 +826,12 @@ def ruling_edit(request: HttpRequest, event_id: int, ruling_id: int) -> HttpResp
             "ruling": ruling,
             "form": form,
             "shift_form": shift_form,
+            "read_form": read_form,
+            "readable": ruling.slip is not None and ruling.reason not in UNREAD_AGAIN,
             "shift": shown_move(ruling.shift_candidate, event.board, event.notation),
             "average": _average_offer(ruling),
             "move": shown_move(ruling.move, event.board, event.notation),
+            "move_points": _move_points(ruling),
             "history": history,
         },
     )

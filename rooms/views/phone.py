@@ -160,9 +160,12 @@ def player_lines_of(shared: Shared, players: list[int]) -> dict[int, PlayerLines
 def mine_context(context: dict[str, Any], lines: PlayerLines) -> dict[str, Any]:
     """``context`` (:func:`public_context`) with one player's own lines in place."""
     view = context["view"]
+    round = context["round"]
     return {
         **context,
         "mine": lines,
+        # Past the deadline (the round not closed yet) a slip can no longer be replaced.
+        "time_up": round is not None and round.time_up(timezone.now()),
         "placed": [(p, lines.credited.get(p.number)) for p in view.placed] if view else [],
         "chart": player_chart(view, context["round"], lines),
     }

@@ -381,11 +381,16 @@ def test_a_slip_typed_while_the_wifi_drops_is_not_lost(live_server: Any, browser
 def test_at_0000_the_phone_closes_its_form_and_says_time_is_up(
     live_server: Any, browser: Any, event: Event
 ) -> None:
-    open_round(event, seconds=4)
+    round = open_round(event, seconds=6)
+    coordinates, word = round.tops[0].split()
+    services.slip_submit(round=round, player=event.players.get(table=1), coordinates=coordinates, word=word,
+                         announced_score=None)  # fmt: skip
     phone = join(browser, live_server.url, event, 1, "fr-FR")
     context = phone.context
     phone.wait_for_selector("ol.rack .tile")
     assert phone.locator("#slip button.primary").is_enabled()
+    until = phone.locator("#receipt .until")
+    assert "Vous pouvez le remplacer jusqu’à la fin du temps" in until.inner_text()
     phone.fill("#slip input[name=word]", "ABC")  # typing when time runs out
     phone.wait_for_selector("#slip .time-up", timeout=LIVE_MS)
     assert "Temps écoulé" in phone.locator("#slip .time-up").inner_text()
@@ -393,8 +398,13 @@ def test_at_0000_the_phone_closes_its_form_and_says_time_is_up(
     assert phone.locator("#slip button.primary").is_disabled()
     assert phone.locator("#slip input[name=word]").is_disabled()
     assert phone.locator("[data-countdown]").inner_text() == "00:00"
+    # Issue 29, item 9: the receipt no longer says the slip can be replaced.
+    assert until.is_hidden()
+    phone.reload()
+    phone.wait_for_selector("#receipt .receipt")
+    assert phone.locator("#receipt .until").count() == 0  # nor does the page drawn after the deadline
     shot(phone, "phone-time-up")
-    assert not Slip.objects.exists()
+    assert Slip.objects.count() == 1
     context.close()
 
 

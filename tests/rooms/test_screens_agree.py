@@ -159,3 +159,60 @@ def test_after_a_publication_every_screen_gives_each_player_the_same_total(
     # A player's own page too, for the published round and the one after it.
     phones_fr = phones[1].get(f"/p/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert invariants.phone_total(phones_fr) == (round.top_score, round.top_score)
+
+
+def test_a_slip_misread_is_read_again_and_ruled_with_its_round(
+    console: Client, event: Event, players
+) -> None:
+    round = _second_round(event)
+    round.refresh_from_db()
+    coordinates, word = round.tops[0].split()
+    anne = players[0]
+    typo = word[:-1] + ("Z" if word[-1] != "Z" else "Q")
+    services.slip_submit(round=round, player=anne, coordinates=coordinates, word=typo, announced_score=None,
+                         source=Slip.Source.PAPER)  # fmt: skip
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    ruling = Ruling.objects.get(round=round, player=anne)
+    assert ruling.credited == 0
+    page = console.get(_url(event, f"rulings/{ruling.pk}/"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Relire le bulletin" in page and f'value="{typo}"' in page
+    refused = console.post(_url(event, f"rulings/{ruling.pk}/"), {"read-coordinates": coordinates,
+                           "read-word": word, "read-reason": ""})  # fmt: skip
+    assert Ruling.objects.get(pk=ruling.pk).credited == 0 and refused.status_code == 200
+    response = console.post(
+        _url(event, f"rulings/{ruling.pk}/"),
+        {"read-coordinates": coordinates, "read-word": word, "read-reason": "misread the last letter"},
+    )
+    assert response.status_code == 302
+    ruled = Ruling.objects.get(pk=ruling.pk)
+    assert ruled.credited == round.top_score and ruled.is_top and ruled.slip.word == word
+    slips = list(Slip.objects.filter(round=round, player=anne).order_by("pk").values_list("word", "current"))
+    assert slips == [(typo, False), (word, True)]  # the first reading kept
+    history = console.get(_url(event, "history/")).content.decode()
+    assert "slip read again" in history and "misread the last letter" in history
+    # A later correction of the points says the move's own score, not the points set.
+    services.ruling_override(ruling=ruled, by=None, reason="bonus by mistake", credited=round.top_score + 20)
+    page = console.get(_url(event, f"rulings/{ruling.pk}/")).content.decode()
+    assert f"{round.tops[0]} · {round.top_score} points" in page
+    assert f"· {round.top_score + 20} points" not in page and "ruling corrected" in page
+    with pytest.raises(services.ApplicationError, match="reads the same"):
+        services.slip_correct(ruling=ruled, by=None, reason="again", coordinates=coordinates, word=word,
+                              announced_score=None)  # fmt: skip
+
+
+def test_the_history_says_every_entry_in_the_page_language(console: Client, event: Event, players) -> None:
+    game = services.game_start(event=event)
+    round = services.round_open(round=services.round_draw(game=game))
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    ruling = Ruling.objects.filter(round=round).first()
+    services.ruling_override(ruling=ruling, by=None, reason="lu de travers", credited=3)
+    services.game_end(game=game, reason="stopped")
+    french = console.get(_url(event, "history/"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "arrêtée par l’arbitre" in french and ">stopped<" not in french
+    english = console.get(_url(event, "history/"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    # A short date and the time to the second, never "1:14 a.m.:08".
+    assert re.search(r"<td>\d\d/\d\d/\d{4} \d\d:\d\d:\d\d</td>", english) and ".m.:" not in english
+    page = console.get(_url(event, f"rulings/{ruling.pk}/"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    history = page.split("Historique</h2>")[1]
+    assert "Arbiter (automatique)" in history
+    assert " · system · " not in history and " · override · " not in history and " · rule · " not in history

@@ -74,6 +74,7 @@ from tournaments.services.rulings import (
     ruling_accept_shift,
     ruling_average,
     ruling_override,
+    slip_correct,
 )
 from tournaments.services.sheets import sheet_print, sheet_request
 from tournaments.services.slips import (
@@ -162,6 +163,7 @@ __all__ = [
     "serve_round",
     "sheet_print",
     "sheet_request",
+    "slip_correct",
     "slip_submit",
     "tasks_requeue_pending",
     "top_choose",

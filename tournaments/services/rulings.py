@@ -16,8 +16,8 @@ from django.utils.translation import gettext as _
 from scoring import adjudication as adj
 from solver.tiles import rack_codes
 from tournaments import tasks
-from tournaments.core import MAX_CREDITED, MAX_WARNINGS, ApplicationError, User
-from tournaments.display import shown_move
+from tournaments.core import MAX_ANNOUNCED, MAX_CREDITED, MAX_WARNINGS, ApplicationError, User
+from tournaments.display import ruling_text, shown_move
 from tournaments.judging import adjudication_settings, judging_rules, prior_warnings, solo_players
 from tournaments.models import Event, HistoryEntry, Round, Ruling, Slip
 from tournaments.notify import event_changed
@@ -516,4 +516,80 @@ def ruling_accept_shift(*, ruling: Ruling, by: User, reason: str | None = None) 
             new=_ruling_snapshot(ruling),
             reason=reason.strip(),
         )
+        return ruling
+
+
+def slip_correct(
+    *,
+    ruling: Ruling,
+    by: User,
+    reason: str,
+    coordinates: str,
+    word: str,
+    announced_score: int | None,
+) -> Ruling:
+    """The slip as it should have been read (a typing mistake, a word misread), ruled
+    again with the round: the reading typed first is kept (no longer current), the new
+    one takes its place with its time of receipt, both in the history with the reason.
+    An arbitrator's figures set on the ruling before give way to the new reading. Until
+    the placement: the board it is ruled on is the round's."""
+    if not reason.strip():
+        raise ApplicationError(_("say why the slip is read again: the reason is kept in the history"))
+    if announced_score is not None and not 0 <= announced_score <= MAX_ANNOUNCED:
+        raise ApplicationError(
+            _("the announced score must be between 0 and %(max)s") % {"max": MAX_ANNOUNCED}
+        )
+    with transaction.atomic():
+        round, ruling = _lock_ruling(ruling)
+        if round.state != Round.State.ADJUDICATED:
+            raise ApplicationError(
+                _(
+                    "a slip is read again after the adjudication, before the placement:"
+                    " then correct the points"
+                )
+            )
+        if ruling.reason in (adj.Reason.LATE, adj.Reason.SEVERAL_SLIPS, adj.Reason.MISSING):
+            raise ApplicationError(
+                _(
+                    "this ruling does not come from one slip read in time (%(why)s):"
+                    " correct its points instead"
+                )
+                % {"why": ruling_text(ruling.reason)}
+            )
+        old = Slip.objects.select_for_update().filter(round=round, player=ruling.player, current=True).first()
+        if old is None:
+            raise ApplicationError(_("this player has no slip in this round: type it as a paper slip"))
+        new = {"coordinates": coordinates.strip(), "word": word.strip(), "announced_score": announced_score}
+        before = {"coordinates": old.coordinates, "word": old.word, "announced_score": old.announced_score}
+        if new == before:
+            raise ApplicationError(_("the slip reads the same: nothing to correct"))
+        old.current = False
+        old.save(update_fields=["current"])
+        user, _label = actor(by)
+        slip = Slip.objects.create(
+            round=round,
+            player=ruling.player,
+            received_at=old.received_at,  # handed in then: only its reading changes
+            source=old.source,
+            entered_by=user,
+            current=True,
+            **new,
+        )
+        history_record(
+            event=round.game.event, entity="slip", object_id=old.pk, action="replaced", by=by,
+            old={"current": True}, new={"current": False}, reason=reason.strip(),
+        )  # fmt: skip
+        history_record(
+            event=round.game.event, entity="slip", object_id=slip.pk, action="read_again", by=by,
+            old=before, new=new, reason=reason.strip(),
+        )  # fmt: skip
+        # The arbitrator's earlier figures were for the old reading.
+        Ruling.objects.filter(pk=ruling.pk).update(overridden=False, override=None, override_reason="")
+        snapshot = _ruling_snapshot(ruling)
+        _rule_round(round)
+        ruling.refresh_from_db()
+        history_record(
+            event=round.game.event, entity="ruling", object_id=ruling.pk, action="read_again", by=by,
+            old=snapshot, new=_ruling_snapshot(ruling), reason=reason.strip(),
+        )  # fmt: skip
         return ruling

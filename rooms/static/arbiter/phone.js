@@ -339,6 +339,8 @@
     var form = document.getElementById("slip"), panel = document.getElementById("panel");
     if (!form || !panel || !panel.contains(e.detail.el)) { return; }
     form.querySelectorAll("input:not([type=hidden]), button").forEach(function (c) { c.disabled = e.detail.up; });
+    // "You may replace it until the deadline" is no longer true once the time is up.
+    document.querySelectorAll("#receipt .until").forEach(function (s) { s.hidden = e.detail.up; });
     var said = form.querySelector(".time-up");
     if (e.detail.up && !said) {
       form.insertAdjacentHTML("afterbegin", '<p class="time-up receipt late" role="status">' + esc(T.timeisup) + "</p>");
