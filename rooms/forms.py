@@ -74,6 +74,10 @@ EVENT_HELP = {
     "early_fallback": _(
         "Default on (FISF): when the bag cannot give the early minimums, racks need 1 vowel and 1 consonant."
     ),
+    "hall_language": _(
+        "Default French: the projector's screens, the exported files and the printed sheets. Each phone"
+        " follows its player's choice."
+    ),
     "tie_break": _(
         "Default: equal totals share the rank; or the player with fewer letter points (the values of"
         " the tiles they placed) ranks first."

@@ -64,6 +64,7 @@ EVENT_SETTINGS = (
     "publish_at_close",
     "solo_players",
     "tie_break",
+    "hall_language",
 )
 
 
@@ -71,7 +72,7 @@ EVENT_SETTINGS = (
 #: the board or the scores already stored (the others would stop the games replaying).
 #: The name and the days too: a misspelled name would go on every sheet; and when the
 #: results are shown, which changes no score.
-LIVE_SETTINGS = {"name", "starts_on", "ends_on", "round_seconds", "publish_at_close"}
+LIVE_SETTINGS = {"name", "starts_on", "ends_on", "round_seconds", "publish_at_close", "hall_language"}
 
 
 #: The settings a game record carries: an imported event takes them from the record.

@@ -1,18 +1,25 @@
 """Exports: CSV for the federation and spreadsheets (the standings, every slip with its
 ruling), and the game itself as the solver's JSON game record or as GCG.
 
-CSV is semicolon-separated UTF-8 with a byte-order mark, as French spreadsheets expect;
-numbers plain (no thousands separator), decimals with a point. The JSON record is what
-``services.event_import`` reads back (a "master game") and ``python -m solver`` replays.
+CSV is semicolon-separated UTF-8 with a byte-order mark, as French spreadsheets expect,
+in the event's ``hall_language``: its column names, decimals with a comma in French (a
+point in English), times in the event's local time ("2026-11-28 01:14:08"); numbers plain
+(no thousands separator); codes (a ruling's reason, a slip's source) as stored. The JSON
+record is what ``services.event_import`` reads back (a "master game") and ``python -m
+solver`` replays.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime as dt
 import io
 import json
+from decimal import Decimal
 
 from django.db.models import Q
+from django.utils import timezone, translation
+from django.utils.translation import pgettext_lazy
 
 from scoring.adjudication import Reason
 from scoring.standings import Row
@@ -38,12 +45,66 @@ from tournaments.state import game_record
 EXPORTS = {"standings": "csv", "slips": "csv", "record": "json", "gcg": "gcg"}
 
 
-def _csv(header: list[str], rows: list[list[object]]) -> bytes:
+#: The columns' names: the English one is the key (and the name in an English export).
+COLUMNS = {
+    "rank": pgettext_lazy("csv column", "rank"),
+    "centre": pgettext_lazy("csv column", "centre"),
+    "table": pgettext_lazy("csv column", "table"),
+    "name": pgettext_lazy("csv column", "name"),
+    "club": pgettext_lazy("csv column", "club"),
+    "licence": pgettext_lazy("csv column", "licence"),
+    "category": pgettext_lazy("csv column", "category"),
+    "total": pgettext_lazy("csv column", "total"),
+    "difference": pgettext_lazy("csv column", "difference"),
+    "percent": pgettext_lazy("csv column", "percent"),
+    "tops": pgettext_lazy("csv column", "tops"),
+    "solos": pgettext_lazy("csv column", "solos"),
+    "warnings": pgettext_lazy("csv column", "warnings"),
+    "penalties": pgettext_lazy("csv column", "penalties"),
+    "letterpoints": pgettext_lazy("csv column", "letterpoints"),
+    "game": pgettext_lazy("csv column", "game"),
+    "round": pgettext_lazy("csv column", "round"),
+    "reason": pgettext_lazy("csv column", "reason"),
+    "move": pgettext_lazy("csv column", "move"),
+    "move score": pgettext_lazy("csv column", "move score"),
+    "move_score": pgettext_lazy("csv column", "move_score"),
+    "credited at the centre": pgettext_lazy("csv column", "credited at the centre"),
+    "credited": pgettext_lazy("csv column", "credited"),
+    "penalty": pgettext_lazy("csv column", "penalty"),
+    "top": pgettext_lazy("csv column", "top"),
+    "solo": pgettext_lazy("csv column", "solo"),
+    "corrected": pgettext_lazy("csv column", "corrected"),
+    "coordinates": pgettext_lazy("csv column", "coordinates"),
+    "word": pgettext_lazy("csv column", "word"),
+    "announced": pgettext_lazy("csv column", "announced"),
+    "received_at": pgettext_lazy("csv column", "received_at"),
+    "source": pgettext_lazy("csv column", "source"),
+    "entered_by": pgettext_lazy("csv column", "entered_by"),
+    "current": pgettext_lazy("csv column", "current"),
+    "late": pgettext_lazy("csv column", "late"),
+    "ruling": pgettext_lazy("csv column", "ruling"),
+}
+
+
+def _csv(header: list[str], rows: list[list[object]], language: str = "en") -> bytes:
+    """The CSV file of ``rows`` under ``header`` (the columns' keys), in ``language``."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
-    writer.writerow(header)
+    with translation.override(language):
+        writer.writerow([str(COLUMNS[key]) if key in COLUMNS else key for key in header])
     writer.writerows(rows)
     return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+def _decimal(value: float | Decimal, language: str) -> str:
+    """Two decimals, with the decimal mark a spreadsheet of ``language`` reads."""
+    text = f"{value:.2f}"
+    return text.replace(".", ",") if language == "fr" else text
+
+
+def _moment(value: dt.datetime) -> str:
+    """A moment in the event's local time, as a spreadsheet reads a date and time."""
+    return timezone.localtime(value).strftime("%Y-%m-%d %H:%M:%S")
 
 
 def export_game(event: Event, number: int | None) -> Game:
@@ -73,30 +134,34 @@ STANDINGS_HEADER = [
 ]
 
 
-def standings_csv(event: Event, game_number: int | None = None) -> bytes:
+def standings_csv(event: Event, game_number: int | None = None, language: str | None = None) -> bytes:
     """The standings of the event or of one game; of a multiplex's hub, the merged ranking
-    of every centre, with a centre column before each player's table there."""
+    of every centre, with a centre column before each player's table there. In
+    ``language``, by default the event's ``hall_language``."""
+    language = language or event.hall_language
     multiplex = multiplex_of(event)
     if multiplex is not None:
-        return _merged_csv(multiplex, game_number)
+        return _merged_csv(multiplex, game_number, language)
     rows = event_standings(event) if game_number is None else game_standings(export_game(event, game_number))
     licences = dict(Player.objects.filter(event=event).values_list("pk", "licence"))
-    return _csv(STANDINGS_HEADER, [_standings_line(r, licences) for r in rows])
+    return _csv(STANDINGS_HEADER, [_standings_line(r, licences, language) for r in rows], language)
 
 
-def _merged_csv(multiplex: Multiplex, game_number: int | None) -> bytes:
+def _merged_csv(multiplex: Multiplex, game_number: int | None, language: str) -> bytes:
     if game_number is not None and hub_game(multiplex, game_number) is None:
         raise ValueError(f"{multiplex.event.name} has no game {game_number}")
     rows, centres = multiplex_standings(multiplex, game=game_number)
     licences = dict(CentrePlayer.objects.filter(centre__multiplex=multiplex).values_list("pk", "licence"))
     header = [STANDINGS_HEADER[0], "centre", *STANDINGS_HEADER[1:]]
     body = [
-        [line[0], centres[r.player.id], *line[1:]] for r in rows for line in [_standings_line(r, licences)]
+        [line[0], centres[r.player.id], *line[1:]]
+        for r in rows
+        for line in [_standings_line(r, licences, language)]
     ]
-    return _csv(header, body)
+    return _csv(header, body, language)
 
 
-def _standings_line(r: Row, licences: dict[int, str]) -> list[object]:
+def _standings_line(r: Row, licences: dict[int, str], language: str) -> list[object]:
     return [
         r.rank,
         r.player.table,
@@ -106,7 +171,7 @@ def _standings_line(r: Row, licences: dict[int, str]) -> list[object]:
         r.player.category,
         r.total,
         r.diff,
-        f"{r.percent:.2f}",
+        _decimal(r.percent, language),
         r.tops,
         r.solos,
         r.warnings,
@@ -115,7 +180,7 @@ def _standings_line(r: Row, licences: dict[int, str]) -> list[object]:
     ]
 
 
-def merged_rulings_csv(multiplex: Multiplex) -> bytes:
+def merged_rulings_csv(multiplex: Multiplex, language: str | None = None) -> bytes:
     """A hub's slips export: every centre's ruling of every round, as the centre ruled it
     (its move in the hub's notation, its credited points) and as merged (the solo given
     over every centre)."""
@@ -149,10 +214,10 @@ def merged_rulings_csv(multiplex: Multiplex) -> bytes:
         ]
         for r in rulings
     ]
-    return _csv(header, body)
+    return _csv(header, body, language or event.hall_language)
 
 
-def slips_csv(event: Event) -> bytes:
+def slips_csv(event: Event, language: str | None = None) -> bytes:
     """Every slip handed in (replaced and late ones too) with the ruling of its round: the
     slip as written, the move it was ruled as in the event's notation."""
     rulings = {(r.round_id, r.player_id): r for r in Ruling.objects.filter(round__game__event=event)}
@@ -209,7 +274,7 @@ def slips_csv(event: Event) -> bytes:
                 s.coordinates,
                 s.word,
                 announced,
-                s.received_at.isoformat(),
+                _moment(s.received_at),
                 s.source,
                 entered,
                 int(s.current),
@@ -217,7 +282,7 @@ def slips_csv(event: Event) -> bytes:
                 *verdict,
             ]
         )
-    return _csv(header, body)
+    return _csv(header, body, language or event.hall_language)
 
 
 def record_json(game: Game) -> bytes:

@@ -204,6 +204,14 @@ class Event(models.Model):
     tie_break = models.CharField(
         _("tie-break"), max_length=12, choices=TieBreak.choices, default=TieBreak.SHARED
     )
+    #: The hall's screens speak the event's language, not the arbitrator's session's; the
+    #: exports and sheets write it too. A phone follows its player's choice.
+    hall_language = models.CharField(
+        _("language of the projector and the exports"),
+        max_length=2,
+        choices=[("fr", "Français"), ("en", "English")],
+        default="fr",
+    )
     #: Game records to replay (Eliot's "master games"), game 1 first: each game started
     #: takes its racks and placed moves from its record (see services.event_import).
     masters = models.JSONField(_("master games"), default=list, blank=True)

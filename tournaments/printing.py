@@ -53,9 +53,16 @@ class SheetError(ValueError):
     """A sheet that cannot be printed: an unknown kind or game."""
 
 
+def _last_game(event: Event) -> Game | None:
+    """The game a sheet is of by default: the last with a ruled round (a game just started,
+    its first rack drawn, has nothing to print yet), else the last."""
+    ruled = event.games.filter(rounds__state__in=(Round.State.ADJUDICATED, Round.State.PLACED))
+    return ruled.order_by("number").last() or event.games.order_by("number").last()
+
+
 def _game(event: Event, number: int | None) -> Game:
     if number is None:
-        game = event.games.order_by("number").last()
+        game = _last_game(event)
         if game is None:
             raise SheetError(f"{event.name} has no game yet")
         return game
@@ -114,7 +121,7 @@ def _standings(event: Event, game_number: int | None, category: str | None, date
     if game_number is None:
         rows = event_standings(event, category=category)
         total = sum(top_total(g) for g in event.games.all())
-        last = event.games.order_by("number").last()
+        last = _last_game(event)
     else:
         last = _game(event, game_number)
         rows = game_standings(last, category=category)

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 
 from rooms.charts import podium_chart
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx
@@ -74,7 +75,10 @@ def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
 def hall(request: HttpRequest, event_id: int) -> HttpResponse:
     """Full screen on the hall's projector: nothing to click."""
     event = arbitrated_event(request, event_id)
-    context = _hall_context(request, event)
-    if is_htmx(request) and request.GET.get("part") == "panel":
-        return render(request, "hall/_panel.html", context)
-    return render(request, "hall/hall.html", context)
+    # The hall reads the event's language, whatever the language of the arbitrator's session
+    # that opened the page (its FR/EN switch is the console's, not the hall's).
+    with translation.override(event.hall_language):
+        context = _hall_context(request, event)
+        if is_htmx(request) and request.GET.get("part") == "panel":
+            return render(request, "hall/_panel.html", context)
+        return render(request, "hall/hall.html", context)

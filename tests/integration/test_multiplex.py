@@ -253,7 +253,7 @@ def test_a_hub_and_three_centres_as_processes(
     procs.run_ok("hub-export", export, hub_env, tmp_path, READY_TIMEOUT)
     merged = out.read_bytes()
     rows = list(csv.DictReader(io.StringIO(merged.decode("utf-8-sig")), delimiter=";"))
-    assert list(rows[0])[:3] == ["rank", "centre", "table"] and len(rows) == 3 * PLAYERS
+    assert list(rows[0])[:3] == ["rang", "centre", "table"] and len(rows) == 3 * PLAYERS  # a French hub
     # Solos given over the twelve: none at a centre of four (8 needed), some in the merge.
     assert sum(int(r["solos"]) for r in rows) > 0
     one = _one_hall({c.name: c.export("record") for c in (binche, dakar, rabat)}, binche.name)

@@ -109,6 +109,7 @@ def test_create_an_event_with_every_setting(console: Client, enable_lexicon) -> 
         "solo_players": "registered",
         "early_fallback": "on",
         "tie_break": "shared",
+        "hall_language": "fr",
     }
     response = console.post("/console/new/", form)
     event = Event.objects.get(name="Simultané")
@@ -552,8 +553,9 @@ def test_csv_exports_of_the_standings_and_of_every_slip() -> None:
     text = response.content.decode("utf-8-sig")
     rows = list(csv.DictReader(io.StringIO(text), delimiter=";"))
     expected = game_standings(event.games.get())
-    assert [(r["name"], int(r["total"]), r["percent"]) for r in rows] == [
-        (e.player.name, e.total, f"{e.percent:.2f}") for e in expected
+    # A French event: French columns, a decimal comma (issue 29, item 12).
+    assert [(r["nom"], int(r["total"]), r["pourcentage"]) for r in rows] == [
+        (e.player.name, e.total, f"{e.percent:.2f}".replace(".", ",")) for e in expected
     ]
     slips = list(
         csv.DictReader(
@@ -562,7 +564,9 @@ def test_csv_exports_of_the_standings_and_of_every_slip() -> None:
         )
     )
     assert len(slips) == Slip.objects.count()
-    credited = sum(int(s["credited"]) for s in slips if s["credited"])
+    credited = sum(int(s["points"]) for s in slips if s["points"])
+    local = timezone.localtime(Slip.objects.order_by("pk").first().received_at)
+    assert slips[0]["reçu à"] == local.strftime("%Y-%m-%d %H:%M:%S")  # local time, no offset
     assert credited == sum(Ruling.objects.filter(slip__isnull=False).values_list("credited", flat=True))
     assert console.get(f"/console/{event.pk}/export/secrets.csv").status_code == 404
     stranger = Client()

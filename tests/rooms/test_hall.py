@@ -243,6 +243,7 @@ def test_the_projector_draws_the_finished_game_in_the_boards_place(
 
     coordinates, word = best(opened)
     _phone(event, 2).post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word})
+    Event.objects.filter(pk=event.pk).update(hall_language="en")  # the hall in English
     console.post(_url(event, "close/"))
     page = console.get(f"/hall/{event.pk}/").content.decode()
     assert 'class="chart"' not in page and "hall-board" in page  # the game goes on
@@ -257,3 +258,17 @@ def test_the_projector_draws_the_finished_game_in_the_boards_place(
         f"Game 1, round by round: the top of each round, then the gap to the top of "
         f"Bruno (0), Anne (\u2212{top}), Chloé (\u2212{top})."
     )
+
+
+def test_the_projector_speaks_the_events_language_not_the_arbitrators(
+    console: Client, event: Event, opened: Round
+) -> None:
+    """Issue 29, item 15: the console switched to English turned the hall's screen English."""
+    console.post("/i18n/setlang/", {"language": "en"})
+    assert 'lang="en"' in console.get(_url(event)).content.decode()  # the console in English
+    page = console.get(f"/hall/{event.pk}/").content.decode()
+    assert 'lang="fr"' in page and "Partie 1" in page and "Game 1" not in page
+    Event.objects.filter(pk=event.pk).update(hall_language="en")
+    console.post("/i18n/setlang/", {"language": "fr"})
+    page = console.get(f"/hall/{event.pk}/").content.decode()
+    assert 'lang="en"' in page and "Game 1" in page

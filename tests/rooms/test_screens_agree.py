@@ -216,3 +216,26 @@ def test_the_history_says_every_entry_in_the_page_language(console: Client, even
     history = page.split("Historique</h2>")[1]
     assert "Arbiter (automatique)" in history
     assert " · system · " not in history and " · override · " not in history and " · rule · " not in history
+
+
+def test_the_sheets_default_to_the_game_played_and_print_the_round_asked(
+    console: Client, event: Event, players
+) -> None:
+    from tournaments.models import PrintedSheet
+
+    game = services.game_start(event=event)
+    play_out(services.round_draw(game=game))
+    play_out(services.round_draw(game=game))
+    services.game_end(game=game, reason="stopped")
+    services.round_draw(game=services.game_start(event=event))  # game 2: its first rack drawn
+    page = console.get(_url(event, "sheets/"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert '<input type="number" name="round"' in page
+    console.post(_url(event, "sheets/"), {"kind": "round", "round": "1", "language": "en"})
+    console.post(_url(event, "sheets/"), {"kind": "round", "language": "en"})
+    console.post(_url(event, "sheets/"), {"kind": "standings", "language": "fr"})
+    first, last, standings = PrintedSheet.objects.order_by("requested_at")
+    assert (first.state, last.state, standings.state) == ("ready", "ready", "ready"), first.error
+    assert "Result of round 1, game 1" in pdf_text(bytes(first.pdf))[0]
+    assert "Result of round 2, game 1" in pdf_text(bytes(last.pdf))[0]
+    text = pdf_text(bytes(standings.pdf))[0]
+    assert "Après le coup 2 de la partie 1" in text and "coup 0" not in text

@@ -65,7 +65,7 @@ def test_the_slips_csv_names_the_ruled_move_in_the_events_notation(event: Event)
         round=round, player=anne, coordinates=coordinates, word=word, announced_score=round.top_score
     )
     services.round_close(round=round)
-    text = exports.slips_csv(event).decode("utf-8-sig")
+    text = exports.slips_csv(event, language="en").decode("utf-8-sig")
     (row,) = csv.DictReader(io.StringIO(text), delimiter=";")
     # The slip as written, the move it was ruled as: both in FISF; GCG nowhere.
     assert (row["coordinates"], row["word"], row["move"], row["ruling"]) == (
