@@ -13,6 +13,7 @@ from typing import Any
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
+from django.db import transaction
 from django.db.models import Count
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -395,9 +396,18 @@ def _round_key(text: str) -> tuple[int, int] | None:
 @arbitrator_page
 def game_start(request: HttpRequest, event_id: int) -> HttpResponse:
     event = arbitrated_event(request, event_id)
-    with refusals(request):
+    typed = (request.POST.get("typed") or "").strip().upper()[:20] or None
+    with refusals(request), transaction.atomic():
+        # One step: a first rack typed by hand and refused starts nothing (typed again).
         game = services.game_start(event=event, by=request.user)
-        round = services.round_draw(game=game, by=request.user)
+        try:
+            rejected = _rejected(request.POST) if typed else ()
+            round = services.round_draw(game=game, by=request.user, typed=typed, rejected=rejected)
+        except services.RackRefusedError as exc:
+            raise services.ApplicationError(
+                _("Nothing was started: the rack typed, %(rack)s, is refused (%(why)s). Type it again.")
+                % {"rack": typed, "why": exc.message}
+            ) from exc
         if round is not None:
             messages.success(request, _("Game %(game)s started.") % {"game": game.number})
     return _back(event)

@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from arbiter.middleware import client_address, received_at
 from rooms.charts import player_chart
 from rooms.forms import JoinForm
+from rooms.templatetags.arbiter import colon
 from rooms.views.common import (
     SESSION_PLAYERS,
     is_htmx,
@@ -200,6 +201,8 @@ def play(request: HttpRequest, event_id: int) -> HttpResponse:
         return render(request, "phone/_panel.html", context)
     context["phone_text"] = {
         "received": _("Received at"),
+        "colon": colon(),
+        "blankslip": _("a blank slip"),
         "blank": _("blank"),
         "pending": _("Not received yet: it will be sent again as soon as the network is back."),
         "refused": _("Refused"),
@@ -227,7 +230,8 @@ def slip(request: HttpRequest, event_id: int) -> HttpResponse:
     if player is None:
         return redirect("phone:join")  # without the code, as play() does
     round = current_round(event)
-    score_text = (request.POST.get("announced_score") or "").strip()
+    blank = bool(request.POST.get("pass"))  # "I pass": a blank slip, the fields not read
+    score_text = "" if blank else (request.POST.get("announced_score") or "").strip()
     with refusals(request):
         if not within_rate(f"slip:{player.pk}", SLIP_LIMIT):
             raise services.ApplicationError(_("Too many slips: wait a minute and try again."))
@@ -238,8 +242,8 @@ def slip(request: HttpRequest, event_id: int) -> HttpResponse:
         result = services.slip_submit(
             round=round,
             player=player,
-            coordinates=request.POST.get("coordinates", "")[:20],
-            word=request.POST.get("word", "")[:40],
+            coordinates="" if blank else request.POST.get("coordinates", "")[:20],
+            word="" if blank else request.POST.get("word", "")[:40],
             announced_score=int(score_text) if score_text else None,
             client_id=request.POST.get("client_id", "")[:64],
             for_round=_for_round(request),

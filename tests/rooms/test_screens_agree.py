@@ -239,3 +239,50 @@ def test_the_sheets_default_to_the_game_played_and_print_the_round_asked(
     assert "Result of round 2, game 1" in pdf_text(bytes(last.pdf))[0]
     text = pdf_text(bytes(standings.pdf))[0]
     assert "Après le coup 2 de la partie 1" in text and "coup 0" not in text
+
+
+def test_the_first_rack_of_a_game_is_typed_from_a_physical_draw(
+    console: Client, event: Event, players
+) -> None:
+    page = console.get(_url(event), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Premier tirage fait à la main" in page
+    refused = console.post(_url(event, "game/start/"), {"typed": "QZXWKJV"}, follow=True)
+    said = [str(m) for m in refused.context["messages"]]
+    assert any("Nothing was started" in m and "QZXWKJV" in m for m in said), said
+    assert not event.games.exists()  # a refused rack starts nothing
+    console.post(_url(event, "game/start/"), {"typed": "aeginrs"})
+    round = Round.objects.get(game__event=event)
+    assert round.manual and sorted(round.rack) == sorted("AEGINRS")
+    console.post(_url(event, "game/start/"))  # a game in play: refused, nothing drawn
+    assert Round.objects.filter(game__event=event).count() == 1
+
+
+def test_a_player_passes_from_the_phone_with_a_blank_slip(event: Event, players) -> None:
+    game = services.game_start(event=event)
+    round = services.round_open(round=services.round_draw(game=game))
+    phone = _phone(event, 1)
+    page = phone.get(f"/p/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "Je passe : rendre un bulletin blanc" in page.replace("\xa0", " ")
+    response = phone.post(f"/p/{event.pk}/slip/", {"pass": "1", "word": "IGNORED", "announced_score": "x"})
+    assert response.status_code == 302
+    slip = Slip.objects.get(round=round)
+    assert (slip.coordinates, slip.word, slip.announced_score, slip.late) == ("", "", None, False)
+    live_forget()
+    receipt = phone.get(f"/p/{event.pk}/").content.decode()
+    assert "<b>a blank slip</b>" in receipt
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    assert Ruling.objects.get(round=round, player=players[0]).reason == adj.Reason.BLANK_SLIP
+
+
+def test_players_are_imported_from_a_french_header(event: Event) -> None:
+    text = "nom;club;licence;Catégorie;table\nDupont Anne;Vichy;12345;V;3\n"
+    (anne,) = services.players_import(event=event, csv_text=text)
+    assert (anne.name, anne.club, anne.licence, anne.category, anne.table) == (
+        "Dupont Anne",
+        "Vichy",
+        "12345",
+        "V",
+        3,
+    )
+    with pytest.raises(services.ApplicationError, match=r"'name' \(or 'nom'\) column; found: joueuse; club"):
+        services.players_import(event=event, csv_text="joueuse;club\nX;Y\n")

@@ -8,6 +8,7 @@ import csv
 import datetime as dt
 import hmac
 import io
+import unicodedata
 
 from django.db import models, transaction
 from django.db.models import Max
@@ -70,10 +71,30 @@ def player_add(
         return player
 
 
+#: A French header's column (accents and case aside) -> ours: a French club's file is
+#: written "nom;club;licence;catégorie;table" (or "série", as the sheets say).
+HEADER_NAMES = {
+    "nom": "name",
+    "joueur": "name",
+    "categorie": "category",
+    "serie": "category",
+    "n° de licence": "licence",
+    "numero de licence": "licence",
+    "license": "licence",
+}
+
+
+def _bare(header: str) -> str:
+    """A header as compared: trimmed, lowercase, without accents."""
+    text = unicodedata.normalize("NFKD", header.strip().lower().lstrip("\ufeff"))
+    return "".join(c for c in text if not unicodedata.combining(c))
+
+
 def players_import(*, event: Event, csv_text: str, by: User = None) -> list[Player]:
     """Import players from CSV with a header row: ``name`` required; ``club``,
-    ``licence``, ``category``, ``table`` optional (comma or semicolon separated).
-    All or nothing: one bad line refuses the whole file, naming the line."""
+    ``licence``, ``category``, ``table`` optional (comma or semicolon separated); or the
+    same in French (``nom``, ``catégorie`` or ``série``). All or nothing: one bad line
+    refuses the whole file, naming the line."""
     sample = csv_text[:2048]
     try:
         dialect = csv.Sniffer().sniff(sample, delimiters=",;\t")
@@ -82,9 +103,12 @@ def players_import(*, event: Event, csv_text: str, by: User = None) -> list[Play
     # newline="": the csv module reads the line ends itself, a lone "\r" (old Mac files) too.
     reader = csv.DictReader(io.StringIO(csv_text, newline=""), dialect=dialect)
     try:
-        fields = [f.strip().lower() for f in (reader.fieldnames or [])]
+        fields = [HEADER_NAMES.get(_bare(f), _bare(f)) for f in (reader.fieldnames or [])]
         if "name" not in fields:
-            raise ApplicationError(_("the CSV needs a header row with a 'name' column"))
+            raise ApplicationError(
+                _("the CSV needs a header row with a 'name' (or 'nom') column; found: %(found)s")
+                % {"found": "; ".join(f.strip() for f in reader.fieldnames or []) or "—"}
+            )
         reader.fieldnames = fields
         return _import_rows(event, reader, by)
     except csv.Error as exc:

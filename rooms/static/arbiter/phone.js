@@ -45,7 +45,10 @@
     }
   }
   function esc(s) { return String(s).replace(/[&<>"]/g, function (c) { return { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" }[c]; }); }
-  function slipText(s) { return "<b>" + esc(s.coordinates + " " + s.word) + "</b>" + (s.announced_score !== null ? " · " + esc(s.announced_score) : ""); }
+  function slipText(s) {
+    var move = s.coordinates || s.word ? s.coordinates + " " + s.word : T.blankslip;
+    return "<b>" + esc(move) + "</b>" + (s.announced_score !== null ? " · " + esc(s.announced_score) : "");
+  }
 
   /* ---------------------------------------------------------------- sending */
   var sending = false;
@@ -82,13 +85,13 @@
           say((res.body.late_reason === "closed" ? T.notsent : T.timeup) + " " + slipText(slip), "late");
         } else {
           var words = (res.body.invalid_words || []).length ? " · ⚠ " + esc(res.body.invalid_words.join(", ")) : "";
-          say(T.received + " " + esc(at) + " : " + slipText(slip) + words + " — " + T.replace, "ok");
+          say(T.received + " " + esc(at) + T.colon + " " + slipText(slip) + words + " — " + T.replace, "ok");
           if (!more) { resetTap(); clearScore(); }
         }
         if (more) { send(); }
       } else if (res.status >= 400 && res.status < 500 && res.status !== 429) {
         var again = finished(slip); // refused for good: the message says why
-        say(T.refused + " : " + esc((res.body.error || {}).message || res.status), "late");
+        say(T.refused + T.colon + " " + esc((res.body.error || {}).message || res.status), "late");
         if (again) { send(); }
       } else {
         throw new Error("retry");
@@ -237,14 +240,16 @@
     var form = e.target;
     if (form.id !== "slip") { return; }
     e.preventDefault();
-    var score = form.announced_score.value.trim();
+    // "I pass": a blank slip, handed in as such (the fields are not read).
+    var blank = !!(e.submitter && e.submitter.hasAttribute("data-pass"));
+    var score = blank ? "" : form.announced_score.value.trim();
     var key = (document.getElementById("receipt") || { dataset: {} }).dataset.round || "";
     var parts = key.split("-");
     setPending({
       game: parseInt(parts[0], 10) || undefined,
       round: parseInt(parts[1], 10) || undefined,
-      coordinates: form.coordinates.value.trim(),
-      word: form.word.value.trim(),
+      coordinates: blank ? "" : form.coordinates.value.trim(),
+      word: blank ? "" : form.word.value.trim(),
       announced_score: score === "" ? null : parseInt(score, 10),
       client_id: newId()
     });
