@@ -1369,3 +1369,21 @@ def test_the_second_slip_question_and_the_blank_picker_are_drawn_to_size(
         shot(phone, f"phone-blank-picker-{width}")
         phone.evaluate("() => document.getElementById('blank-dialog').close()")
     phone.context.close()
+
+
+def test_the_console_shows_the_tops_once_a_worker_has_computed_them(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    """Issue 29, item 17: after the demo event was loaded, "Computing the tops…" stayed until
+    a reload. The worker's solve leaves no history: the round's own fields tell the page."""
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    Round.objects.filter(pk=round.pk).update(solved_at=None, tops=[], top_score=None, move_count=None)
+    page = console(browser, live_server.url, event, "fr-FR")
+    page.get_by_text("Calcul des tops…").wait_for()
+    page.wait_for_timeout(1500)  # the page settled on its version
+    services.round_solve(round_id=round.pk)
+    page.get_by_text(re.compile(r"^Top \d+ \(\d+ solutions?\)")).wait_for(timeout=LIVE_MS)
+    assert page.get_by_text("Calcul des tops…").count() == 0
+    page.context.close()
