@@ -548,12 +548,16 @@ def adjudicate_slips(
 ) -> Verdict:
     """Rule on every slip one player handed in for a round, in the order received.
 
-    None: missing. Several on time: void when ``several_slips_void`` (FISF), else the last
-    one counts. Only late slips: the last one, ruled late."""
+    None: missing. A blank slip beside a filled one is no second slip: the filled one is
+    ruled (FISF 5.7 voids "plusieurs bulletins de jeu non vierges"). Several filled ones
+    on time: void when ``several_slips_void`` (FISF), else the last one counts. Only late
+    slips: the last one, ruled late."""
     on_time = [slip for slip in slips if not slip.late]
-    if len(on_time) > 1 and settings.several_slips_void:
-        return Verdict(Reason.SEVERAL_SLIPS, (Note("several_slips", {"count": len(on_time)}),))
-    chosen = on_time[-1] if on_time else (slips[-1] if slips else None)
+    filled = [slip for slip in on_time if any(_split_slip(slip))]
+    if len(filled) > 1 and settings.several_slips_void:
+        return Verdict(Reason.SEVERAL_SLIPS, (Note("several_slips", {"count": len(filled)}),))
+    counted = filled or on_time
+    chosen = counted[-1] if counted else (slips[-1] if slips else None)
     return adjudicate_slip(board, rack, lexicon, rules, settings, chosen)
 
 
@@ -701,7 +705,10 @@ def _first_round(ctx: _Round, slip: SlipInput, word: str, coords: str) -> Verdic
             invalid_words=scored.invalid_words,
         )
     top = max(judged[0].score for judged in valid)
-    chosen = _nearest([judged for judged in valid if judged[0].score == top], written)
+    # "Quel que soit l'encerclement éventuel" (5.4.2.a): a blank circled on a letter it may
+    # stand for, scoring the maximum somewhere, is that placement, with no warning.
+    circled = _as_circled(ctx, letters, {(j.move.row, j.move.col, j.move.across) for j in legal}, top)
+    chosen = _nearest(circled or [judged for judged in valid if judged[0].score == top], written)
     move = chosen[0].move
     fault = None
     if _marks(ctx.board, move) != _marks(ctx.board, Move(move.row, move.col, move.across, letters)):
@@ -716,6 +723,24 @@ def _first_round(ctx: _Round, slip: SlipInput, word: str, coords: str) -> Verdic
     return _scored_verdict(
         Reason.OK, ctx.board, chosen, slip, ctx.settings, first=first, blank_fault=fault or ""
     )
+
+
+def _as_circled(
+    ctx: _Round, letters: str, places: set[tuple[int, int, bool]], top: int
+) -> list[tuple[Scored, bool]]:
+    """The first slip's word with its blanks where the player circled them, at each of
+    ``places`` where it is legal, valid and scores ``top``."""
+    if not any(ch.islower() for ch in letters):
+        return []  # nothing circled: the maximum's reading is taken
+    found = []
+    for row, col, across in sorted(places):
+        try:
+            scored = validate(ctx.board, Move(row, col, across, letters), ctx.rack, ctx.lexicon, ctx.rules)
+        except IllegalMoveError:
+            continue
+        if scored.score == top and not scored.invalid_words:
+            found.append((scored, False))
+    return found
 
 
 def _penalised(

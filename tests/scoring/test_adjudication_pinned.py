@@ -128,8 +128,6 @@ def test_the_words_not_in_the_list_and_what_the_move_would_have_scored() -> None
     [
         ("TACIT", True, 1, ["scores", "blank_not_marked"]),
         ("TACIT", False, 0, ["scores"]),
-        ("TACIt", True, 1, ["scores", "blank_misplaced"]),  # H8's best has the first T blank
-        ("TACIt", False, 1, ["scores", "blank_misplaced"]),  # a wrong circle is not an unmarked one
     ],
 )
 def test_the_first_slips_blank_fault_by_its_code_and_setting(
@@ -140,6 +138,23 @@ def test_the_first_slips_blank_fault_by_its_code_and_setting(
     assert (verdict.reason, verdict.move, verdict.score) == (Reason.OK, "8H tACIT", 14)
     assert verdict.warnings == warnings
     assert _codes(verdict) == codes
+
+
+@pytest.mark.parametrize("setting", [True, False])
+def test_the_first_slips_circled_blank_is_paid_where_that_reading_scores_the_maximum(setting: bool) -> None:
+    # FISF 5.4.2.a, "quel que soit l'encerclement éventuel" (issue 29, item 19): TACIt, the
+    # blank on the last T, scores the maximum 14 at H4: paid there, no warning.
+    settings = replace(FISF, unmarked_blank_warning=setting)
+    verdict = _judge("H8", "TACIt", 14, rack="TACI?EO", board=Board.empty(), settings=settings)
+    assert (verdict.reason, verdict.move, verdict.score, verdict.warnings) == (Reason.OK, "8D TACIt", 14, 0)
+    assert "blank_misplaced" not in _codes(verdict)
+
+
+def test_a_first_slips_blank_circled_on_a_letter_it_cannot_be_there_is_a_warning() -> None:
+    # The I circled, but the rack has no blank: the circle is wrong, a warning.
+    verdict = _judge("H8", "TACiT", 16, rack="TACITEO", board=Board.empty())
+    assert (verdict.reason, verdict.score, verdict.warnings) == (Reason.OK, 16, 1)
+    assert _codes(verdict)[-1] == "blank_misplaced"
 
 
 def test_a_first_word_not_in_the_list_is_recorded_at_its_placement_nearest_the_slip() -> None:

@@ -407,6 +407,19 @@ def test_the_last_slip_counts_when_several_are_not_void() -> None:
     assert (verdict.reason, verdict.score) == (Reason.OK, 6)
 
 
+@pytest.mark.parametrize("order", ["blank first", "blank last"])
+def test_a_blank_slip_beside_a_filled_one_is_no_second_slip(order: str) -> None:
+    # FISF 5.7 voids several slips "non vierges": the filled one is ruled (issue 29, item 18).
+    filled, blank = SlipInput("H8", "CATS", 6), SlipInput("", "", None)
+    slips = [blank, filled] if order == "blank first" else [filled, blank]
+    verdict = adjudicate_slips(_cat(), rack_codes("SEINORD"), LEX, RULES, FISF, slips)
+    assert (verdict.reason, verdict.score) == (Reason.OK, 6)
+    two_filled = adjudicate_slips(_cat(), rack_codes("SEINORD"), LEX, RULES, FISF, [filled, blank, filled])
+    assert two_filled.reason == Reason.SEVERAL_SLIPS and "2 slips" in two_filled.detail
+    blanks = adjudicate_slips(_cat(), rack_codes("SEINORD"), LEX, RULES, FISF, [blank, blank])
+    assert blanks.reason == Reason.BLANK_SLIP
+
+
 def test_a_late_slip_beside_an_on_time_one_is_not_a_second_slip() -> None:
     slips = [SlipInput("H8", "CATS", 6), SlipInput("H8", "CATS", 6, late=True)]
     verdict = adjudicate_slips(_cat(), rack_codes("SEINORD"), LEX, RULES, FISF, slips)
