@@ -70,7 +70,10 @@ EVENT_HELP = {
         "Default off (FISF practice): the players see the top and their rulings once you have reviewed"
         " them (Publish, or Place). On: at the close, unreviewed (training)."
     ),
-    "solo_players": _("Default: the players who handed in at least one slip in the game."),
+    "solo_players": _(
+        "Default (FISF 3.5, the players of the game): those registered when the game began, the same"
+        " number for every round."
+    ),
     "early_fallback": _(
         "Default on (FISF): when the bag cannot give the early minimums, racks need 1 vowel and 1 consonant."
     ),

@@ -62,11 +62,15 @@ def prior_warnings(round: Round) -> dict[int, int]:
 
 
 def solo_players(round: Round) -> int:
-    """The players a solo needs (docs/rules.md#solos): by default those taking part in the
-    game, who handed in at least one slip in it so far (late ones too); or every
-    registered player (``solo_players`` setting) but those withdrawn before the round
-    opened (they are not in it: docs/rules.md#players)."""
+    """The players a solo needs (docs/rules.md#solos): by default the players of the game,
+    registered and not withdrawn when it began, the same number for each of its rounds
+    (a round's solo does not depend on who hands in slips later); or those who handed in
+    at least one slip in the game so far (late ones too); or every registered player but
+    those withdrawn before the round opened (they are not in it: docs/rules.md#players)."""
     event = round.game.event
+    if event.solo_players == Event.SoloPlayers.GAME:
+        began = round.game.started_at
+        return event.players.filter(Q(withdrawn_at__isnull=True) | Q(withdrawn_at__gte=began)).count()
     if event.solo_players == Event.SoloPlayers.REGISTERED:
         opened = round.opened_at or timezone.now()
         return event.players.filter(Q(withdrawn_at__isnull=True) | Q(withdrawn_at__gte=opened)).count()

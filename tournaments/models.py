@@ -115,7 +115,8 @@ class Event(models.Model):
         BEST = "best", _("the highest-scoring reading")
 
     class SoloPlayers(models.TextChoices):
-        TAKING_PART = "taking_part", _("players who handed in a slip in the game")
+        GAME = "game", _("the players of the game (registered when it began)")
+        TAKING_PART = "taking_part", _("players who handed in a slip in the game so far")
         REGISTERED = "registered", _("every registered player")
 
     class TieBreak(models.TextChoices):
@@ -196,7 +197,7 @@ class Event(models.Model):
         _("players counted for the solo"),
         max_length=12,
         choices=SoloPlayers.choices,
-        default=SoloPlayers.TAKING_PART,
+        default=SoloPlayers.GAME,
     )
     early_fallback = models.BooleanField(
         _("early rounds: 1 vowel and 1 consonant when 2 and 2 cannot be drawn"), default=True

@@ -95,13 +95,14 @@ def test_first_slip_pays_the_maximum_whatever_the_circled_letter() -> None:
     # Rack TACI?EO: the blank is one T. On the best placement H8 the blank on the first T
     # (centre) leaves the last T on the double letter: (0 + 1 + 3 + 1 + 2) x 2 = 14, the blank
     # on the last T: (1 + 1 + 3 + 1 + 0) x 2 = 12; from H4, blank on the last T (centre):
-    # (2 + 1 + 3 + 1 + 0) x 2 = 14. The maximum, 14, whatever is circled; a warning when the
-    # circling is not the maximum's or is missing (FISF 5.4.2.a).
+    # (2 + 1 + 3 + 1 + 0) x 2 = 14. The maximum, 14, whatever is circled (FISF 5.4.2.a,
+    # "quel que soit l'encerclement éventuel"): TACIt written at H8 scores the maximum at H4,
+    # paid there with no warning (issue 29, item 19); a warning when nothing is circled.
     rack, empty = "TACI?EO", Board.empty()
     right = _judge("H4", "TACIt", 14, rack=rack, board=empty)
     assert (right.score, right.warnings, right.move) == (14, 0, "8D TACIt")
-    wrong = _judge("H8", "TACIt", 14, rack=rack, board=empty)
-    assert (wrong.score, wrong.warnings, wrong.move) == (14, 1, "8H tACIT")
+    elsewhere = _judge("H8", "TACIt", 14, rack=rack, board=empty)
+    assert (elsewhere.score, elsewhere.warnings, elsewhere.move) == (14, 0, "8D TACIt")
     unmarked = _judge("H8", "TACIT", 14, rack=rack, board=empty)
     assert (unmarked.score, unmarked.warnings) == (14, 1)
 

@@ -346,10 +346,29 @@ def test_a_correction_after_the_placement_moves_the_solo_too(duo, arbitrator) ->
     assert Ruling.objects.get(round=round, player=bruno).solo
 
 
+def test_the_solo_counts_the_players_of_the_game_whoever_hands_in(hall, arbitrator) -> None:
+    # FISF 3.5 counts the players of the game (issue 29, item 20): 16 registered when it
+    # began, 2 hand in a slip in round 1: Anne's top alone is a solo, and stays one.
+    _event, players, game = hall
+    round = _open_round(game)
+    coords, word = round.tops[0].split()
+    services.slip_submit(
+        round=round, player=players[0], coordinates=coords, word=word, announced_score=round.top_score
+    )
+    services.slip_submit(round=round, player=players[1], coordinates="", word="", announced_score=None)
+    services.round_close(round=round)
+    assert Ruling.objects.get(round=round, player=players[0]).solo
+    # A player withdrawn after the game began was a player of it: the count stays 16.
+    services.player_withdraw(player=players[-1], by=arbitrator)
+    services.round_adjudicate(round_id=round.pk)
+    assert Ruling.objects.get(round=round, player=players[0]).solo
+
+
 def test_the_solo_counts_the_players_taking_part(hall, arbitrator) -> None:
-    # 16 registered, 2 hand in slips: no solo by default (FISF: the players of the game);
-    # with every registered player counted, Anne's top alone is a solo.
+    # 16 registered, 2 hand in slips: no solo when only those who handed in count; with
+    # every registered player counted, Anne's top alone is a solo.
     event, players, game = hall
+    Event.objects.filter(pk=event.pk).update(solo_players=Event.SoloPlayers.TAKING_PART)
     round = _open_round(game)
     coords, word = round.tops[0].split()
     services.slip_submit(
