@@ -376,12 +376,14 @@ class StandingsRowSerializer(serializers.Serializer[Any]):
 
 class StandingsSerializer(serializers.Serializer[Any]):
     game = serializers.IntegerField(allow_null=True)
+    round = serializers.IntegerField(allow_null=True, help_text="the standings after this round of the game")
     category = serializers.CharField(allow_null=True)
     rows = StandingsRowSerializer(many=True)
 
 
 class StandingsQuerySerializer(serializers.Serializer[Any]):
     game = number_field(required=False)
+    round = number_field(required=False, help_text="with game: the standings as they stood after this round")
     category = serializers.CharField(max_length=40, required=False)
 
 

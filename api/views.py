@@ -84,7 +84,7 @@ from scoring.standings import to_dict
 from tournaments import judging, selectors, services
 from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
 from tournaments.services import ApplicationError
-from tournaments.standings import event_standings, game_standings
+from tournaments.standings import counted_round_numbers, event_standings, game_standings
 
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 429)}
 
@@ -977,8 +977,18 @@ class StandingsView(EventMixin, APIView):
                 raise NotFound(_("game %(number)s does not exist") % {"number": number})
         if not is_arbitrator(request, event) and not selectors.has_counted_rounds(event, game_number=number):
             raise PermissionDenied(_("the standings are published with the first round's results"))
-        rows = game_standings(game, category=category) if game else event_standings(event, category=category)
-        body = {"game": number, "category": category, "rows": [to_dict(row) for row in rows]}
+        after: int | None = query.validated_data.get("round")
+        if after is not None and game is None:
+            raise ValidationError(
+                {"round": [_("the standings after a round are of one game: give the game")]}
+            )
+        if game is not None and after is not None and after not in counted_round_numbers(game):
+            raise NotFound(_("round %(number)s has no results yet") % {"number": after})
+        if game:
+            rows = game_standings(game, category=category, after_round=after)
+        else:
+            rows = event_standings(event, category=category)
+        body = {"game": number, "round": after, "category": category, "rows": [to_dict(row) for row in rows]}
         return Response(StandingsSerializer(body).data)
 
 

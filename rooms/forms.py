@@ -82,7 +82,8 @@ EVENT_HELP = {
         " follows its player's choice."
     ),
     "tie_break": _(
-        "Default: equal totals share the rank; or the player with fewer letter points (the values of"
+        "Default (FISF): equal totals are parted by the last game's score, then by its rounds from the"
+        " last backwards; or they share the rank; or the player with fewer letter points (the values of"
         " the tiles they placed) ranks first."
     ),
 }

@@ -9,8 +9,12 @@ No Django here: a selector reads the rulings from the database, turns them into
 Every player of ``players`` gets a row, even without any result (total 0).
 
 Ranking
-    Rows are ordered by total, highest first.  With ``tie_break="shared"`` (the default)
-    equal totals share a rank, competition style ("1, 2, 2, 4").  With
+    Rows are ordered by total, highest first.  With ``tie_break="fisf"`` (the federation's
+    practice, docs/rules.md#standings) equal totals are ordered by the score of the last
+    game, then by that game's rounds from the last backwards (a higher score first; no
+    ruling counts 0), and only players equal on all of them share a rank.  With
+    ``tie_break="shared"`` (the function's default) equal totals share a rank, competition
+    style ("1, 2, 2, 4").  With
     ``tie_break="letterpoints"`` (docs/rules.md#standings, after the Scramble help: "the
     player with the lowest letterpoint use will prevail") equal totals are ordered by fewer
     letterpoints first, and only players equal on both total and letterpoints share a rank.
@@ -35,13 +39,13 @@ Figures
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
 __all__ = ["TIE_BREAKS", "PlayerInfo", "RoundResult", "Row", "minus", "standings", "to_dict"]
 
-TIE_BREAKS = ("shared", "letterpoints")
+TIE_BREAKS = ("fisf", "shared", "letterpoints")
 
 
 def minus(value: int) -> str:
@@ -108,8 +112,13 @@ class _Tally:
     penalties: int = 0
     letterpoints: int = 0
     rounds: int = 0
+    #: (game, round) -> points, for the FISF tie-break.
+    credits: dict[tuple[int, int], int] = field(default_factory=dict)
 
     def add(self, result: RoundResult) -> None:
+        self.credits[result.game, result.round] = (
+            self.credits.get((result.game, result.round), 0) + result.credited
+        )
         self.total += result.credited
         self.tops += int(result.is_top)
         self.solos += int(result.solo)
@@ -144,7 +153,9 @@ def standings(
         roster[info.id] = info
 
     tallies = {player_id: _Tally() for player_id in roster}
+    played: set[tuple[int, int]] = set()
     for result in results:
+        played.add((result.game, result.round))
         tally = tallies.get(result.player)
         if tally is None:
             raise ValueError(
@@ -158,9 +169,18 @@ def standings(
         if category is None or info.category == category
     ]
 
+    # The FISF tie-break: the last game's score, then its rounds from the last backwards.
+    last_game = max((game for game, _round in played), default=0)
+    backwards = sorted((r for game, r in played if game == last_game), reverse=True)
+
     def rank_key(entry: tuple[PlayerInfo, _Tally]) -> tuple[int, ...]:
         tally = entry[1]
-        return (-tally.total, tally.letterpoints) if tie_break == "letterpoints" else (-tally.total,)
+        if tie_break == "letterpoints":
+            return (-tally.total, tally.letterpoints)
+        if tie_break == "fisf":
+            last = [tally.credits.get((last_game, r), 0) for r in backwards]
+            return (-tally.total, -sum(last), *(-points for points in last))
+        return (-tally.total,)
 
     entries.sort(key=lambda entry: (rank_key(entry), entry[0].table, entry[0].name, entry[0].id))
 

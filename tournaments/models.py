@@ -120,6 +120,7 @@ class Event(models.Model):
         REGISTERED = "registered", _("every registered player")
 
     class TieBreak(models.TextChoices):
+        FISF = "fisf", _("the last game, then its rounds from the last backwards (FISF)")
         SHARED = "shared", _("shared rank")
         LETTERPOINTS = "letterpoints", _("fewer letter points first")
 
@@ -203,7 +204,7 @@ class Event(models.Model):
         _("early rounds: 1 vowel and 1 consonant when 2 and 2 cannot be drawn"), default=True
     )
     tie_break = models.CharField(
-        _("tie-break"), max_length=12, choices=TieBreak.choices, default=TieBreak.SHARED
+        _("tie-break"), max_length=12, choices=TieBreak.choices, default=TieBreak.FISF
     )
     #: The hall's screens speak the event's language, not the arbitrator's session's; the
     #: exports and sheets write it too. A phone follows its player's choice.

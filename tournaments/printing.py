@@ -22,6 +22,7 @@ from tournaments.models import (
 )
 from tournaments.selectors import hub_game, multiplex_of
 from tournaments.standings import (
+    counted_round_numbers,
     event_standings,
     game_standings,
     multiplex_standings,
@@ -90,7 +91,7 @@ def render_sheet(
         if kind == "standings":
             if multiplex is not None:
                 return _merged_standings(multiplex, game_number, category, date)
-            return _standings(event, game_number, category, date)
+            return _standings(event, game_number, category, date, round_number)
         if multiplex is not None:
             if kind != "rounds":
                 raise SheetError(
@@ -115,17 +116,25 @@ def render_sheet(
         return _game_sheet(event, game, date)
 
 
-def _standings(event: Event, game_number: int | None, category: str | None, date: str) -> bytes:
+def _standings(
+    event: Event, game_number: int | None, category: str | None, date: str, after: int | None = None
+) -> bytes:
+    """The standings of the event or of one game; of one game ``after`` a round: as they
+    stood after it (a ranking after each round)."""
     from scoring.sheets.standings import StandingsSheet
 
     if game_number is None:
+        if after is not None:
+            raise SheetError("the standings after a round are of one game: say which")
         rows = event_standings(event, category=category)
         total = sum(top_total(g) for g in event.games.all())
         last = _last_game(event)
     else:
         last = _game(event, game_number)
-        rows = game_standings(last, category=category)
-        total = top_total(last)
+        if after is not None and after not in counted_round_numbers(last):
+            raise SheetError(f"round {after} of game {last.number} has no results yet")
+        rows = game_standings(last, category=category, after_round=after)
+        total = top_total(last, after_round=after)
     sheet = StandingsSheet(
         event_name=event.name,
         rows=rows,
@@ -134,7 +143,7 @@ def _standings(event: Event, game_number: int | None, category: str | None, date
         category=category,
         date=date,
         words=WORDS,
-        progress=_progress(last),
+        progress=_progress(last, after),
     )
     return sheet.render()
 
@@ -211,15 +220,15 @@ def _merged_rounds(multiplex: Multiplex, game_number: int | None, date: str) -> 
     ).render()
 
 
-def _progress(game: Game | None) -> str:
-    """Where the game stood when the sheet was printed: a sheet pinned to the wall at round
-    6 must not be read as the final standings."""
+def _progress(game: Game | None, after: int | None = None) -> str:
+    """Where the game stood when the sheet was printed (or ``after`` which round): a sheet
+    pinned to the wall at round 6 must not be read as the final standings."""
     if game is None:
         return ""
     last = game.rounds.counted().order_by("number").last()
     number = last.number if last is not None else 0
-    values = {"round": number, "game": game.number}
-    if game.state == Game.State.ENDED:
+    values = {"round": after if after is not None else number, "game": game.number}
+    if game.state == Game.State.ENDED and (after is None or after == number):
         return translation.gettext("After round %(round)s of game %(game)s: the game is over.") % values
     return translation.gettext("After round %(round)s of game %(game)s, game in progress.") % values
 

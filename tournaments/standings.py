@@ -74,22 +74,34 @@ def _results(rulings: QuerySet[Any], fields: tuple[str, ...] = RESULT_FIELDS) ->
     ]
 
 
-def top_total(game: Game) -> int:
+def top_total(game: Game, *, after_round: int | None = None) -> int:
     """Sum of the top scores of the counted rounds (placed or published: even where the
     arbitrator placed a lower move, the players are measured against the best score the
-    rack allowed)."""
-    return game.rounds.filter(counted_rounds()).aggregate(t=Sum("top_score"))["t"] or 0
+    rack allowed), up to ``after_round`` when given."""
+    rounds = game.rounds.filter(counted_rounds())
+    if after_round is not None:
+        rounds = rounds.filter(number__lte=after_round)
+    return rounds.aggregate(t=Sum("top_score"))["t"] or 0
 
 
-def game_standings(game: Game, *, category: str | None = None) -> list[Row]:
+def game_standings(game: Game, *, category: str | None = None, after_round: int | None = None) -> list[Row]:
+    """The standings of ``game``; ``after_round``: as they stood after that round (a
+    ranking after each round, as DupliTop prints it)."""
     rulings = Ruling.objects.filter(counted_rounds("round__"), round__game=game)
+    if after_round is not None:
+        rulings = rulings.filter(round__number__lte=after_round)
     return standings(
         _results(rulings),
         _players(game.event),
-        top_total(game),
+        top_total(game, after_round=after_round),
         tie_break=game.event.tie_break,
         category=category,
     )
+
+
+def counted_round_numbers(game: Game) -> list[int]:
+    """The numbers of the rounds of ``game`` that count, in order (a standings' "after")."""
+    return list(game.rounds.filter(counted_rounds()).order_by("number").values_list("number", flat=True))
 
 
 def event_standings(event: Event, *, category: str | None = None) -> list[Row]:

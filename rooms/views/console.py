@@ -66,7 +66,13 @@ from tournaments.selectors import (
 )
 from tournaments.services import centre as centre_service
 from tournaments.services import transfer
-from tournaments.standings import event_standings, game_standings, multiplex_standings, multiplex_top_total
+from tournaments.standings import (
+    counted_round_numbers,
+    event_standings,
+    game_standings,
+    multiplex_standings,
+    multiplex_top_total,
+)
 from tournaments.state import master_round
 
 
@@ -969,7 +975,13 @@ def standings(request: HttpRequest, event_id: int) -> HttpResponse:
     number = request.GET.get("game")
     game = next((g for g in games if str(g.number) == number), None)
     category = request.GET.get("category") or None
-    rows = game_standings(game, category=category) if game else event_standings(event, category=category)
+    rounds = counted_round_numbers(game) if game else []
+    after_text = request.GET.get("round", "")
+    after = int(after_text) if game and after_text.isdecimal() and int(after_text) in rounds else None
+    if game:
+        rows = game_standings(game, category=category, after_round=after)
+    else:
+        rows = event_standings(event, category=category)
     categories = sorted({c for c in event.players.values_list("category", flat=True) if c})
     return render(
         request,
@@ -977,6 +989,8 @@ def standings(request: HttpRequest, event_id: int) -> HttpResponse:
         {
             "event": event,
             "rows": rows,
+            "rounds": rounds,
+            "after": after if after is not None else (rounds[-1] if rounds else None),
             "games": games,
             "game": game,
             "category": category,

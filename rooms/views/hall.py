@@ -23,7 +23,7 @@ from tournaments.selectors import (
     public_view,
     results_being_checked,
 )
-from tournaments.standings import game_standings
+from tournaments.standings import counted_round_numbers, game_standings
 
 #: Rows of the standings on the projector: the hall reads the top of the table.
 HALL_ROWS = 8
@@ -49,7 +49,8 @@ def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
     view = public_view(event, versions.public)
     round = current_round(event)
     game = current_game(event)
-    placed = game is not None and game.rounds.counted().exists()
+    counted = counted_round_numbers(game) if game is not None else []
+    placed = bool(counted)
     over = game is not None and game.state == Game.State.ENDED
     url = join_url(request, event)
     rows = (
@@ -65,6 +66,7 @@ def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
         "checking": results_being_checked(round),
         "over": over,
         "rows": rows,
+        "after": counted[-1] if counted else None,
         "chart": podium_chart(game, rows) if over and game is not None and rows else "",
         "join_url": url,
         "join_qr": join_qr_svg(url),

@@ -16,7 +16,7 @@ from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tests.tournaments.helpers import play_out
 from tournaments import services
-from tournaments.models import Event, Round, Ruling, Slip
+from tournaments.models import Event, Game, Round, Ruling, Slip
 from tournaments.printing import render_sheet
 from tournaments.selectors import round_review
 
@@ -286,3 +286,59 @@ def test_players_are_imported_from_a_french_header(event: Event) -> None:
     )
     with pytest.raises(services.ApplicationError, match=r"'name' \(or 'nom'\) column; found: joueuse; club"):
         services.players_import(event=event, csv_text="joueuse;club\nX;Y\n")
+
+
+def test_the_standings_after_each_round_agree_on_the_console_the_sheet_and_the_api(
+    console: Client, event: Event, players
+) -> None:
+    game = services.game_start(event=event)
+    for table in (1, 2):  # round 1: Anne finds the top; round 2: Bruno does
+        round = services.round_open(round=services.round_draw(game=game))
+        round.refresh_from_db()
+        coordinates, word = round.tops[0].split()
+        services.slip_submit(round=round, player=players[table - 1], coordinates=coordinates, word=word,
+                             announced_score=round.top_score)  # fmt: skip
+        services.round_close(round=Round.objects.get(pk=round.pk))
+        services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    first = Round.objects.get(game=game, number=1)
+    after_1 = {1: first.top_score, 2: 0, 3: 0}
+    page = console.get(_url(event, "standings/"), {"game": 1, "round": 1}, HTTP_ACCEPT_LANGUAGE="fr").content
+    text = page.decode()
+    assert "après le coup 1" in text and '<option value="2" >2</option>' in text.replace("selected", "")
+    api = console.get(f"/api/events/{event.pk}/standings/", {"game": 1, "round": 1}).json()
+    assert api["round"] == 1
+    sheet = render_sheet("standings", event=event, game_number=1, round_number=1)
+    cells = [line for page_text in pdf_text(sheet) for line in page_text.splitlines()]
+    assert any("Après le coup 1 de la partie 1" in line for line in cells)
+    views = {
+        "console": invariants.standings_totals(text),
+        "api": {r["player"]["table"]: r["total"] for r in api["rows"]},
+        "sheet": {p.table: int(cells[cells.index(p.name) + 1].replace("−", "-")) for p in players},
+    }
+    assert invariants.check_totals(views, expected=after_1) == []
+    # The projector says after which round its standings stand.
+    hall = console.get(f"/hall/{event.pk}/").content.decode()
+    assert "Classement · après le coup 2" in hall.replace("\xa0", " ")
+    # A round with no results yet is refused, in words.
+    assert console.get(f"/api/events/{event.pk}/standings/", {"game": 1, "round": 5}).status_code == 404
+    assert console.get(f"/api/events/{event.pk}/standings/", {"round": 1}).status_code == 400
+
+
+def test_equal_totals_are_parted_as_the_federation_does_by_default(event: Event, players) -> None:
+    from tournaments.standings import game_standings
+
+    assert Event.objects.get(pk=event.pk).tie_break == "fisf"
+    game = services.game_start(event=event)
+    anne, bruno = players[0], players[1]
+    for points in ((20, 10), (10, 20)):  # 30 each: Bruno scored more in the last round
+        round = services.round_open(round=services.round_draw(game=game))
+        services.round_close(round=Round.objects.get(pk=round.pk))
+        for player, credited in zip((anne, bruno), points, strict=True):
+            ruling = Ruling.objects.get(round=round, player=player)
+            services.ruling_override(ruling=ruling, by=None, reason="set", credited=credited)
+        services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    rows = game_standings(game)
+    assert [(r.rank, r.player.name, r.total) for r in rows[:2]] == [(1, "Bruno", 30), (2, "Anne", 30)]
+    Event.objects.filter(pk=event.pk).update(tie_break="shared")
+    shared = game_standings(Game.objects.get(pk=game.pk))
+    assert [(r.rank, r.player.name) for r in shared[:2]] == [(1, "Anne"), (1, "Bruno")]

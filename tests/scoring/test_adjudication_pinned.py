@@ -26,6 +26,7 @@ from scoring.adjudication import (
     accept_shift,
     adjudicate_slip,
     credit_round,
+    unreadable,
 )
 from solver.boards import Board
 from solver.lexicon import Lexicon
@@ -612,3 +613,42 @@ def test_a_one_point_move_can_be_the_top_and_the_solo() -> None:
     )
     assert (credits["ann"].is_top, credits["ann"].solo, credits["ann"].credited) == (True, True, 11)
     assert not credits["bob"].is_top
+
+
+# --- a phone's slip that cannot be read at all (refused at submission) ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("coordinates", "word", "size", "any_reference", "why"),
+    [
+        ("", "", 15, False, None),  # a blank slip is handed in as such
+        ("H8", "CAT", 15, False, None),
+        ("8H", "CAT", 15, False, None),
+        ("H 8", "CAT", 15, False, None),  # spaces inside the reference are read through
+        ("H8 CAT", "", 15, False, None),  # the word typed in the coordinates' field
+        ("A15", "CATS", 15, False, None),  # read: off the board is the close's to judge
+        ("Z99", "CAT", 15, False, Note("row_off_board", {"size": 15, "row": "Z"})),
+        ("P1", "CAT", 15, False, Note("row_off_board", {"size": 15, "row": "P"})),
+        ("A16", "CAT", 15, False, Note("column_off_board", {"size": 15, "column": "16"})),
+        ("S19", "CAT", 19, False, None),  # row S is on a 19x19 board
+        ("S19", "CAT", 15, False, Note("row_off_board", {"size": 15, "row": "S"})),
+        ("H8", "CA5", 15, False, Note("word_not_letters", {"word": "CA5", "char": "5"})),
+        ("", "CAT", 15, False, Note("missing_coordinates", {})),
+        ("H8", "", 15, False, Note("missing_word_after", {"coordinates": "H8"})),
+        # The game's first slip under first_slip_best_placement: only the word is read.
+        ("", "CAT", 15, True, None),
+        ("Z99", "CAT", 15, True, None),
+        ("H8", "CA5", 15, True, Note("word_not_letters", {"word": "CA5", "char": "5"})),
+        ("H8", "", 15, True, Note("word_not_letters", {"word": "H8", "char": "8"})),
+    ],
+)
+def test_a_slip_that_cannot_be_read_says_why(
+    coordinates: str, word: str, size: int, any_reference: bool, why: Note | None
+) -> None:
+    assert unreadable(SlipInput(coordinates, word, None), "fisf", size, any_reference) == why
+
+
+@pytest.mark.parametrize(("notation", "coordinates"), [("gcg", "8H"), ("gcg", "H8"), ("scramble", "h8,a")])
+def test_a_slip_is_read_in_the_events_notation(notation: str, coordinates: str) -> None:
+    assert unreadable(SlipInput(coordinates, "CAT", None), notation, 15) is None
+    assert unreadable(SlipInput("Q1", "CAT", None), notation, 15) is not None

@@ -59,3 +59,51 @@ def test_an_unknown_tie_break_names_the_known_ones() -> None:
     with pytest.raises(ValueError) as refused:
         standings([], [ANNE], 0, tie_break="coin")
     assert ", ".join(TIE_BREAKS) in str(refused.value)
+
+
+def _result(player: int, game: int, round: int, credited: int) -> RoundResult:
+    return RoundResult(player, game, round, credited, False, False, 0, 0, 0)
+
+
+def _ranked(results: list[RoundResult], players: list[PlayerInfo], tie_break: str) -> list[tuple[int, str]]:
+    return [(row.rank, row.player.name) for row in standings(results, players, 100, tie_break=tie_break)]
+
+
+PLAYERS = [PlayerInfo(1, "Ann", table=1), PlayerInfo(2, "Bob", table=2), PlayerInfo(3, "Cy", table=3)]
+
+
+def test_the_fisf_tie_break_looks_at_the_last_game_first() -> None:
+    # Equal totals, 70: Bob scored more in game 2 (the last) than Ann: Bob first.
+    results = [
+        _result(1, 1, 1, 40), _result(1, 2, 1, 30),
+        _result(2, 1, 1, 30), _result(2, 2, 1, 40),
+        _result(3, 1, 1, 10),
+    ]  # fmt: skip
+    assert _ranked(results, PLAYERS, "fisf") == [(1, "Bob"), (2, "Ann"), (3, "Cy")]
+    assert _ranked(results, PLAYERS, "shared") == [(1, "Ann"), (1, "Bob"), (3, "Cy")]
+
+
+def test_the_fisf_tie_break_then_looks_at_the_last_games_rounds_backwards() -> None:
+    # Equal in total and in game 2: round 3 of game 2 first (Ann 20 > Bob 10), whatever
+    # round 1 says; a round without a ruling counts 0.
+    results = [
+        _result(1, 2, 1, 0), _result(1, 2, 2, 10), _result(1, 2, 3, 20),
+        _result(2, 2, 1, 10), _result(2, 2, 2, 10), _result(2, 2, 3, 10),
+        _result(3, 2, 1, 15), _result(3, 2, 2, 15),  # nothing in round 3: 0 there
+    ]  # fmt: skip
+    assert _ranked(results, PLAYERS, "fisf") == [(1, "Ann"), (2, "Bob"), (3, "Cy")]
+    # Equal in round 3 too (Bob and Cy once Bob's round 3 is 0): round 2 decides.
+    results = [
+        _result(2, 2, 1, 25), _result(2, 2, 2, 5),
+        _result(3, 2, 1, 15), _result(3, 2, 2, 15),
+    ]  # fmt: skip
+    assert _ranked(results, PLAYERS, "fisf") == [(1, "Cy"), (2, "Bob"), (3, "Ann")]
+
+
+def test_players_equal_on_every_fisf_criterion_share_the_rank() -> None:
+    results = [_result(1, 1, 1, 10), _result(2, 1, 1, 10), _result(3, 1, 2, 5)]
+    assert _ranked(results, PLAYERS, "fisf") == [(1, "Ann"), (1, "Bob"), (3, "Cy")]
+    # A result twice for one round (the game's credits add up) still compares by round.
+    twice = [_result(1, 1, 1, 5), _result(1, 1, 1, 5), _result(2, 1, 1, 10)]
+    assert _ranked(twice, PLAYERS[:2], "fisf") == [(1, "Ann"), (1, "Bob")]
+    assert standings([], PLAYERS, 0, tie_break="fisf")[0].rank == 1

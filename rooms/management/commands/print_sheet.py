@@ -1,8 +1,9 @@
-"""``python manage.py print_sheet standings|rounds|player|game --event ID_OR_CODE [--game N]
-[--category C] [--player ID | --table N] [--language fr|en] --out FILE.pdf``
+"""``python manage.py print_sheet standings|rounds|round|player|game --event ID_OR_CODE [--game N]
+[--round N] [--category C] [--player ID | --table N] [--language fr|en] --out FILE.pdf``
 
-Prints a result sheet to a PDF file: the standings of a game or (without --game) of the
-whole event; the round-by-round sheet and the game sheet of a game (default: the last);
+Prints a result sheet to a PDF file: the standings of a game (after one of its rounds with
+--round) or (without --game) of the whole event; the result of a round (default: the last
+ruled); the round-by-round sheet and the game sheet of a game (default: the last);
 the player sheet of one player or (without --player/--table) of every player, one after
 the other in table order."""
 
@@ -28,6 +29,12 @@ class Command(BaseCommand):
             type=int,
             metavar="N",
             help="one game; default: the whole event (standings), the last game (the others)",
+        )
+        parser.add_argument(
+            "--round",
+            type=int,
+            metavar="N",
+            help="the round sheet's round (default: the last ruled); the standings after round N of --game",
         )
         parser.add_argument("--category", metavar="C", help="one category / series only")
         who = parser.add_mutually_exclusive_group()
@@ -60,6 +67,7 @@ class Command(BaseCommand):
                 category=opts["category"],
                 player_id=player_id,
                 language=opts["language"],
+                round_number=opts["round"],
             )
         except SheetError as exc:
             raise CommandError(str(exc)) from exc
