@@ -8,10 +8,12 @@ whatever the number of players."""
 
 from __future__ import annotations
 
+import ast
 import html as html_lib
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from pathlib import Path
 
 # ------------------------------------------------------------------ readers
 
@@ -47,6 +49,20 @@ def standings_totals(page: str) -> dict[int, int]:
             table_cell, total_cell = cells[1 + offset], cells[3 + offset]
         rows[int(table_cell)] = _number(total_cell)
     return rows
+
+
+def sheet_totals(cells: list[str], names: Mapping[int, str]) -> dict[int, int]:
+    """Table -> total of a standings sheet's text (a cell a line, as pdf text gives it):
+    the first whole number after each player's name (the club and series are words)."""
+    found: dict[int, int] = {}
+    for table, name in names.items():
+        if name not in cells:
+            continue
+        for cell in cells[cells.index(name) + 1 :]:
+            if re.fullmatch(r"[+\u2212-]?\d+", cell.strip()):
+                found[table] = _number(cell.strip())
+                break
+    return found
 
 
 def phone_total(page: str) -> tuple[int, int] | None:
@@ -151,3 +167,67 @@ def check_language(text: str, foreign: Iterable[str], *, own: Iterable[str] = ()
     same words, e.g. a French "Total" that is English too)."""
     own_texts = set(own)
     return [f"shows {phrase!r}" for phrase in foreign if phrase not in own_texts and phrase in text]
+
+
+# ------------------------------------------------------------------ the catalogues
+
+
+def _po_entries(path: Path) -> list[tuple[str, list[str]]]:
+    """(msgid, [msgstr...]) of a gettext catalogue, the header left out."""
+    entries: list[tuple[str, list[str]]] = []
+    field_name = ""
+    buffers: dict[str, str] = {}
+
+    def close() -> None:
+        if buffers.get("msgid"):
+            entries.append((buffers["msgid"], [v for k, v in buffers.items() if k.startswith("msgstr")]))
+        buffers.clear()
+
+    for line in path.read_text("utf-8").splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            if not line:
+                close()
+            continue
+        keyword = re.match(r"^(msgctxt|msgid_plural|msgid|msgstr(?:\[\d\])?) (\".*\")$", line)
+        if keyword:
+            field_name = keyword.group(1)
+            buffers[field_name] = ast.literal_eval(keyword.group(2))
+        elif line.startswith('"') and field_name:
+            buffers[field_name] += ast.literal_eval(line)
+    close()
+    return entries
+
+
+def _phrases(text: str) -> set[str]:
+    """The sentences of a catalogue's text as a page shows them: the parts between its
+    placeholders and markup, of two words or more."""
+    parts = re.split(r"%\(\w+\)[sd]|%[sd]|<[^>]+>|[\n·—|()]", text)
+    found = set()
+    for part in parts:
+        part = re.sub(r"\s+", " ", part.replace("\u00a0", " ").replace("\u202f", " ")).strip(" :;,.?!«»\"'")
+        if len(part) >= 10 and " " in part:
+            found.add(part)
+    return found
+
+
+@dataclass(frozen=True)
+class Catalogues:
+    """The interface's phrases in each language, to find one language's on a page of the
+    other (``check_language``)."""
+
+    english: frozenset[str]
+    french: frozenset[str]
+
+    @classmethod
+    def read(cls, locale: Path) -> Catalogues:
+        english: set[str] = set()
+        french: set[str] = set()
+        for msgid, strings in _po_entries(locale / "fr" / "LC_MESSAGES" / "django.po"):
+            english |= _phrases(msgid)
+            for text in strings:
+                french |= _phrases(text)
+        return cls(frozenset(english - french), frozenset(french - english))
+
+    def foreign_to(self, language: str) -> frozenset[str]:
+        return self.english if language == "fr" else self.french

@@ -342,3 +342,18 @@ def test_equal_totals_are_parted_as_the_federation_does_by_default(event: Event,
     Event.objects.filter(pk=event.pk).update(tie_break="shared")
     shared = game_standings(Game.objects.get(pk=game.pk))
     assert [(r.rank, r.player.name) for r in shared[:2]] == [(1, "Anne"), (1, "Bruno")]
+
+
+def test_a_late_slip_after_the_rulings_is_listed_late_not_missing(
+    console: Client, event: Event, players
+) -> None:
+    round = services.round_open(round=services.round_draw(game=services.game_start(event=event)))
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    coordinates, word = Round.objects.get(pk=round.pk).tops[0].split()
+    result = services.slip_submit(round=round, player=players[0], coordinates=coordinates, word=word,
+                                  announced_score=None)  # fmt: skip
+    assert result.slip.late
+    ruling = Ruling.objects.get(round=round, player=players[0])
+    assert (ruling.reason, ruling.credited, ruling.slip_id) == (adj.Reason.LATE, 0, result.slip.pk)
+    assert [r.player.name for r in round_review(Round.objects.get(pk=round.pk)).late] == ["Anne"]
+    assert Ruling.objects.get(round=round, player=players[1]).reason == adj.Reason.MISSING

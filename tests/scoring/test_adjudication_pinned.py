@@ -26,6 +26,7 @@ from scoring.adjudication import (
     accept_shift,
     adjudicate_slip,
     credit_round,
+    solo_winner,
     unreadable,
 )
 from solver.boards import Board
@@ -652,3 +653,31 @@ def test_a_slip_that_cannot_be_read_says_why(
 def test_a_slip_is_read_in_the_events_notation(notation: str, coordinates: str) -> None:
     assert unreadable(SlipInput(coordinates, "CAT", None), notation, 15) is None
     assert unreadable(SlipInput("Q1", "CAT", None), notation, 15) is not None
+
+
+def test_the_first_slips_circled_reading_follows_the_events_rules() -> None:
+    # The event lets the first word go down: written 8H (down), the circled reading down
+    # from H4 scores the maximum too and is the nearest (a reading judged under other rules
+    # would be refused there and paid across).
+    verdict = _judge("8H", "TACIt", 14, rack="TACI?EO", board=Board.empty(), rules=DOWN_FIRST)
+    assert (verdict.move, verdict.score, verdict.warnings) == ("H4 TACIt", 14, 0)
+
+
+@pytest.mark.parametrize(("after_time", "code"), [(False, "late_slip"), (True, "time_up")])
+def test_a_late_slip_says_whether_time_was_up_or_the_round_closed(after_time: bool, code: str) -> None:
+    verdict = adjudicate_slip(
+        _cat(),
+        rack_codes("SEINORD"),
+        LEX,
+        RULES,
+        FISF,
+        SlipInput("H8", "CATS", 6, late=True, after_time=after_time),
+    )
+    assert (verdict.reason, verdict.notes) == (Reason.LATE, (Note(code),))
+
+
+def test_without_a_solo_below_the_top_only_the_one_player_on_the_top_gets_it() -> None:
+    settings = replace(FISF, solo_below_top=False, solo_min_players=2)
+    assert solo_winner({"ann": 40, "bob": 30}, top_score=40, players_in_game=2, settings=settings) == "ann"
+    assert solo_winner({"ann": 35, "bob": 30}, top_score=40, players_in_game=2, settings=settings) is None
+    assert solo_winner({"ann": 40, "bob": 40}, top_score=40, players_in_game=2, settings=settings) is None

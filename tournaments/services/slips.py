@@ -19,7 +19,7 @@ from tournaments import rows, tasks
 from tournaments.core import MAX_ANNOUNCED, ApplicationError, User
 from tournaments.judging import SlipJudge
 from tournaments.messages import say_notes
-from tournaments.models import Event, Game, Player, Round, Slip
+from tournaments.models import Event, Game, Player, Round, Ruling, Slip
 from tournaments.selectors import current_round
 from tournaments.services.games import check_playing
 from tournaments.services.history import actor, history_record
@@ -158,6 +158,24 @@ def _rule_again(locked: Round, slip: Slip) -> None:
             tasks.round_rule_when_quiet_task, locked.pk, slip.pk, 0.0, countdown=RULE_AGAIN_QUIET
         )
     )
+
+
+def _ruled_late(locked: Round, slip: Slip, by: User) -> None:
+    """A late slip that reaches a round already ruled: the player's ruling "no slip" says
+    it came late instead (0 either way: the round is not ruled again, the others' rulings
+    and the results shown stay as they are). The review then lists it under "late"."""
+    ruling = Ruling.objects.filter(round=locked, player=slip.player, reason=adj.Reason.MISSING).first()
+    if ruling is None:
+        return  # ruled on a slip of its own: that slip is what counts
+    old = {"reason": ruling.reason}
+    note = adj.Note("time_up" if locked.time_up(slip.received_at) else "late_slip")
+    ruling.reason, ruling.slip, ruling.notes = adj.Reason.LATE, slip, [note.to_dict()]
+    ruling.detail = adj.Verdict(adj.Reason.LATE, (note,)).detail
+    ruling.save(update_fields=["reason", "slip", "notes", "detail"])
+    history_record(
+        event=locked.game.event, entity="ruling", object_id=ruling.pk, action="rerule", by=by,
+        old=old, new={"reason": ruling.reason},
+    )  # fmt: skip
 
 
 class NoRoundError(ApplicationError):
@@ -395,6 +413,8 @@ class _Submission:
             _INSERT_SLIP(slip)
             if not late and locked.state != Round.State.OPEN:
                 _rule_again(locked, slip)
+            if late and locked.state == Round.State.ADJUDICATED:
+                _ruled_late(locked, slip, entered_by)
             history_record(
                 event=locked.game.event,
                 entity="slip",
