@@ -200,7 +200,10 @@ class PlayersImportForm(forms.Form):
     csv_file = forms.FileField(
         label=_("CSV file"),
         required=False,
-        help_text=_("A header row with name (required), club, licence, category, table."),
+        help_text=_(
+            "A header row with name (required), club, licence, category, table; or in French nom,"
+            " club, licence, catégorie (or série), table."
+        ),
     )
     csv_text = forms.CharField(
         label=_("or paste the CSV"), widget=forms.Textarea(attrs={"rows": 5}), required=False
