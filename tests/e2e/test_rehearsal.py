@@ -265,6 +265,21 @@ class Rehearsal:
                 problems.append("the round reopened without a reason")
         self.report.add("reopen", (f"{step}: {p}" for p in problems))
 
+    def publish(self, step: str) -> str:
+        """Publish the results (with the top selected, if any); the top the screens announce."""
+        self.click("Publier les résultats")
+        self.settled("adjudicated")
+        announced = self.announced(f"{step} published")
+        self.check(f"{step} published", self.round().game)
+        return announced
+
+    def place(self, step: str, announced: str, round: Round) -> None:
+        """Place the top: the one announced."""
+        self.click(re.compile("^Placer "))
+        self.settled("drawn")
+        self.placed_as_announced(f"{step} placed", announced, round)
+        self.check(f"{step} placed", round.game)
+
     def check(self, step: str, game: Game | None = None) -> None:
         self.language(step)
         self.public_round_reopens_only_with_a_reason(step)
@@ -334,10 +349,7 @@ def test_a_whole_event_agrees_on_every_screen(rehearsal: Rehearsal) -> None:
     hall.check("round 1 ruled")
     # Publish with the fourth equal top selected: the one announced, then the one placed.
     hall.desk.get_by_label(tops[3]).check()
-    hall.click("Publier les résultats")
-    hall.settled("adjudicated")
-    announced = hall.announced("round 1 published")
-    hall.check("round 1 published", round.game)
+    announced = hall.publish("round 1")
     # A correction after the publication (a paper slip read wrong): every screen follows.
     ruling = Ruling.objects.get(round=round, player__table=7)
     hall.side.goto(f"{hall.base}/console/{event.pk}/rulings/{ruling.pk}/")
@@ -349,10 +361,7 @@ def test_a_whole_event_agrees_on_every_screen(rehearsal: Rehearsal) -> None:
     hall.settled("adjudicated")
     hall.review("round 1 corrected")
     hall.check("round 1 corrected", round.game)
-    hall.click(re.compile("^Placer "))
-    hall.settled("drawn")
-    hall.placed_as_announced("round 1 placed", announced, round)
-    hall.check("round 1 placed", round.game)
+    hall.place("round 1", announced, round)
 
     # Round 2: a penalty (a wrong reference with the right score), a late slip.
     hall.click("Ouvrir le coup")
@@ -385,23 +394,14 @@ def test_a_whole_event_agrees_on_every_screen(rehearsal: Rehearsal) -> None:
     assert penalised.penalty == 5, (penalised.reason, penalised.detail)
     assert Ruling.objects.get(round=round, player__table=3).reason == "late"
     hall.review("round 2 ruled")
-    hall.click("Publier les résultats")
-    hall.settled("adjudicated")
-    announced = hall.announced("round 2 published")
-    hall.check("round 2 published", round.game)
-    hall.click(re.compile("^Placer "))
-    hall.settled("drawn")
-    hall.placed_as_announced("round 2 placed", announced, round)
-    hall.check("round 2 placed", round.game)
+    announced = hall.publish("round 2")
+    hall.place("round 2", announced, round)
     # The placement undone (the rack drawn after it goes back), then placed again.
     hall.desk.locator("details.unplace summary").first.click()
     hall.click("Annuler la pose", confirm=True)
     hall.settled("adjudicated")
     hall.check("round 2 unplaced", round.game)
-    hall.click(re.compile("^Placer "))
-    hall.settled("drawn")
-    hall.placed_as_announced("round 2 placed again", announced, round)
-    hall.check("round 2 placed again", round.game)
+    hall.place("round 2 again", announced, round)
 
     # Game 1 ends; game 2 starts at random, one round played through.
     hall.desk.locator("details.end summary").click()
@@ -422,14 +422,8 @@ def test_a_whole_event_agrees_on_every_screen(rehearsal: Rehearsal) -> None:
     hall.click("Fermer le coup", confirm=True)
     hall.settled("adjudicated")
     hall.review("game 2, round 1 ruled")
-    hall.click("Publier les résultats")
-    hall.settled("adjudicated")
-    announced = hall.announced("game 2, round 1 published")
-    hall.check("game 2, round 1 published", round.game)
-    hall.click(re.compile("^Placer "))
-    hall.settled("drawn")
-    hall.placed_as_announced("game 2, round 1 placed", announced, round)
-    hall.check("game 2, round 1 placed", round.game)
+    announced = hall.publish("game 2, round 1")
+    hall.place("game 2, round 1", announced, round)
     for name, page in {
         "console": hall.desk,
         "projector": hall.hall,

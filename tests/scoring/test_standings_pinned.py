@@ -107,3 +107,9 @@ def test_players_equal_on_every_fisf_criterion_share_the_rank() -> None:
     twice = [_result(1, 1, 1, 5), _result(1, 1, 1, 5), _result(2, 1, 1, 10)]
     assert _ranked(twice, PLAYERS[:2], "fisf") == [(1, "Ann"), (1, "Bob")]
     assert standings([], PLAYERS, 0, tie_break="fisf")[0].rank == 1
+
+
+def test_a_zero_ruled_and_no_ruling_weigh_the_same_in_the_fisf_tie_break() -> None:
+    # Ann was ruled 0 in round 2, Bob has no ruling there: equal on every criterion.
+    results = [_result(1, 1, 1, 10), _result(1, 1, 2, 0), _result(2, 1, 1, 10)]
+    assert _ranked(results, PLAYERS[:2], "fisf") == [(1, "Ann"), (1, "Bob")]
