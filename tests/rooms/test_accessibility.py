@@ -85,6 +85,7 @@ def test_premiums_and_the_last_move_are_told_in_letters_and_words(
     placed = re.findall(r'<td class="sq [^"]*tile[^"]* new[^"]*"[^>]*>(.*?)</td>', page)
     assert placed and all("dernier coup posé" in cell for cell in placed)
     assert all("compte" not in cell for cell in placed)  # a covered premium is spent
+    Event.objects.filter(pk=event.pk).update(hall_language="en")  # the hall's own language
     english = console.get(f"/hall/{event.pk}/").content.decode()
     assert '<span class="pm" aria-hidden="true">TW</span>' in english and "triple word" in english
     assert "last move" in english

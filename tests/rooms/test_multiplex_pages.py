@@ -65,7 +65,7 @@ def test_the_hub_page_lists_its_centres_and_the_merged_ranking(
     assert only.content.decode().count("<td>Binche</td>") == 1  # the centres' table only
     assert Round.objects.filter(game__event=dakar, state=Round.State.PLACED).count() == 1
     csv = console.get(url(hub_event, "export/standings.csv")).content.decode("utf-8-sig")
-    assert csv.startswith("rank;centre;table;name;") and csv.count("\r\n") == 1 + 6  # Rabat sent nothing yet
+    assert csv.startswith("rang;centre;table;nom;") and csv.count("\r\n") == 1 + 6  # Rabat sent nothing yet
     assert console.get(url(played["events"]["Rabat"], "multiplex/")).status_code == 404  # not a hub
 
 
@@ -198,7 +198,7 @@ def test_the_hub_prints_its_round_by_round_and_exports_every_centres_rulings(
     assert "Every centre's rulings (CSV)" in page
     csv = console.get(url(hub_event, "export/slips.csv")).content.decode("utf-8-sig").splitlines()
     assert csv[0].startswith(
-        "game;round;centre;table;name;reason;move;move score;credited at the centre;credited"
+        "partie;coup;centre;table;nom;décision;solution;score de la solution;points au centre;points"
     )
     assert len(csv) == 1 + CentreRuling.objects.count() == 1 + 3 * 2 + 3 * 1  # Binche 2 rounds, Dakar 1
     assert {line.split(";")[2] for line in csv[1:]} == {"Binche", "Dakar"}

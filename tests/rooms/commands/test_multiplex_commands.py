@@ -111,7 +111,7 @@ def test_virtual_centres_play_the_hubs_game_to_its_end(hub: Hub) -> None:
     }  # fmt: skip
     assert ended.end_reason and done["placed"] > 4
     merged = export("standings", hub_event).decode("utf-8-sig").splitlines()
-    assert merged[0].startswith("rank;centre;table;name;") and len(merged) == 1 + 5
+    assert merged[0].startswith("rang;centre;table;nom;") and len(merged) == 1 + 5
     assert {line.split(";")[1] for line in merged[1:]} == {"Binche", "Dakar"}
 
 
