@@ -183,8 +183,8 @@ def _po_entries(path: Path) -> list[tuple[str, list[str]]]:
             entries.append((buffers["msgid"], [v for k, v in buffers.items() if k.startswith("msgstr")]))
         buffers.clear()
 
-    for line in path.read_text("utf-8").splitlines():
-        line = line.strip()
+    for raw in path.read_text("utf-8").splitlines():
+        line = raw.strip()
         if not line or line.startswith("#"):
             if not line:
                 close()
@@ -205,9 +205,9 @@ def _phrases(text: str) -> set[str]:
     parts = re.split(r"%\(\w+\)[sd]|%[sd]|<[^>]+>|[\n·—|()]", text)
     found = set()
     for part in parts:
-        part = re.sub(r"\s+", " ", part.replace("\u00a0", " ").replace("\u202f", " ")).strip(" :;,.?!«»\"'")
-        if len(part) >= 10 and " " in part:
-            found.add(part)
+        phrase = re.sub(r"\s+", " ", part.replace("\u00a0", " ").replace("\u202f", " ")).strip(" :;,.?!«»\"'")
+        if len(phrase) >= 10 and " " in phrase:
+            found.add(phrase)
     return found
 
 
