@@ -15,6 +15,7 @@ import csv
 import datetime as dt
 import io
 import json
+import re
 from decimal import Decimal
 
 from django.db.models import Q
@@ -92,8 +93,22 @@ def _csv(header: list[str], rows: list[list[object]], language: str = "en") -> b
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
     with translation.override(language):
         writer.writerow([str(COLUMNS[key]) if key in COLUMNS else key for key in header])
-    writer.writerows(rows)
+    writer.writerows([_cell(value) for value in row] for row in rows)
     return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+#: What a spreadsheet takes for the start of a formula (OWASP, "CSV injection").
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)?")
+
+
+def _cell(value: object) -> object:
+    """A cell as a spreadsheet should read it: a text from people (a name, a word from a
+    slip) that would start a formula ("=HYPERLINK(...)") is written after a quote, so it
+    stays text; our own numbers ("-12,50") are left as they are."""
+    if isinstance(value, str) and value.startswith(_FORMULA_START) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
 
 
 def _decimal(value: float | Decimal, language: str) -> str:

@@ -26,6 +26,21 @@ from tournaments.state import StateError
 SESSION_PLAYERS = "arbiter_players"
 
 
+#: The most digits a number typed in a page may have (a table, a round, a score, seconds):
+#: longer ones are refused before Python converts them (a 5,000-digit score was a 500;
+#: a 20-digit id is past the database's integers).
+MAX_DIGITS = 9
+
+
+def number(text: object) -> int | None:
+    """A whole number as typed in a form: ASCII digits only, at most :data:`MAX_DIGITS`;
+    None for anything else (the caller says why)."""
+    value = str(text if text is not None else "").strip()
+    if not value or not value.isascii() or not value.isdigit() or len(value) > MAX_DIGITS:
+        return None
+    return int(value)
+
+
 def arbitrated_event(request: HttpRequest, event_id: int) -> Event:
     """The event, when the caller arbitrates it; 403 otherwise (login first)."""
     event = get_object_or_404(Event.objects.select_related("lexicon"), pk=event_id)
@@ -64,6 +79,9 @@ def session_player(request: HttpRequest, event: Event | int) -> tuple[Player | N
 
 
 def remember_player(request: HttpRequest, event: Event, player: Player, token: str) -> None:
+    # A change of identity gets a new session key (as a login does): a key seen before the
+    # join (a shared phone, a fixed cookie) does not carry the seat.
+    request.session.cycle_key()
     joined = dict(request.session.get(SESSION_PLAYERS, {}))
     joined[str(event.pk)] = {"player": player.pk, "token": token}
     request.session[SESSION_PLAYERS] = joined

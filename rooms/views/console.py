@@ -35,7 +35,7 @@ from rooms.forms import (
     SlipReadForm,
     TopForm,
 )
-from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, refusals
+from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, number, refusals
 from scoring.adjudication import Reason
 from solver.notation import parse_move
 from tournaments import selectors, services
@@ -106,7 +106,7 @@ def _lexicon(form: EventForm) -> Lexicon:
     kind, _sep, value = form.cleaned_data["lexicon_choice"].partition(":")
     if kind == "bundled":
         return services.lexicon_bundled(name=value)
-    return get_object_or_404(Lexicon, pk=int(value))
+    return get_object_or_404(Lexicon, pk=number(value) or 0)
 
 
 @arbitrator_page
@@ -309,12 +309,12 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         context["last_placed"] = last.number if last is not None else None
     if game is not None and game.master is not None:
         # A master game: the racks and the moves placed come from its record.
-        number = round.number if round is not None and round.game_id == game.pk else 0
-        planned = master_round(game, number)
+        at = round.number if round is not None and round.game_id == game.pk else 0
+        planned = master_round(game, at)
         if planned is not None:
             context["master_move"] = shown_move(planned.played, event.board, event.notation)
             context["master_score"] = planned.score
-        context["master_next"] = master_round(game, number + 1) is not None
+        context["master_next"] = master_round(game, at + 1) is not None
     hub = link_state(event)
     if hub is not None:
         context["hub"] = hub
@@ -392,10 +392,11 @@ def _unplaced_round(event: Event, request: HttpRequest | None = None) -> Round:
 
 
 def _round_key(text: str) -> tuple[int, int] | None:
-    game, _sep, number = text.partition("-")
-    if not (game.isdecimal() and number.isdecimal()):
+    game_text, _sep, round_text = text.partition("-")
+    game, round = number(game_text), number(round_text)
+    if game is None or round is None:
         return None
-    return int(game), int(number)
+    return game, round
 
 
 @require_POST
@@ -497,10 +498,8 @@ def round_close(request: HttpRequest, event_id: int) -> HttpResponse:
 def round_reopen(request: HttpRequest, event_id: int) -> HttpResponse:
     """A round closed by mistake, open again before its move is placed."""
     event = arbitrated_event(request, event_id)
-    try:
-        seconds = int(request.POST["seconds"]) if request.POST.get("seconds") else None
-    except ValueError:
-        seconds = 0  # refused by the service with its message
+    typed = request.POST.get("seconds")
+    seconds = (number(typed) or 0) if typed else None  # not a number: 0, refused with its message
     with refusals(request):
         round = services.round_reopen(
             round=_unplaced_round(event, request),
@@ -543,10 +542,7 @@ def round_clock(request: HttpRequest, event_id: int) -> HttpResponse:
             services.round_resume(round=round, by=request.user)
             messages.success(request, _("The clock is running again."))
         elif action == "add":
-            try:
-                seconds = int(request.POST.get("seconds", ""))
-            except ValueError:
-                seconds = 0  # refused by the service with its message
+            seconds = number(request.POST.get("seconds")) or 0  # 0: refused with its message
             services.round_add_time(round=round, by=request.user, seconds=seconds)
             messages.success(request, _("Time added to the clock: %(seconds)s s.") % {"seconds": seconds})
         else:
@@ -895,12 +891,12 @@ def hub_unseal(request: HttpRequest, event_id: int) -> HttpResponse:
     """A centre that cannot reach its hub at a game's start opens the game it fetched
     sealed with the key the hub's arbitrator reads out."""
     event = arbitrated_event(request, event_id)
-    game = request.POST.get("game", "")
+    game = number(request.POST.get("game"))
     with refusals(request):
-        if not game.isdecimal():
+        if game is None:
             raise services.ApplicationError(_("Which game? Its number is missing."))
         copied = centre_service.hub_unseal(
-            event=event, game=int(game), key=request.POST.get("key", ""), by=request.user
+            event=event, game=game, key=request.POST.get("key", ""), by=request.user
         )
         messages.success(
             request, _("Game %(game)s opened: %(rounds)s round(s).") % {"game": game, "rounds": copied}
@@ -917,12 +913,12 @@ def key_read_out(request: HttpRequest, event_id: int) -> HttpResponse:
     hub = selectors.multiplex_of(event)
     if hub is None:
         raise Http404(_("this event is not a multiplex"))
-    game, centre_id = request.POST.get("game", ""), request.POST.get("centre", "")
-    centre = hub.centres.filter(pk=int(centre_id)).first() if centre_id.isdecimal() else None
+    game, centre_id = number(request.POST.get("game")), number(request.POST.get("centre"))
+    centre = hub.centres.filter(pk=centre_id).first() if centre_id is not None else None
     with refusals(request):
-        if centre is None or not game.isdecimal():
+        if centre is None or game is None:
             raise services.ApplicationError(_("Which centre, which game? Choose them in the list."))
-        services.key_read_out(multiplex=hub, game=int(game), centre=centre, by=request.user)
+        services.key_read_out(multiplex=hub, game=game, centre=centre, by=request.user)
         messages.success(
             request,
             _("Game %(game)s: the key read out to %(centre)s is on the record.")
@@ -972,12 +968,11 @@ def multiplex(request: HttpRequest, event_id: int) -> HttpResponse:
 def standings(request: HttpRequest, event_id: int) -> HttpResponse:
     event = arbitrated_event(request, event_id)
     games = list(event.games.order_by("number"))
-    number = request.GET.get("game")
-    game = next((g for g in games if str(g.number) == number), None)
+    game = next((g for g in games if g.number == number(request.GET.get("game"))), None)
     category = request.GET.get("category") or None
     rounds = counted_round_numbers(game) if game else []
-    after_text = request.GET.get("round", "")
-    after = int(after_text) if game and after_text.isdecimal() and int(after_text) in rounds else None
+    after = number(request.GET.get("round"))
+    after = after if game and after in rounds else None
     if game:
         rows = game_standings(game, category=category, after_round=after)
     else:
@@ -1037,15 +1032,16 @@ def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
         kind = request.POST.get("kind", "")
         game_text = request.POST.get("game", "")
         player_text = request.POST.get("player", "")
-        player = event.players.filter(pk=int(player_text)).first() if player_text.isdecimal() else None
+        player_id = number(player_text)
+        player = event.players.filter(pk=player_id).first() if player_id is not None else None
         round_text = request.POST.get("round", "")
         with refusals(request):
             sheet_services.sheet_request(
                 event=event,
                 kind=kind,
-                game=int(game_text) if game_text.isdecimal() else None,
+                game=number(game_text),
                 player=player,
-                round=int(round_text) if round_text.isdecimal() else None,
+                round=number(round_text),
                 language=request.POST.get("language", "fr"),
                 by=request.user,
             )
@@ -1100,13 +1096,13 @@ def export(request: HttpRequest, event_id: int, kind: str, ext: str) -> HttpResp
     if exports.EXPORTS.get(kind) != ext:
         raise Http404
     game = request.GET.get("game", "")
-    number = int(game) if game.isdecimal() else None
+    game_number = number(game)
     try:
-        data = exports.export(kind, event, number)
+        data = exports.export(kind, event, game_number)
     except ValueError as exc:
         messages.error(request, str(exc))
         return redirect("console:sheets", event_id=event.pk)
     response = HttpResponse(data, content_type=EXPORT_TYPES[ext])
-    suffix = f"-game-{number}" if number is not None and kind != "slips" else ""
+    suffix = f"-game-{game_number}" if game_number is not None and kind != "slips" else ""
     response["Content-Disposition"] = f'attachment; filename="event-{event.pk}-{kind}{suffix}.{ext}"'
     return response

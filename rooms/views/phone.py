@@ -23,6 +23,7 @@ from rooms.templatetags.arbiter import colon
 from rooms.views.common import (
     SESSION_PLAYERS,
     is_htmx,
+    number,
     refusals,
     remember_player,
     session_player,
@@ -57,8 +58,9 @@ def _join_allowed(request: HttpRequest) -> bool:
 def _find_player(event: Event, who: str) -> Player | None:
     who = who.strip()
     people = event.players.people()
-    if who.isdecimal():
-        return people.at_table(int(who)).first()
+    table = number(who)
+    if table is not None:
+        return people.at_table(table).first()
     named = list(people.filter(name__iexact=who)[:2])
     return named[0] if len(named) == 1 else None
 
@@ -237,14 +239,15 @@ def slip(request: HttpRequest, event_id: int) -> HttpResponse:
             raise services.ApplicationError(_("Too many slips: wait a minute and try again."))
         if round is None:
             raise services.ApplicationError(_("No round is open."))
-        if score_text and not score_text.isdecimal():
+        score = number(score_text)
+        if score_text and score is None:
             raise services.ApplicationError(_("The score is a whole number."))
         result = services.slip_submit(
             round=round,
             player=player,
             coordinates="" if blank else request.POST.get("coordinates", "")[:20],
             word="" if blank else request.POST.get("word", "")[:40],
-            announced_score=int(score_text) if score_text else None,
+            announced_score=score,
             client_id=request.POST.get("client_id", "")[:64],
             for_round=_for_round(request),
             now=received_at(request),
@@ -258,10 +261,8 @@ def slip(request: HttpRequest, event_id: int) -> HttpResponse:
 
 
 def _for_round(request: HttpRequest) -> tuple[int, int] | None:
-    game, number = request.POST.get("game", ""), request.POST.get("round", "")
-    if game.isdecimal() and number.isdecimal():
-        return int(game), int(number)
-    return None
+    game, round = number(request.POST.get("game")), number(request.POST.get("round"))
+    return (game, round) if game is not None and round is not None else None
 
 
 @require_POST

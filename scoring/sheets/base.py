@@ -14,6 +14,7 @@ from decimal import Decimal
 from functools import cache
 from pathlib import Path
 from typing import Any, Protocol
+from xml.sax.saxutils import escape
 
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
@@ -28,6 +29,13 @@ FONTS = Path(__file__).resolve().parent / "fonts"
 REGULAR = "ArbiterSans"
 BOLD = "ArbiterSans-Bold"
 MARGIN = 12 * mm
+
+
+def text(value: object, style: ParagraphStyle) -> Paragraph:
+    """A paragraph of plain text. ReportLab reads a paragraph as markup: a name, a club or a
+    word from a slip ("Dupont <Paris>", "Club & Co", "<font color=white>") is text, never
+    markup, so every sheet's data goes through here, escaped."""
+    return Paragraph(escape(str(value)), style)
 
 
 @cache
@@ -182,6 +190,6 @@ class Sheet:
         def canvas(*args: Any, **kwargs: Any) -> Canvas:
             return _NumberedCanvas(*args, footer=footer, **kwargs)
 
-        story = [Paragraph(self.title, self.styles["title"]), *self.story()]
+        story = [text(self.title, self.styles["title"]), *self.story()]
         doc.build(story, onFirstPage=self._decorate, onLaterPages=self._decorate, canvasmaker=canvas)
         return out.getvalue()

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportlab.platypus import Flowable, PageBreak, Paragraph, Spacer
+from reportlab.platypus import Flowable, PageBreak, Spacer
 
 from scoring.charts import SHEET, Line, Size, chart_words, layout
-from scoring.sheets.base import ENGLISH, MARGIN, Sheet, Words
+from scoring.sheets.base import ENGLISH, MARGIN, Sheet, Words, text
 from scoring.sheets.chart import drawing
 from scoring.standings import minus
 
@@ -62,7 +62,7 @@ class PlayerSheet(Sheet):
         for i, (player, rounds) in enumerate(self.players):
             if i:
                 story.append(PageBreak())
-            story += [Paragraph(self._heading(player), self.styles["heading"]), *self._game(player, rounds)]
+            story += [text(self._heading(player), self.styles["heading"]), *self._game(player, rounds)]
         return story
 
     def _game(self, player: str, rounds: list[PlayerRound]) -> list[Flowable]:
@@ -98,9 +98,9 @@ class PlayerSheet(Sheet):
                 r.rack,
                 r.top,
                 r.top_score,
-                Paragraph(r.slip, cell),
+                text(r.slip, cell),
                 minus(r.credited),
-                Paragraph(r.ruling, cell),
+                text(r.ruling, cell),
                 minus(r.cumulative),
                 minus(r.cumulative - r.top_cumulative),
             ]

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable
 
-from scoring.sheets.base import ENGLISH, Sheet, Words
+from scoring.sheets.base import ENGLISH, Sheet, Words, text
 from scoring.standings import minus
 
 
@@ -63,9 +63,9 @@ class RoundResultSheet(Sheet):
             [
                 line.rank,
                 line.table,
-                Paragraph(line.name, self.styles["cell"]),
+                text(line.name, self.styles["cell"]),
                 line.move,
-                Paragraph(line.ruling, self.styles["cell"]),
+                text(line.ruling, self.styles["cell"]),
                 minus(line.score),
                 minus(line.total),
             ]
@@ -73,6 +73,6 @@ class RoundResultSheet(Sheet):
         ]
         widths = (0.06, 0.06, 0.22, 0.18, 0.3, 0.08, 0.1)
         return [
-            *[Paragraph(text, self.styles["body"]) for text in said],
+            *[text(sentence, self.styles["body"]) for sentence in said],
             self.table(header, body, widths, numeric_from=5),
         ]

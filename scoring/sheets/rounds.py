@@ -9,9 +9,9 @@ from typing import Any
 
 from reportlab.lib import colors
 from reportlab.lib.units import mm
-from reportlab.platypus import Flowable, KeepTogether, Paragraph, Spacer, Table, TableStyle
+from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
-from scoring.sheets.base import BOLD, ENGLISH, MARGIN, REGULAR, Sheet, Words
+from scoring.sheets.base import BOLD, ENGLISH, MARGIN, REGULAR, Sheet, Words, text
 from scoring.standings import minus
 
 
@@ -133,13 +133,11 @@ class GameSheet(Sheet):
         body = [[r.number, r.rack, ", ".join(r.rejected), r.move, r.score, r.cumulative] for r in self.rounds]
         story: list[Flowable] = [self.table(header, body, (0.08, 0.2, 0.2, 0.32, 0.1, 0.1), numeric_from=4)]
         if self.end:
-            story.append(
-                Paragraph(_("End of the game: %(reason)s.") % {"reason": self.end}, self.styles["body"])
-            )
+            story.append(text(_("End of the game: %(reason)s.") % {"reason": self.end}, self.styles["body"]))
         # The board is never cut: it goes to the next page whole if it does not fit.
         story += [
             Spacer(1, 4 * mm),
-            KeepTogether([Paragraph(_("Final board"), self.styles["heading"]), self._board()]),
+            KeepTogether([text(_("Final board"), self.styles["heading"]), self._board()]),
         ]
         return story
 

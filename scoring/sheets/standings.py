@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from reportlab.platypus import Flowable, Paragraph
+from reportlab.platypus import Flowable
 
-from scoring.sheets.base import ENGLISH, Sheet, Words
+from scoring.sheets.base import ENGLISH, Sheet, Words, text
 from scoring.standings import Row, minus
 
 #: Fractions of the page's width (they sum to 1).
@@ -61,8 +61,8 @@ class StandingsSheet(Sheet):
         body = [
             [
                 r.rank,
-                Paragraph(r.player.name, self.styles["cell"]),
-                Paragraph(r.player.club, self.styles["cell"]),
+                text(r.player.name, self.styles["cell"]),
+                text(r.player.club, self.styles["cell"]),
                 r.player.category,
                 r.total,
                 minus(r.diff),
@@ -79,15 +79,15 @@ class StandingsSheet(Sheet):
             centres = self.centres
             header.insert(2, _("Centre"))
             for r, line in zip(self.rows, body, strict=True):
-                line.insert(2, Paragraph(centres.get(r.player.id, ""), self.styles["cell"]))
+                line.insert(2, text(centres.get(r.player.id, ""), self.styles["cell"]))
             widths = MERGED_WIDTHS
         summary = _("Top total: %(total)s · %(count)s players") % {
             "total": self.top_total,
             "count": len(self.rows),
         }
-        said = [Paragraph(self.progress, self.styles["body"])] if self.progress else []
+        said = [text(self.progress, self.styles["body"])] if self.progress else []
         return [
             *said,
-            Paragraph(summary, self.styles["body"]),
+            text(summary, self.styles["body"]),
             self.table(header, body, widths, numeric_from=len(header) - 7),
         ]

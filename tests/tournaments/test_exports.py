@@ -16,7 +16,7 @@ from tests.tournaments.helpers import draw_round as _drawn
 from tests.tournaments.helpers import fisf as _fisf
 from tests.tournaments.helpers import simulated_event as _simulated_event
 from tournaments import exports, services
-from tournaments.models import Event, Round
+from tournaments.models import Event, Round, Slip
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -75,3 +75,54 @@ def test_the_slips_csv_names_the_ruled_move_in_the_events_notation(event: Event)
         "ok",
     )
     assert top not in text
+
+
+@pytest.mark.parametrize("hostile", ['=HYPERLINK("//ev.il/x","a")', "+1+2", "-2+3", "@SUM(A1)"])
+def test_a_cell_that_would_start_a_formula_is_written_as_text(event: Event, hostile: str) -> None:
+    # Issue 30, item 2: a player's name or a slip's word reaches a spreadsheet as text.
+    player = services.player_add(event=event, name=hostile, club=hostile)
+    round = _drawn(services.game_start(event=event))
+    services.round_open(round=round)
+    services.slip_submit(round=round, player=player, coordinates="H8", word=hostile, announced_score=None,
+                         source=Slip.Source.PAPER)  # fmt: skip
+    services.round_close(round=round)
+    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    for data in (exports.standings_csv(event, language="fr"), exports.slips_csv(event, language="en")):
+        rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""), delimiter=";"))
+        (row,) = rows[1:]
+        assert "'" + hostile in row and hostile not in row
+        assert not any(cell.startswith(("=", "+", "@", "\t", "\r")) for cell in row)
+    standings = exports.standings_csv(event, language="fr").decode("utf-8-sig")
+    (row,) = list(csv.DictReader(io.StringIO(standings), delimiter=";"))
+    assert row["négatif"].startswith("-") and row["pourcentage"] == "0,00"  # our numbers stay numbers
+
+
+def test_a_tab_or_a_return_first_is_a_formula_start_too_and_numbers_are_left_alone() -> None:
+    # Names and words are trimmed before they are stored; the rule holds for any cell.
+    assert [exports._cell(v) for v in ("\t=1", "\r=1", "-12,50", "-3", "12.5", -7, "Anne")] == [
+        "'\t=1",
+        "'\r=1",
+        "-12,50",
+        "-3",
+        "12.5",
+        -7,
+        "Anne",
+    ]
+
+
+def test_a_phones_slip_must_read_late_and_on_the_first_round_too(event: Event) -> None:
+    # Issue 30, item 2: "=1+2" as coordinates was taken on round 1, and any text late.
+    player = services.player_add(event=event, name="Anne")
+    round = _drawn(services.game_start(event=event))
+    services.round_open(round=round)
+    top_coordinates, top_word = round.tops[0].split()
+    for coordinates in ("=1+2", "<script>"):
+        with pytest.raises(services.ApplicationError, match="cannot be read"):
+            services.slip_submit(round=round, player=player, coordinates=coordinates, word=top_word,
+                                 announced_score=None)  # fmt: skip
+    services.slip_submit(round=round, player=player, coordinates="", word=top_word, announced_score=None)
+    services.round_close(round=round)
+    with pytest.raises(services.ApplicationError, match="cannot be read"):
+        services.slip_submit(round=Round.objects.get(pk=round.pk), player=player, coordinates=top_coordinates,
+                             word='=HYPERLINK("//ev.il/x","a")', announced_score=None)  # fmt: skip
+    assert Slip.objects.filter(round=round).count() == 1

@@ -92,7 +92,12 @@ def _check_readable(round: Round, coordinates: str, word: str) -> None:
     # A game's first round is played on an empty board (a master game's too).
     any_reference = round.number == 1 and event.first_slip_best_placement
     slip = adj.SlipInput(coordinates, word, None)
-    why = adj.unreadable(slip, event.notation, layout(event.board).size, any_reference)
+    size = layout(event.board).size
+    why = adj.unreadable(slip, event.notation, size, any_reference)
+    if why is None and any_reference and coordinates.strip():
+        # Not needed on the first round, but when written, read as on any other: no
+        # "=1+2" or markup goes on to the sheets and exports as coordinates.
+        why = adj.unreadable(slip, event.notation, size)
     if why is not None:
         raise ApplicationError(
             _("This slip cannot be read (%(why)s): write it again.") % {"why": say_notes([why])},
@@ -366,7 +371,7 @@ class _Submission:
             if locked.state == Round.State.PLACED:
                 raise ApplicationError(_("round %(number)s is over") % {"number": locked.number})
             late = _late(locked, self.received, source)
-            if source == Slip.Source.PHONE and not late:
+            if source == Slip.Source.PHONE:  # late or not: what is kept must read as a slip
                 _check_readable(locked, self.coordinates, self.word)
             if not late and locked.state == Round.State.ADJUDICATED and not exclusive:
                 raise _Exclusive  # it rules the round again: the round's row is written
