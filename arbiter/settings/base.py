@@ -8,10 +8,12 @@ database and the broker.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import django_stubs_ext
 
+from arbiter.datadir import PRIVATE_FOLDER, UMASK
 from arbiter.settings.env import (
     EnvError,
     database_from_url,
@@ -90,6 +92,9 @@ TEMPLATES = [
 WSGI_APPLICATION = "arbiter.wsgi.application"
 
 VAR_DIR = env_path("ARBITER_VAR_DIR", BASE_DIR / "var")
+# Every file a process of Arbiter makes (the database, backups, logs, the broker's messages)
+# is its owner's alone: the data folder holds tokens and sessions (arbiter/datadir.py).
+os.umask(UMASK)
 # Set it on several machines that share one database (they must agree); otherwise each
 # installation makes its own once, in its data folder (never a key published with the code).
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", "") or installation_secret(VAR_DIR)
@@ -99,7 +104,7 @@ if _database_url:
     DATABASES = {"default": database_from_url("DATABASE_URL", _database_url)}
 else:
     # The embedded default keeps its files here; nothing to install or create by hand.
-    VAR_DIR.mkdir(parents=True, exist_ok=True)
+    VAR_DIR.mkdir(parents=True, exist_ok=True, mode=PRIVATE_FOLDER)
     DATABASES = {
         "default": {
             "ENGINE": "django.db.backends.sqlite3",

@@ -42,6 +42,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
+from arbiter.datadir import make_private
 from tournaments.services import Watchdog, tasks_requeue_pending
 
 QUEUES = "solve,adjudicate,default"
@@ -163,7 +164,12 @@ class Command(BaseCommand):
 
     def handle(self, *args: Any, **opts: Any) -> None:
         self.var_dir = Path(settings.VAR_DIR)
-        self.var_dir.mkdir(parents=True, exist_ok=True)
+        loose = make_private(self.var_dir)
+        if loose:
+            self.stdout.write(
+                f"Data folder {self.var_dir}: {len(loose)} files and folders others could read"
+                " (tokens, sessions, backups) are now yours only (folders 0700, files 0600)."
+            )
         self.host: str = opts["host"]
         self.port: int = opts["port"]
         self.ready_timeout: float = opts["ready_timeout"]
