@@ -22,7 +22,7 @@ from time import monotonic
 from typing import Any
 
 from kombu.exceptions import ChannelError
-from kombu.transport import filesystem
+from kombu.transport import TRANSPORT_ALIASES, filesystem
 from kombu.utils.encoding import bytes_to_str, str_to_bytes
 from kombu.utils.json import dumps, loads
 
@@ -139,3 +139,8 @@ class Channel(_FileSystemChannel):  # type: ignore[misc]
 
 class Transport(filesystem.Transport):
     Channel = Channel
+
+
+#: The broker URL's scheme for this transport (``arbiterfs://``, the embedded default's).
+SCHEME = "arbiterfs"
+TRANSPORT_ALIASES[SCHEME] = "arbiter.broker:Transport"

@@ -4,6 +4,8 @@ import os
 
 from celery import Celery
 
+import arbiter.broker  # noqa: F401  (registers the embedded default's broker, arbiterfs://)
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings.local")
 
 app = Celery("arbiter")

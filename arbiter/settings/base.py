@@ -153,9 +153,9 @@ else:
     _broker = VAR_DIR / "broker"
     for _folder in ("queue", "processed", "control"):
         (_broker / _folder).mkdir(parents=True, exist_ok=True)
-    CELERY_BROKER_URL = "filesystem://"
-    # kombu's file-system transport with its race closed (arbiter/broker.py).
-    CELERY_BROKER_TRANSPORT = "arbiter.broker:Transport"
+    # kombu's file-system transport with its race closed (arbiter/broker.py registers the
+    # name; the worker's banner says it).
+    CELERY_BROKER_URL = "arbiterfs://"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker / "queue"),
         "data_folder_out": str(_broker / "queue"),

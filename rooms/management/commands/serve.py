@@ -463,7 +463,7 @@ class Command(BaseCommand):
         else:
             database = f"PostgreSQL {db.get('NAME')} on {db.get('HOST') or 'localhost'}"
         broker = str(settings.CELERY_BROKER_URL)
-        if broker.startswith("filesystem://"):
+        if broker.startswith(("filesystem://", "arbiterfs://")):
             where = Path(str(settings.CELERY_BROKER_TRANSPORT_OPTIONS["data_folder_in"])).parent
             broker = f"file system, {where}"
         else:
