@@ -16,6 +16,7 @@ from __future__ import annotations
 import logging
 import os
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 from queue import Empty
 from time import monotonic
@@ -104,35 +105,31 @@ class Channel(_FileSystemChannel):  # type: ignore[misc]
         return [_fs.exchange_queue_t(*q) for q in table]
 
     def _queue_bind(self, exchange: str, routing_key: str, pattern: str, queue: str) -> None:
-        file = self._exchange_file(exchange)
         self.control_folder.mkdir(exist_ok=True)
         entry = _fs.exchange_queue_t(routing_key or "", pattern or "", queue or "")
-        # One binder at a time (a lock file beside the table); readers read the table
-        # without a lock, since it is only ever replaced whole.
-        with open(file.with_name(f".{file.name}.lock"), "wb") as lock:
-            _fs.lock(lock, _fs.LOCK_EX)
-            try:
-                queues = self.get_table(exchange)
-                if entry not in queues:
-                    _write_whole(file, str_to_bytes(dumps([entry, *queues])))
-            finally:
-                _fs.unlock(lock)
+        self._change_table(exchange, lambda queues: queues if entry in queues else [entry, *queues])
 
     def _delete(
         self, queue: str, exchange: str, routing_key: str, pattern: str, *args: Any, **kwargs: Any
     ) -> None:
         # The virtual channel's part (kombu's file-system _delete does the same first).
         super(_FileSystemChannel, self)._delete(queue, exchange, routing_key, pattern, *args, **kwargs)
-        file = self._exchange_file(exchange)
-        if not file.exists():
+        if not self._exchange_file(exchange).exists():
             return
         entry = _fs.exchange_queue_t(routing_key or "", pattern or "", queue or "")
+        self._change_table(exchange, lambda queues: [q for q in queues if q != entry])
+
+    def _change_table(self, exchange: str, change: Callable[[list[Any]], list[Any]]) -> None:
+        """Rewrite an exchange's table whole, one writer at a time (a lock file beside it);
+        readers read it without a lock, since it is only ever replaced whole."""
+        file = self._exchange_file(exchange)
         with open(file.with_name(f".{file.name}.lock"), "wb") as lock:
             _fs.lock(lock, _fs.LOCK_EX)
             try:
                 queues = self.get_table(exchange)
-                if entry in queues:
-                    _write_whole(file, str_to_bytes(dumps([q for q in queues if q != entry])))
+                changed = change(queues)
+                if changed != queues:
+                    _write_whole(file, str_to_bytes(dumps(changed)))
             finally:
                 _fs.unlock(lock)
 

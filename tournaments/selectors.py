@@ -365,7 +365,7 @@ def game_view(game: Game) -> GameView:
         # The rounds counted in every total: the placed ones, and the current one once its
         # results are published (tournaments.models.counted_rounds).
         top_total=sum(p.top_score for p in placed)
-        + (current.top_score or 0 if current is not None and sight is not None and sight.answers else 0),
+        + ((current.top_score or 0) if current is not None and sight is not None and sight.answers else 0),
     )
     if current is not None and sight is not None and sight.answers:
         view.top_score = current.top_score
