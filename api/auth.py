@@ -84,6 +84,8 @@ class PlayerTokenAuthentication(KeyAuthentication):
 
     def look_up(self, key: str) -> tuple[Any, Any] | None:
         token = selectors.player_token(key)
+        if token is None and selectors.waiting_token(key) is not None:
+            raise exceptions.AuthenticationFailed("Waiting for the arbitrator's confirmation of this phone.")
         return None if token is None else (PlayerPrincipal(token.player), token)
 
 

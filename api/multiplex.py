@@ -34,7 +34,7 @@ from scoring.standings import to_dict
 from solver.formats.record import END_REASONS
 from tournaments import services
 from tournaments.models import Centre, Multiplex
-from tournaments.selectors import multiplex_centres, multiplex_of
+from tournaments.selectors import multiplex_centres, multiplex_of, multiplex_players
 from tournaments.services.centre import hub_settings
 from tournaments.services.multiplex import NotServed, Served, round_served
 from tournaments.standings import multiplex_standings, multiplex_top_total
@@ -120,9 +120,37 @@ class CentreRulingInputSerializer(serializers.Serializer[Any]):
     overridden = serializers.BooleanField(default=False)
 
 
+#: Players a centre's roster may hold: a hall of a few hundred, with room to spare.
+MAX_ROSTER = 5000
+
+
+class RosterInputSerializer(serializers.Serializer[Any]):
+    players = serializers.ListField(
+        child=CentrePlayerInputSerializer(),
+        max_length=MAX_ROSTER,
+        help_text="every player of the centre, withdrawn ones included",
+    )
+
+
+class RosterReceiptSerializer(serializers.Serializer[Any]):
+    players = serializers.IntegerField()
+    added = serializers.IntegerField()
+    changed = serializers.IntegerField(help_text="corrected, or back on the roster")
+    left = serializers.IntegerField(help_text="no longer on it: kept, out of the ranking")
+
+
 class ResultsInputSerializer(serializers.Serializer[Any]):
-    players = CentrePlayerInputSerializer(many=True, help_text="every player a ruling names")
-    rulings = CentreRulingInputSerializer(many=True)
+    players = serializers.ListField(
+        child=CentrePlayerInputSerializer(),
+        required=False,
+        max_length=MAX_ROSTER,
+        help_text="ignored (sent by older centres): the roster (PUT /api/hub/roster/) names the players",
+    )
+    rulings = serializers.ListField(
+        child=CentreRulingInputSerializer(),
+        max_length=MAX_ROSTER,
+        help_text="each names a table of the centre's roster",
+    )
     taking_part = serializers.IntegerField(
         min_value=0, max_value=MAX_NUMBER, help_text="the centre's players in the game this round"
     )
@@ -196,6 +224,32 @@ class CentreAddSerializer(serializers.Serializer[Any]):
 
 class CentreKeySerializer(CentreSerializer):
     key = serializers.CharField(help_text="shown this once: the hub keeps only its hash")
+
+
+class MultiplexPlayerSerializer(serializers.Serializer[Any]):
+    """A centre's player as the hub holds it (its roster)."""
+
+    id = serializers.IntegerField()
+    centre = serializers.CharField(source="centre.name")
+    table = serializers.IntegerField()
+    name = serializers.CharField()
+    club = serializers.CharField()
+    licence = serializers.CharField()
+    category = serializers.CharField()
+    left_at = serializers.DateTimeField(allow_null=True, help_text="taken off the roster by its centre")
+    removed_at = serializers.DateTimeField(
+        allow_null=True, help_text="removed from the merged ranking by the hub's arbitrator"
+    )
+    removed_reason = serializers.CharField()
+
+
+class PlayerRemoveSerializer(serializers.Serializer[Any]):
+    removed = serializers.BooleanField(
+        help_text="true: out of the merged ranking (and its solos); false: back in it"
+    )
+    reason = serializers.CharField(
+        max_length=200, required=False, allow_blank=True, default="", help_text="required to remove"
+    )
 
 
 class MultiplexStandingsRowSerializer(StandingsRowSerializer):
@@ -308,7 +362,25 @@ class HubCloseView(CentreView):
 
 @extend_schema(
     tags=["multiplex"],
-    summary="The centre's rulings of a placed round (idempotent; a change replaces and is recorded)",
+    summary="The centre's roster, whole: its results may name only these players",
+    description="Sent at the join and again whenever the centre's players change. A table no"
+    " longer sent leaves the roster (kept on the hub, out of the ranking); each change is recorded.",
+    request=RosterInputSerializer,
+    responses={200: RosterReceiptSerializer, **ERRORS},
+)
+class HubRosterView(CentreView):
+    def put(self, request: Request) -> Response:
+        data = RosterInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        receipt = services.roster_receive(centre=self.centre(request), players=data.validated_data["players"])
+        return Response(RosterReceiptSerializer(dataclasses.asdict(receipt)).data)
+
+
+@extend_schema(
+    tags=["multiplex"],
+    summary="The centre's rulings of a round it closed (idempotent; a change replaces and is recorded)",
+    description="Refused whole, nothing kept, when the round was not closed by the centre or a"
+    " ruling names a table not on its roster.",
     request=ResultsInputSerializer,
     responses={200: ReceiptSerializer, **ERRORS},
 )
@@ -320,7 +392,6 @@ class HubResultsView(CentreView):
             centre=self.centre(request),
             game=game,
             number=number,
-            players=data.validated_data["players"],
             rulings=data.validated_data["rulings"],
             taking_part=data.validated_data["taking_part"],
         )
@@ -486,6 +557,43 @@ class CentresView(MultiplexMixin, APIView):
         body = dict(CentreSerializer(centre).data)
         body["key"] = key
         return Response(body, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(
+    tags=["multiplex"],
+    summary="Every centre's players as their rosters name them, those off the ranking included",
+    responses={200: MultiplexPlayerSerializer(many=True), **ERRORS},
+)
+class MultiplexPlayersView(MultiplexMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def get(self, request: Request, event_id: int) -> Response:
+        players = multiplex_players(self.multiplex())
+        return Response(MultiplexPlayerSerializer(players, many=True).data)
+
+
+@extend_schema(
+    tags=["multiplex"],
+    summary="Remove a centre's player from the merged ranking (a reason required), or put them back",
+    description="Their rulings are kept: out of the ranking and of the solos while removed.",
+    request=PlayerRemoveSerializer,
+    responses={200: MultiplexPlayerSerializer, **ERRORS},
+)
+class MultiplexPlayerRemoveView(MultiplexMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int, player_id: int) -> Response:
+        player = multiplex_players(self.multiplex()).filter(pk=player_id).first()
+        if player is None:
+            raise NotFound(_("this player is not a player of this multiplex"))
+        data = PlayerRemoveSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        reason = data.validated_data["reason"]
+        if data.validated_data["removed"]:
+            player = services.centre_player_remove(player=player, reason=reason, by=request.user)
+        else:
+            player = services.centre_player_restore(player=player, reason=reason, by=request.user)
+        return Response(MultiplexPlayerSerializer(player).data)
 
 
 @extend_schema(

@@ -37,7 +37,18 @@ class ArbitratorPlayerSerializer(serializers.ModelSerializer[Player]):
 
     class Meta:
         model = Player
-        fields = ["id", "name", "club", "licence", "category", "table", "virtual_level", "withdrawn_at"]
+        fields = [
+            "id",
+            "name",
+            "club",
+            "licence",
+            "category",
+            "table",
+            "virtual_level",
+            "withdrawn_at",
+            "paper_only",
+            "seat_code",
+        ]
 
 
 class ReleaseSerializer(serializers.Serializer[Any]):
@@ -50,6 +61,9 @@ class PlayerInputSerializer(serializers.Serializer[Any]):
     licence = serializers.CharField(max_length=40, allow_blank=True, required=False, default="")
     category = serializers.CharField(max_length=40, allow_blank=True, required=False, default="")
     table = number_field(required=False, default=None, help_text="the next free table without it")
+    paper_only = serializers.BooleanField(
+        required=False, default=False, help_text="no phone may take the table (paper slips only)"
+    )
 
 
 class PlayerUpdateSerializer(serializers.Serializer[Any]):
@@ -58,6 +72,9 @@ class PlayerUpdateSerializer(serializers.Serializer[Any]):
     licence = serializers.CharField(max_length=40, allow_blank=True, required=False)
     category = serializers.CharField(max_length=40, allow_blank=True, required=False)
     table = number_field(required=False, help_text="refused once the player has handed in a slip")
+    paper_only = serializers.BooleanField(
+        required=False, help_text="no phone may take the table; true releases the phone there"
+    )
 
 
 class WithdrawInputSerializer(serializers.Serializer[Any]):
@@ -92,12 +109,39 @@ class EventSerializer(serializers.ModelSerializer[Event]):
 
 class JoinInputSerializer(serializers.Serializer[Any]):
     code = serializers.CharField(max_length=20)
-    table = number_field()
+    seat = serializers.CharField(
+        max_length=20, required=False, default="", help_text="the seat code on the table card"
+    )
+    table = number_field(
+        required=False,
+        default=None,
+        help_text="without a seat code: only where the event has the arbitrator confirm joins",
+    )
+
+    def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        if not attrs["seat"].strip() and attrs["table"] is None:
+            raise serializers.ValidationError("give the seat code on the table card (or the table)")
+        return attrs
+
+
+class JoinRequestSerializer(serializers.Serializer[Any]):
+    id = serializers.IntegerField()
+    player = serializers.IntegerField()
+    table = serializers.IntegerField()
+    name = serializers.CharField()
+    number = serializers.CharField(help_text="the four digits the waiting phone shows")
+    asked_at = serializers.DateTimeField()
+    address = serializers.CharField()
+    device = serializers.CharField()
 
 
 class JoinOutputSerializer(serializers.Serializer[Any]):
     token = serializers.CharField()
     player = PlayerSerializer()
+    confirmed = serializers.BooleanField(
+        help_text="false: the token works once the arbitrator confirms the phone (202)"
+    )
+    number = serializers.CharField(help_text="four digits the arbitrator sees beside the request")
 
 
 #: A round's fields that reveal the answer: the arbitrator's, the players' once ruled.

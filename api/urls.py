@@ -17,6 +17,10 @@ event_patterns = [
     path("players/<int:player_id>/", views.PlayerView.as_view(), name="player"),
     path("players/<int:player_id>/withdraw/", views.PlayerWithdrawView.as_view(), name="player-withdraw"),
     path("players/<int:player_id>/release/", views.PlayerReleaseView.as_view(), name="player-release"),
+    path("players/<int:player_id>/seat-code/", views.PlayerSeatCodeView.as_view(), name="player-seat-code"),
+    path("joins/", views.JoinRequestsView.as_view(), name="join-requests"),
+    path("joins/<int:token_id>/confirm/", views.JoinRequestView.as_view(confirm=True), name="join-confirm"),
+    path("joins/<int:token_id>/refuse/", views.JoinRequestView.as_view(confirm=False), name="join-refuse"),
     path("games/", views.GamesView.as_view(), name="games"),
     path("games/current/end/", views.GameEndView.as_view(), name="game-end"),
     path("game/", views.CurrentGameView.as_view(), name="game-current"),
@@ -48,6 +52,12 @@ event_patterns = [
     path("multiplex/", multiplex.MultiplexView.as_view(), name="multiplex"),
     path("multiplex/centres/", multiplex.CentresView.as_view(), name="multiplex-centres"),
     path("multiplex/standings/", multiplex.MultiplexStandingsView.as_view(), name="multiplex-standings"),
+    path("multiplex/players/", multiplex.MultiplexPlayersView.as_view(), name="multiplex-players"),
+    path(
+        "multiplex/players/<int:player_id>/remove/",
+        multiplex.MultiplexPlayerRemoveView.as_view(),
+        name="multiplex-player-remove",
+    ),
     path(
         "multiplex/games/<int:game>/schedule/",
         multiplex.GameScheduleView.as_view(),
@@ -59,6 +69,7 @@ event_patterns = [
 ROUND = "games/<int:game>/rounds/<int:number>/"
 hub_patterns = [
     path("", multiplex.HubInfoView.as_view(), name="hub"),
+    path("roster/", multiplex.HubRosterView.as_view(), name="hub-roster"),
     path("games/<int:game>/end/", multiplex.HubEndView.as_view(), name="hub-end"),
     path("games/<int:game>/sealed/", multiplex.HubSealedView.as_view(), name="hub-sealed"),
     path("games/<int:game>/key/", multiplex.HubKeyView.as_view(), name="hub-key"),

@@ -49,6 +49,7 @@ from api.serializers import (
     HistoryEntrySerializer,
     JoinInputSerializer,
     JoinOutputSerializer,
+    JoinRequestSerializer,
     LiveSerializer,
     MoveInputSerializer,
     OpenInputSerializer,
@@ -79,7 +80,7 @@ from api.serializers import (
     TopInputSerializer,
     WithdrawInputSerializer,
 )
-from arbiter.middleware import received_at
+from arbiter.middleware import client_address, received_at
 from scoring.standings import to_dict
 from tournaments import judging, selectors, services
 from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
@@ -280,11 +281,13 @@ class HistoryView(EventMixin, generics.ListAPIView[HistoryEntry]):
 @extend_schema(
     tags=["players"],
     request=JoinInputSerializer,
-    responses={201: JoinOutputSerializer, **ERRORS},
+    responses={201: JoinOutputSerializer, 202: JoinOutputSerializer, **ERRORS},
     auth=[],
 )
 class JoinView(EventMixin, APIView):
-    """Join an event with its code and a table: returns the player token of that table."""
+    """Join an event with its code and the seat code of the table card: returns the
+    player token of that table (201). With a table number instead, where the event lets
+    the arbitrator confirm joins: the token, which works once confirmed (202)."""
 
     authentication_classes: list[Any] = []
     permission_classes = [AllowAny]
@@ -295,10 +298,24 @@ class JoinView(EventMixin, APIView):
         data = JoinInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         token = services.player_token_issue(
-            event=self.get_event(), code=data.validated_data["code"], table=data.validated_data["table"]
+            event=self.get_event(),
+            code=data.validated_data["code"],
+            seat=data.validated_data["seat"],
+            table=data.validated_data["table"],
+            address=client_address(request),
+            device=request.headers.get("User-Agent", ""),
         )
-        body = {"token": token.key, "player": PlayerSerializer(token.player).data}
-        return Response(JoinOutputSerializer(body).data, status=status.HTTP_201_CREATED)
+        confirmed = token.confirmed_at is not None
+        body = {
+            "token": token.key,
+            "player": PlayerSerializer(token.player).data,
+            "confirmed": confirmed,
+            "number": services.join_number(token),
+        }
+        return Response(
+            JoinOutputSerializer(body).data,
+            status=status.HTTP_201_CREATED if confirmed else status.HTTP_202_ACCEPTED,
+        )
 
 
 class PlayersView(EventMixin, APIView):
@@ -413,6 +430,75 @@ class PlayerReleaseView(EventMixin, APIView):
         player = get_object_or_404(Player, pk=player_id, event=self.get_event())
         revoked = services.player_release(player=player, by=request.user)
         return Response(ReleaseSerializer({"revoked": revoked}).data)
+
+
+@extend_schema(
+    tags=["players"],
+    summary="A new seat code for a table whose card others saw: the old one and its phone stop",
+    request=None,
+    responses={200: ArbitratorPlayerSerializer, **ERRORS},
+)
+class PlayerSeatCodeView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def post(self, request: Request, event_id: int, player_id: int) -> Response:
+        player = get_object_or_404(Player, pk=player_id, event=self.get_event())
+        player = services.seat_code_renew(player=player, by=request.user)
+        return Response(ArbitratorPlayerSerializer(player).data)
+
+
+def _join_request(token: PlayerToken) -> dict[str, Any]:
+    return {
+        "id": token.pk,
+        "player": token.player_id,
+        "table": token.player.table,
+        "name": token.player.name,
+        "number": services.join_number(token),
+        "asked_at": token.created_at,
+        "address": token.address,
+        "device": token.device,
+    }
+
+
+@extend_schema(
+    tags=["players"],
+    summary="The phones waiting for the arbitrator's confirmation, the first asked first",
+    responses={200: JoinRequestSerializer(many=True), **ERRORS},
+)
+class JoinRequestsView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+
+    def get(self, request: Request, event_id: int) -> Response:
+        waiting = [_join_request(t) for t in selectors.join_requests(self.get_event())]
+        return Response(JoinRequestSerializer(waiting, many=True).data)
+
+
+class JoinRequestView(EventMixin, APIView):
+    permission_classes = [IsEventArbitrator]
+    #: Set by the URL: confirm or refuse.
+    confirm = True
+
+    def token(self, token_id: int) -> PlayerToken:
+        return get_object_or_404(
+            PlayerToken.objects.select_related("player"),
+            pk=token_id,
+            player__event=self.get_event(),
+            confirmed_at__isnull=True,
+        )
+
+    @extend_schema(
+        tags=["players"],
+        summary="Confirm (…/confirm/) or refuse (…/refuse/) a waiting phone",
+        request=None,
+        responses={204: None, **ERRORS},
+    )
+    def post(self, request: Request, event_id: int, token_id: int) -> Response:
+        token = self.token(token_id)
+        if self.confirm:
+            services.player_join_confirm(token=token, by=request.user)
+        else:
+            services.player_join_refuse(token=token, by=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)
 
 
 # ------------------------------------------------------------------ games

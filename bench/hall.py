@@ -972,12 +972,14 @@ class Arbitrator:
             await asyncio.sleep(0.1)
         raise BenchError(f"{what}: not within {WAIT_TIMEOUT:.0f} s (is a worker running?)")
 
-    async def ensure_players(self, count: int) -> None:
+    async def ensure_players(self, count: int) -> dict[int, str]:
+        """Tables 1 to ``count`` registered; their seat codes (the table cards) by table."""
         have = {int(p["table"]) for p in await self.call("GET", "players/")}
         missing = [t for t in range(1, count + 1) if t not in have]
         if missing:
             csv = "name,table\n" + "".join(f"Phone {t},{t}\n" for t in missing)
             await self.call("POST", "players/import/", body={"csv": csv})
+        return {int(p["table"]): str(p["seat_code"]) for p in await self.call("GET", "players/")}
 
     async def drawn_round(self) -> dict[str, Any]:
         """The current round drawn and solved: a game started and a rack drawn if needed."""
@@ -1034,10 +1036,12 @@ class Phone:
     requests differ: phone.js sends the slip with ``credentials: "omit"``), its stream
     or polling, its panel, its slip."""
 
-    def __init__(self, hall: Hall, index: int, plan: PlannedSlip) -> None:
+    def __init__(self, hall: Hall, index: int, plan: PlannedSlip, seat: str) -> None:
         self.hall = hall
         self.index = index
         self.table = index + 1
+        #: What the player types from the table card.
+        self.seat = seat
         self.address = phone_address(index)
         self.session: aiohttp.ClientSession | None = None
         self.cookies: dict[str, str] = {}
@@ -1127,7 +1131,7 @@ class Phone:
             "POST",
             f"{base}/j/",
             timeout=JOIN_REQUEST_TIMEOUT,
-            data={"csrfmiddlewaretoken": token, "code": code, "who": str(self.table)},
+            data={"csrfmiddlewaretoken": token, "code": code, "who": self.seat},
             headers={"Cookie": cookie_header(self.cookies), "Origin": base, "Referer": form_url},
         )
         self.cookies.update(posted.cookies)
@@ -1436,7 +1440,7 @@ class Hall:
             )
             event = await arbitrator.call("GET", "")
             size = layout(str(event["board"])).size
-            await arbitrator.ensure_players(options.phones)
+            seats = await arbitrator.ensure_players(options.phones)
             for _ in range(options.rounds_before):
                 await arbitrator.play_without_slips()
             measured = await arbitrator.drawn_round()
@@ -1449,7 +1453,7 @@ class Hall:
                 size,
                 self.rng,
             )
-            phones = [Phone(self, i, plan) for i, plan in enumerate(plans)]
+            phones = [Phone(self, i, plan, seats[i + 1]) for i, plan in enumerate(plans)]
             loop = asyncio.get_running_loop()
             background = [loop.create_task(self._sample()), loop.create_task(self._watch_lag())]
             self.log.clear()

@@ -328,7 +328,7 @@ def prepare(players: int) -> Fixture:
     cookies: list[str] = []
     for number in range(1, players + 1):
         player = services.player_add(event=event, name=f"Phone {number}", table=number)
-        token = api_services.player_token_issue(event=event, code=event.code, table=player.table)
+        token = api_services.player_token_issue(event=event, code=event.code, seat=player.seat_code)
         session = store()
         session[SESSION_PLAYERS] = {str(event.pk): {"player": player.pk, "token": token.key}}
         session.create()

@@ -8,7 +8,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Event, Lexicon
-from tournaments.services import EVENT_SETTINGS, LIVE_SETTINGS, MAX_ANNOUNCED
+from tournaments.services import (
+    EVENT_SETTINGS,
+    LIVE_SETTINGS,
+    MAX_ANNOUNCED,
+    ApplicationError,
+    lexicon_size_check,
+)
 
 #: One help line per setting, with its default (docs/rules.md#event-settings) where it has one.
 EVENT_HELP = {
@@ -81,6 +87,11 @@ EVENT_HELP = {
         "Default French: the projector's screens, the exported files and the printed sheets. Each phone"
         " follows its player's choice."
     ),
+    "seating": _(
+        "Default: the seat code of the table card (print the cards on the players page); the event"
+        " code on the projector takes no table by itself. Or also a table number or name, which you"
+        " confirm on the players page."
+    ),
     "tie_break": _(
         "Default (FISF): equal totals are parted by the last game's score, then by its rounds from the"
         " last backwards; or they share the rank; or the player with fewer letter points (the values of"
@@ -94,9 +105,18 @@ BUNDLED = (
 )
 
 
+def _lexicon_label(lexicon: Lexicon) -> str:
+    if lexicon.state == Lexicon.State.IMPORTING:
+        return _("%(name)s (being imported)") % {"name": lexicon.name}
+    if lexicon.state == Lexicon.State.FAILED:
+        return _("%(name)s (import failed)") % {"name": lexicon.name}
+    return lexicon.name
+
+
 def lexicon_choices() -> list[tuple[str, Any]]:
-    imported = [(f"id:{lx.pk}", lx.name) for lx in Lexicon.objects.filter(bundled="").order_by("name")]
-    return [*BUNDLED, *imported]
+    # Not the lists' content: megabytes each, for a menu of names.
+    listed = Lexicon.objects.filter(bundled="").only("pk", "name", "state").order_by("name")
+    return [*BUNDLED, *((f"id:{lx.pk}", _lexicon_label(lx)) for lx in listed)]
 
 
 class DayInput(forms.DateInput):
@@ -118,7 +138,10 @@ class EventForm(forms.ModelForm[Event]):
     word_list = forms.FileField(
         label=_("Import a word list"),
         required=False,
-        help_text=_("Optional: a text file, one word a line (case, accents and punctuation handled)."),
+        help_text=_(
+            "Optional: a text file, one word a line (case, accents and punctuation handled), imported"
+            " by the worker in the background: its progress shows on the event's pages."
+        ),
     )
 
     class Meta:
@@ -141,6 +164,30 @@ class EventForm(forms.ModelForm[Event]):
                 f"bundled:{lexicon.bundled}" if lexicon.bundled else f"id:{lexicon.pk}"
             )
         self.fields["name"].help_text = EVENT_HELP["name"]
+
+    def clean_word_list(self) -> Any:
+        """A list too large is refused before it is read (Django keeps an upload this large
+        in a temporary file, not in memory)."""
+        upload = self.cleaned_data.get("word_list")
+        if upload is not None:
+            try:
+                lexicon_size_check(size=upload.size or 0, name=upload.name or "")
+            except ApplicationError as exc:
+                raise forms.ValidationError(exc.message) from exc
+        return upload
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        kind, _sep, value = str(data.get("lexicon_choice", "")).partition(":")
+        if kind == "id" and not data.get("word_list") and "lexicon_choice" not in self.errors:
+            failed = Lexicon.objects.filter(pk=int(value), state=Lexicon.State.FAILED).only("name").first()
+            if failed is not None:
+                self.add_error(
+                    "lexicon_choice",
+                    _("The word list %(name)s could not be imported: choose another, or import it again.")
+                    % {"name": failed.name},
+                )
+        return data
 
     def lock(self) -> None:
         """A game has started: what can no longer change is shown, not offered (a disabled
@@ -194,6 +241,11 @@ class PlayerForm(forms.Form):
     table = forms.IntegerField(
         label=_("Table"), min_value=1, required=False, help_text=_("Empty: the next free table.")
     )
+    paper_only = forms.BooleanField(
+        label=_("Paper slips only"),
+        required=False,
+        help_text=_("No phone may take the table: the player hands in paper slips."),
+    )
 
 
 class PlayersImportForm(forms.Form):
@@ -201,8 +253,8 @@ class PlayersImportForm(forms.Form):
         label=_("CSV file"),
         required=False,
         help_text=_(
-            "A header row with name (required), club, licence, category, table; or in French nom,"
-            " club, licence, catégorie (or série), table."
+            "A header row with name (required), club, licence, category, table, paper (yes: paper"
+            " slips only); or in French nom, club, licence, catégorie (or série), table, papier (oui)."
         ),
     )
     csv_text = forms.CharField(
@@ -291,7 +343,10 @@ class ReasonForm(forms.Form):
 class JoinForm(forms.Form):
     code = forms.CharField(label=_("Event code"), max_length=20)
     who = forms.CharField(
-        label=_("Table number or name"),
+        label=_("Seat code"),
         max_length=120,
-        help_text=_("The number on your table, or your name as the arbitrator registered it."),
+        help_text=_(
+            "The code printed on your table card. Where the arbitrator confirms joins, your"
+            " table number or your name also works."
+        ),
     )

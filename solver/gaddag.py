@@ -170,13 +170,21 @@ def build(words: Iterable[str]) -> Gaddag:
     """Build from uppercase A-Z words (each of 2+ letters; duplicates allowed): in the
     compiled kernel (ENABLE in well under a second), else by :func:`build_py`, which
     gives the same arrays."""
+    if _kernel() is None:
+        return build_py(words)
+    return build_joined("\n".join(words).encode("ascii"))
+
+
+def build_joined(data: bytes) -> Gaddag:
+    """:func:`build` from the words joined by newlines, in any order: a long list need not
+    be held as a list of strings too."""
     kernel = _kernel()
     if kernel is None:
-        return build_py(words)
+        return build_py(data.decode("ascii").split("\n"))
     arrays: list[array[int]] = []
-    for data in kernel.build("\n".join(words).encode("ascii")):
+    for part in kernel.build(data):
         a = array("I")
-        a.frombytes(data)
+        a.frombytes(part)
         arrays.append(a)
     mask, accepts, base, kids = arrays
     return Gaddag(mask, accepts, base, kids)

@@ -65,6 +65,7 @@ EVENT_SETTINGS = (
     "solo_players",
     "tie_break",
     "hall_language",
+    "seating",
 )
 
 
@@ -72,7 +73,16 @@ EVENT_SETTINGS = (
 #: the board or the scores already stored (the others would stop the games replaying).
 #: The name and the days too: a misspelled name would go on every sheet; and when the
 #: results are shown, which changes no score.
-LIVE_SETTINGS = {"name", "starts_on", "ends_on", "round_seconds", "publish_at_close", "hall_language"}
+LIVE_SETTINGS = {
+    "name",
+    "starts_on",
+    "ends_on",
+    "round_seconds",
+    "publish_at_close",
+    "hall_language",
+    # How phones take a table: to confirm them by hand when cards went missing, say.
+    "seating",
+}
 
 
 #: The settings a game record carries: an imported event takes them from the record.

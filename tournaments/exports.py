@@ -315,6 +315,9 @@ def record_json(game: Game) -> bytes:
             "licence": p.licence,
             "category": p.category,
             "virtual_level": p.virtual_level,
+            # A restored event (the spare laptop) keeps the table cards already handed out.
+            "seat_code": p.seat_code,
+            "paper_only": p.paper_only,
         }
         for p in game.event.players.order_by("table")
     ]

@@ -30,6 +30,10 @@ ACTIONS: dict[tuple[str, str], Any] = {
     ("player", "add"): gettext_lazy("player added"),
     ("player", "join"): gettext_lazy("phone joined"),
     ("player", "release"): gettext_lazy("table released"),
+    ("player", "join_request"): gettext_lazy("phone asked for the table"),
+    ("player", "join_confirm"): gettext_lazy("phone confirmed"),
+    ("player", "join_refuse"): gettext_lazy("phone refused"),
+    ("player", "seat_code"): gettext_lazy("new seat code"),
     ("player", "edit"): gettext_lazy("player corrected"),
     ("player", "remove"): gettext_lazy("player removed"),
     ("player", "withdraw"): gettext_lazy("player withdrawn"),
@@ -59,6 +63,12 @@ ACTIONS: dict[tuple[str, str], Any] = {
     ("ruling", "average"): gettext_lazy("average credited"),
     ("ruling", "accept_shift"): gettext_lazy("shifted reference accepted"),
     ("ruling", "read_again"): gettext_lazy("ruled again on the slip read again"),
+    ("centre_player", "add"): gettext_lazy("player added to a centre's roster"),
+    ("centre_player", "change"): gettext_lazy("player corrected on a centre's roster"),
+    ("centre_player", "leave"): gettext_lazy("player taken off a centre's roster"),
+    ("centre_player", "return"): gettext_lazy("player back on a centre's roster"),
+    ("centre_player", "remove"): gettext_lazy("player removed from the merged ranking"),
+    ("centre_player", "restore"): gettext_lazy("player back in the merged ranking"),
 }
 
 #: The fields of the old and new values, named.
@@ -102,6 +112,11 @@ FIELDS: dict[str, Any] = {
     "letterpoints": gettext_lazy("letter points"),
     "number": gettext_lazy("number"),
     "virtual": gettext_lazy("virtual player level"),
+    "tokens": gettext_lazy("phones"),
+    "refused": gettext_lazy("phones refused"),
+    "address": gettext_lazy("address"),
+    "device": gettext_lazy("phone"),
+    "paper_only": gettext_lazy("paper slips only"),
 }
 
 #: What the services write as the reason of their own changes (translated when shown; an

@@ -50,6 +50,17 @@ def _join_code() -> str:
     return "".join(secrets.choice(alphabet) for _ in range(6))
 
 
+#: A seat code is typed once on a phone, from a table card: no 0/O, 1/I/L, 5/S, 8/B.
+SEAT_ALPHABET = "ACDEFGHJKMNPQRTUVWXY234679"
+SEAT_CODE_LENGTH = 6
+
+
+def new_seat_code() -> str:
+    """A table's secret for joining: 26^6 (3 x 10^8) codes, so that a hall's 2,000 tables
+    leave one chance in 150,000 per guess, and guesses are rate-limited."""
+    return "".join(secrets.choice(SEAT_ALPHABET) for _ in range(SEAT_CODE_LENGTH))
+
+
 def _seed() -> int:
     return secrets.randbelow(2**31)
 
@@ -61,6 +72,11 @@ class Lexicon(models.Model):
     machine compiles the same words; its SHA-256 identifies it everywhere.
     """
 
+    class State(models.TextChoices):
+        IMPORTING = "importing", _("being imported")
+        READY = "ready", _("ready")
+        FAILED = "failed", _("import failed")
+
     name = models.CharField(_("name"), max_length=100, unique=True)
     language = models.CharField(
         _("language"), max_length=2, choices=[("fr", _("French")), ("en", _("English"))]
@@ -71,6 +87,13 @@ class Lexicon(models.Model):
     word_count = models.PositiveIntegerField(_("words"), default=0)
     checksum = models.CharField(_("SHA-256"), max_length=64)
     report = models.JSONField(_("import report"), default=dict, blank=True)
+    #: An uploaded list is compiled by a worker: the row exists (an event may name it)
+    #: from the upload; no game starts on it until it is ready.
+    state = models.CharField(max_length=10, choices=State.choices, default=State.READY)
+    #: Per cent of the words compiled, while importing.
+    progress = models.PositiveSmallIntegerField(default=100)
+    #: Why the import failed (in the importer's words), once failed.
+    error = models.TextField(blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -118,6 +141,10 @@ class Event(models.Model):
         GAME = "game", _("the players of the game (registered when it began)")
         TAKING_PART = "taking_part", _("players who handed in a slip in the game so far")
         REGISTERED = "registered", _("every registered player")
+
+    class Seating(models.TextChoices):
+        CARD = "card", _("the seat code on the table card only")
+        CONFIRM = "confirm", _("the seat code, or the table or name confirmed by the arbitrator")
 
     class TieBreak(models.TextChoices):
         FISF = "fisf", _("the last game, then its rounds from the last backwards (FISF)")
@@ -214,6 +241,11 @@ class Event(models.Model):
         choices=[("fr", "Français"), ("en", "English")],
         default="fr",
     )
+    #: How a phone takes a table (docs/rules.md#phones): the event code is on the
+    #: projector, so it alone proves nothing; a seat code is on the player's table card.
+    seating = models.CharField(
+        _("phones join with"), max_length=10, choices=Seating.choices, default=Seating.CARD
+    )
     #: Game records to replay (Eliot's "master games"), game 1 first: each game started
     #: takes its racks and placed moves from its record (see services.event_import).
     masters = models.JSONField(_("master games"), default=list, blank=True)
@@ -262,6 +294,10 @@ class Player(models.Model):
     #: Withdrawn from the rounds opened after this moment: no slip taken, no ruling, not
     #: expected; the scores so far are kept (docs/rules.md#players).
     withdrawn_at = models.DateTimeField(_("withdrawn at"), null=True, blank=True)
+    #: Typed on the player's phone to take the table (printed on the table card).
+    seat_code = models.CharField(_("seat code"), max_length=8, default=new_seat_code)
+    #: Hands in paper slips only: no phone may take the table.
+    paper_only = models.BooleanField(_("paper slips only"), default=False)
 
     objects = PlayerQuerySet.as_manager()
 
@@ -269,7 +305,10 @@ class Player(models.Model):
         verbose_name = _("player")
         verbose_name_plural = _("players")
         ordering = ["table"]
-        constraints = [models.UniqueConstraint(fields=["event", "table"], name="one_player_per_table")]
+        constraints = [
+            models.UniqueConstraint(fields=["event", "table"], name="one_player_per_table"),
+            models.UniqueConstraint(fields=["event", "seat_code"], name="one_seat_code_per_event"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.table}. {self.name}"
@@ -556,10 +595,21 @@ def _token_key() -> str:
     return secrets.token_hex(20)  # 40 hexadecimal characters, 160 random bits
 
 
+def new_token_key() -> str:
+    """A player token's key (``_token_key`` keeps its name for the migrations)."""
+    return _token_key()
+
+
 class PlayerToken(models.Model):
     key = models.CharField(_("key"), max_length=40, unique=True, default=_token_key, editable=False)
     player = models.ForeignKey(Player, on_delete=models.CASCADE, related_name="api_tokens")
     created_at = models.DateTimeField(auto_now_add=True)
+    #: Null while the join waits for the arbitrator (a table or a name typed, which anyone
+    #: in the hall could type); a token works only once confirmed.
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+    #: What the console shows the arbitrator of the phone that asked.
+    address = models.CharField(max_length=45, blank=True)
+    device = models.CharField(max_length=120, blank=True)
 
     class Meta:
         # Made by the api app before the domain owned the join flow: the table keeps its
@@ -665,6 +715,8 @@ class Centre(models.Model):
     key_hash = models.CharField(max_length=64, unique=True)
     created_at = models.DateTimeField(auto_now_add=True)
     last_seen_at = models.DateTimeField(null=True, blank=True)
+    #: When the centre last sent its roster: its results may name only those players.
+    roster_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         verbose_name = _("centre")
@@ -769,6 +821,11 @@ class CentrePlayer(models.Model):
     club = models.CharField(_("club"), max_length=120, blank=True)
     licence = models.CharField(_("licence number"), max_length=40, blank=True)
     category = models.CharField(_("category / series"), max_length=40, blank=True)
+    #: Taken off the centre's roster by the centre (a roster update): no more results.
+    left_at = models.DateTimeField(null=True, blank=True)
+    #: Removed from the merged ranking by the hub's arbitrator, with the reason.
+    removed_at = models.DateTimeField(null=True, blank=True)
+    removed_reason = models.CharField(_("reason"), max_length=200, blank=True)
 
     class Meta:
         ordering = ["centre", "table"]
@@ -902,6 +959,8 @@ class HubOutbox(models.Model):
         DRAW = "draw", _("draw")
         TOP = "top", _("top")
         END = "end", _("end of game")
+        #: The centre's players (its results may name only them): sent before anything else.
+        ROSTER = "roster", _("roster")
 
     link = models.ForeignKey(HubLink, on_delete=models.CASCADE, related_name="outbox")
     kind = models.CharField(max_length=10, choices=Kind.choices)

@@ -26,6 +26,7 @@ from tournaments.display import Cell, axis_labels, board_cells, rack_text, shown
 from tournaments.messages import say_error
 from tournaments.models import (
     Centre,
+    CentrePlayer,
     Event,
     Game,
     HistoryEntry,
@@ -63,13 +64,14 @@ def _token_sql(vendor: str) -> str:
         f"SELECT {_TOKEN.select()} FROM {rows.table(PlayerToken)}"
         f" INNER JOIN {rows.table(Player)} ON {c(Player, 'pk')} = {c(PlayerToken, 'player')}"
         f" INNER JOIN {rows.table(Event)} ON {c(Event, 'pk')} = {c(Player, 'event')}"
-        f" WHERE {c(PlayerToken, 'key')} = %s"
+        f" WHERE {c(PlayerToken, 'key')} = %s AND {c(PlayerToken, 'confirmed_at')} IS NOT NULL"
     )
 
 
 def player_token(key: str) -> PlayerToken | None:
-    """The token of ``key`` with its player and the player's event, or None. Every slip of
-    a hall reads it (the API's player authentication): in SQL written once (tournaments/rows.py)."""
+    """The token of ``key`` with its player and the player's event, or None; a token
+    waiting for the arbitrator's confirmation is none yet. Every slip of a hall reads it
+    (the API's player authentication): in SQL written once (tournaments/rows.py)."""
     found = rows.fetch(_token_sql(connection.vendor), [key], _TOKEN)
     if not found:
         return None
@@ -77,6 +79,24 @@ def player_token(key: str) -> PlayerToken | None:
     player.event = event
     token.player = player
     return cast(PlayerToken, token)
+
+
+def waiting_token(key: str) -> PlayerToken | None:
+    """The token of ``key`` while it waits for the arbitrator's confirmation."""
+    if not key:
+        return None
+    return (
+        PlayerToken.objects.select_related("player__event").filter(key=key, confirmed_at__isnull=True).first()
+    )
+
+
+def join_requests(event: Event) -> list[PlayerToken]:
+    """The phones waiting for the arbitrator's confirmation, the first asked first."""
+    return list(
+        PlayerToken.objects.filter(player__event=event, confirmed_at__isnull=True)
+        .select_related("player")
+        .order_by("created_at", "pk")
+    )
 
 
 def playing_game(event: Event) -> Game | None:
@@ -589,6 +609,15 @@ def hub_game(multiplex: Multiplex, number: int | None) -> HubGame | None:
     """Game ``number`` of the multiplex (None: its last), if it has it."""
     games = HubGame.objects.filter(multiplex=multiplex).order_by("number")
     return games.last() if number is None else games.filter(number=number).first()
+
+
+def multiplex_players(multiplex: Multiplex) -> QuerySet[CentrePlayer]:
+    """Every centre's players as their rosters name them (off the ranking too), by centre."""
+    return (
+        CentrePlayer.objects.filter(centre__multiplex=multiplex)
+        .select_related("centre")
+        .order_by("centre__name", "table")
+    )
 
 
 def multiplex_centres(multiplex: Multiplex) -> QuerySet[Centre]:

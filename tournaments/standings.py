@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import QuerySet, Sum
+from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
 
 from scoring.standings import PlayerInfo, RoundResult, Row, standings
 from tournaments.models import (
@@ -122,17 +122,29 @@ def game_scores(game: Game, players: list[int]) -> tuple[list[int], dict[int, li
     return [top or 0 for _pk, top in rounds], scores
 
 
+#: A centre's player in the merged ranking: on their centre's roster (not taken off by a
+#: roster update) and not removed by the hub's arbitrator (docs/rules.md#multiplex).
+RANKED = Q(left_at__isnull=True, removed_at__isnull=True)
+
+
 def multiplex_standings(
     multiplex: Multiplex, *, game: int | None = None, centre: int | None = None, category: str | None = None
 ) -> tuple[list[Row], dict[int, str]]:
     """The merged ranking of a multiplex (every centre's players, the solos given over
     all of them: scoring.multiplex), of one game or all, of one centre or all; and the
     centre of each ranked player (the sheets' centre column). The top total is the hub's:
-    the sum of the tops of its placed rounds."""
-    rulings = CentreRuling.objects.filter(serving__round__multiplex=multiplex)
+    the sum of the tops of its placed rounds. Players off the ranking are left out
+    (docs/rules.md#multiplex)."""
+    rulings = CentreRuling.objects.filter(
+        serving__round__multiplex=multiplex, player__left_at__isnull=True, player__removed_at__isnull=True
+    )
     if game is not None:
         rulings = rulings.filter(serving__round__game=game)
-    players = CentrePlayer.objects.filter(centre__multiplex=multiplex).select_related("centre")
+    # From their first ruling received: a roster's player who has played nothing yet (a
+    # centre still to start) is not ranked last meanwhile.
+    players = CentrePlayer.objects.filter(
+        RANKED, Exists(CentreRuling.objects.filter(player=OuterRef("pk"))), centre__multiplex=multiplex
+    ).select_related("centre")
     if centre is not None:
         players = players.filter(centre_id=centre)
         rulings = rulings.filter(player__centre_id=centre)

@@ -11,6 +11,8 @@ from __future__ import annotations
 import threading
 from dataclasses import dataclass
 
+from django.utils.translation import gettext as _
+
 from solver import lexicon as lexmod
 from solver.analysis import Analysis
 from solver.draw import RackDraw
@@ -18,6 +20,7 @@ from solver.formats.record import FinalDraw, GameConfig, GameRecord, RoundRecord
 from solver.game import Game as SolverGame
 from solver.notation import parse_move
 from tournaments import models
+from tournaments.core import ApplicationError
 
 _lexicons: dict[str, lexmod.Lexicon] = {}
 _lock = threading.Lock()
@@ -27,8 +30,29 @@ class StateError(RuntimeError):
     """The stored rounds do not replay: the database was changed outside the services."""
 
 
+class LexiconNotReadyError(ApplicationError):
+    """The event's word list is still being imported, or its import failed."""
+
+
+def lexicon_ready(lexicon: models.Lexicon) -> None:
+    """Refuse a word list that a worker has not (or could not) compile: a game on half a
+    list would rule valid words out. Raises ``LexiconNotReadyError``."""
+    if lexicon.state == models.Lexicon.State.IMPORTING:
+        raise LexiconNotReadyError(
+            _("the word list %(name)s is still being imported (%(progress)s%%): wait until it is ready")
+            % {"name": lexicon.name, "progress": lexicon.progress}
+        )
+    if lexicon.state != models.Lexicon.State.READY:
+        raise LexiconNotReadyError(
+            _("the word list %(name)s could not be imported: choose another list in the event's settings")
+            % {"name": lexicon.name}
+        )
+
+
 def solver_lexicon(lexicon: models.Lexicon) -> lexmod.Lexicon:
-    """The compiled lexicon, loaded once per process (a worker keeps it between tasks)."""
+    """The compiled lexicon, loaded once per process (a worker keeps it between tasks).
+    Raises ``LexiconNotReadyError`` for a list not ready."""
+    lexicon_ready(lexicon)
     with _lock:
         cached = _lexicons.get(lexicon.checksum)
         if cached is not None:
@@ -42,7 +66,14 @@ def solver_lexicon(lexicon: models.Lexicon) -> lexmod.Lexicon:
     return compile_imported(lexicon.checksum, bytes(lexicon.content), lexicon.name)
 
 
-def compile_imported(checksum: str, packed: bytes, name: str) -> lexmod.Lexicon:
+def compile_imported(
+    checksum: str,
+    packed: bytes,
+    name: str,
+    *,
+    max_bytes: int | None = None,
+    progress: lexmod.Progress | None = None,
+) -> lexmod.Lexicon:
     """Compile an imported list (kept gzipped in the database so that every worker machine
     has it) through a file named by its checksum; raises ``LexiconError``."""
     with _lock:
@@ -52,7 +83,7 @@ def compile_imported(checksum: str, packed: bytes, name: str) -> lexmod.Lexicon:
         path = lexmod.cache_dir() / "imports" / f"{checksum}.txt.gz"
         if not path.exists():
             lexmod.atomic_write(path, packed)
-        compiled = lexmod.load(path, name=name)
+        compiled = lexmod.load(path, name=name, max_bytes=max_bytes, progress=progress)
         if compiled.checksum != checksum:
             raise StateError(f"lexicon {name}: the word list changed (checksum differs)")
         _lexicons[checksum] = compiled

@@ -6,7 +6,7 @@ rulings), so ``acks_late`` redelivery after a lost worker is safe.
 The time limits are not set here: the app's ``task_soft_time_limit`` and
 ``task_time_limit`` apply (settings CELERY_TASK_SOFT_TIME_LIMIT and CELERY_TASK_TIME_LIMIT,
 from ARBITER_TASK_SOFT_TIME_LIMIT and ARBITER_TASK_TIME_LIMIT); a limit in the decorator
-would override them.
+would override them. The word list import is the exception: it sets its own.
 """
 
 from __future__ import annotations
@@ -16,6 +16,9 @@ from typing import Any
 
 from celery import shared_task
 from celery.app.task import Task
+from celery.exceptions import SoftTimeLimitExceeded
+from django.utils import translation
+from django.utils.translation import gettext as _
 from kombu.exceptions import OperationalError
 
 logger = logging.getLogger(__name__)
@@ -75,6 +78,32 @@ def sheet_print_task(sheet_id: int) -> None:
     from tournaments.services.sheets import sheet_print
 
     sheet_print(sheet_id=sheet_id)
+
+
+# Its own limits: the largest list allowed (ARBITER_LEXICON_MAX_MB, 16 MB) compiles in about
+# 30 s here; a round's limits (2 minutes) would fail it on a slow laptop. The automaton is
+# built in one C call, which the soft limit interrupts only once it returns.
+@shared_task(acks_late=True, soft_time_limit=600, time_limit=720)
+def lexicon_import_task(lexicon_id: int, language: str) -> None:
+    """An uploaded word list compiled in a worker; its refusals said in ``language``, the
+    uploader's."""
+    from tournaments.services.lexicons import lexicon_compile, lexicon_failed
+
+    with translation.override(language):
+        try:
+            lexicon_compile(lexicon_id=lexicon_id)
+        except SoftTimeLimitExceeded:
+            lexicon_failed(
+                lexicon_id=lexicon_id,
+                error=_("the import took more than 10 minutes and was stopped: choose a smaller list"),
+            )
+        except Exception:
+            # Not left "being imported" for ever: the log keeps the traceback.
+            lexicon_failed(
+                lexicon_id=lexicon_id,
+                error=_("the import failed on the worker (its log says why): import the list again"),
+            )
+            raise
 
 
 @shared_task(acks_late=True)

@@ -189,6 +189,8 @@ CELERY_TASK_ROUTES = {
     "tournaments.tasks.round_adjudicate_task": {"queue": "adjudicate"},
     "tournaments.tasks.round_rule_when_quiet_task": {"queue": "adjudicate"},
     "tournaments.tasks.sheet_print_task": {"queue": "default"},
+    # A minute's compile must not hold up the rulings of a close.
+    "tournaments.tasks.lexicon_import_task": {"queue": "default"},
 }
 CELERY_TASK_DEFAULT_QUEUE = "default"
 CELERY_TASK_ALWAYS_EAGER = env_bool("ARBITER_TASKS_EAGER", False)
@@ -260,6 +262,13 @@ ARBITER_BACKUP_DIR = env_path("ARBITER_BACKUP_DIR", VAR_DIR) if env_str("ARBITER
 ARBITER_BACKUP_KEEP = env_int("ARBITER_BACKUP_KEEP", 10)
 if ARBITER_BACKUP_KEEP < 1:
     raise EnvError(f"ARBITER_BACKUP_KEEP={ARBITER_BACKUP_KEEP}: keep at least one backup of each game")
+
+# The largest word list that may be imported (README, "Word lists"), in MB of 2^20 bytes,
+# checked before the file is read and again once it is unpacked: the French ODS (about
+# 410,000 words) is about 4.5 MB; 16 MB of words took a worker 610 MB, 24 MB 840 MB.
+ARBITER_LEXICON_MAX_MB = env_int("ARBITER_LEXICON_MAX_MB", 16)
+if ARBITER_LEXICON_MAX_MB < 1:
+    raise EnvError(f"ARBITER_LEXICON_MAX_MB={ARBITER_LEXICON_MAX_MB}: allow at least 1 MB")
 
 # A request body (files aside) larger than this is refused: 413 on the API. Django's
 # default, written here because the API's refusal names it; a CSV of 2,000 players is

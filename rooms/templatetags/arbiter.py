@@ -10,7 +10,7 @@ from django.utils import translation
 
 from tournaments.display import PREMIUM_MARKS, end_reason_text, ruling_text
 from tournaments.messages import say_notes
-from tournaments.models import Ruling
+from tournaments.models import Event, Ruling
 
 register = template.Library()
 
@@ -20,6 +20,13 @@ def colon() -> str:
     """A colon after a label in the page's language: French sets it off with a no-break
     space ("Reçu à 12:04:05 :"), English does not ("Received at 12:04:05:")."""
     return "\u00a0:" if (translation.get_language() or "").startswith("fr") else ":"
+
+
+@register.inclusion_tag("console/_lexicon.html")
+def lexicon_status(event: Event) -> dict[str, Any]:
+    """Where the import of the event's word list is, on each of the event's pages until it
+    is ready (nothing once it is)."""
+    return {"event": event, "lexicon": event.lexicon, "quiet": True}
 
 
 @register.filter

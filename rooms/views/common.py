@@ -16,7 +16,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 
 from tournaments import selectors
-from tournaments.models import Event, Player
+from tournaments.models import Event, Player, PlayerToken
 from tournaments.permissions import can_arbitrate
 from tournaments.services import ApplicationError
 from tournaments.state import StateError
@@ -43,7 +43,8 @@ def number(text: object) -> int | None:
 
 def arbitrated_event(request: HttpRequest, event_id: int) -> Event:
     """The event, when the caller arbitrates it; 403 otherwise (login first)."""
-    event = get_object_or_404(Event.objects.select_related("lexicon"), pk=event_id)
+    # Not the word list's content: megabytes for an imported list, read only to compile it.
+    event = get_object_or_404(Event.objects.select_related("lexicon").defer("lexicon__content"), pk=event_id)
     if not can_arbitrate(request.user, event):
         raise PermissionDenied(_("Only the arbitrators of this event may open this page."))
     return event
@@ -76,6 +77,17 @@ def session_player(request: HttpRequest, event: Event | int) -> tuple[Player | N
     if token is None or token.player_id != joined.get("player") or token.player.event_id != event_id:
         return None, ""
     return token.player, token.key
+
+
+def session_waiting(request: HttpRequest, event: Event) -> PlayerToken | None:
+    """The join this browser asked for, while it waits for the arbitrator's confirmation."""
+    joined = request.session.get(SESSION_PLAYERS, {}).get(str(event.pk))
+    if not joined:
+        return None
+    token = selectors.waiting_token(str(joined.get("token", "")))
+    if token is None or token.player_id != joined.get("player") or token.player.event_id != event.pk:
+        return None
+    return token
 
 
 def remember_player(request: HttpRequest, event: Event, player: Player, token: str) -> None:

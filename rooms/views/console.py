@@ -14,7 +14,7 @@ from django.contrib import messages
 from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.db.models import Count
+from django.db.models import OuterRef, Subquery
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
@@ -36,6 +36,7 @@ from rooms.forms import (
     TopForm,
 )
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, number, refusals
+from rooms.views.hall import join_url
 from scoring.adjudication import Reason
 from solver.notation import parse_move
 from tournaments import selectors, services
@@ -51,6 +52,7 @@ from tournaments.models import (
     HubGame,
     Lexicon,
     Player,
+    PlayerToken,
     Round,
     Ruling,
 )
@@ -91,7 +93,8 @@ def events(request: HttpRequest) -> HttpResponse:
 
 
 def _lexicon(form: EventForm) -> Lexicon:
-    """The word list chosen in the form: bundled, imported before, or uploaded now."""
+    """The word list chosen in the form: bundled, imported before, or uploaded now (its
+    size checked by the form; a worker compiles it)."""
     upload = form.cleaned_data.get("word_list")
     if upload is not None:
         name = upload.name.rsplit(".", 1)[0][:80] or "list"
@@ -100,13 +103,33 @@ def _lexicon(form: EventForm) -> Lexicon:
         unique = name
         while Lexicon.objects.filter(name=unique).exists():
             unique, suffix = f"{name} ({suffix})", suffix + 1
-        return services.lexicon_import(
+        return services.lexicon_upload(
             name=unique, language=language, data=upload.read(), source_name=upload.name
         )
     kind, _sep, value = form.cleaned_data["lexicon_choice"].partition(":")
     if kind == "bundled":
         return services.lexicon_bundled(name=value)
-    return get_object_or_404(Lexicon, pk=number(value) or 0)
+    return get_object_or_404(Lexicon.objects.defer("content"), pk=number(value) or 0)
+
+
+def _lexicon_said(request: HttpRequest, lexicon: Lexicon) -> None:
+    if lexicon.state == Lexicon.State.IMPORTING:
+        messages.info(
+            request,
+            _(
+                "The word list %(name)s is being imported by the worker: its progress shows on the"
+                " event's pages. A game can start once it is ready."
+            )
+            % {"name": lexicon.name},
+        )
+
+
+@arbitrator_page
+def lexicon_progress(request: HttpRequest, event_id: int) -> HttpResponse:
+    """Where the import of the event's word list is (its part of the event's pages asks
+    every few seconds while it is importing)."""
+    event = arbitrated_event(request, event_id)
+    return render(request, "console/_lexicon.html", {"event": event, "lexicon": event.lexicon})
 
 
 @arbitrator_page
@@ -114,7 +137,8 @@ def event_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         form = EventForm(request.POST, request.FILES)
         if form.is_valid():
-            with refusals(request):
+            # Atomic: an event refused leaves no word list behind, nor its import queued.
+            with refusals(request), transaction.atomic():
                 event = services.event_create(
                     name=form.cleaned_data["name"],
                     starts_on=form.cleaned_data["starts_on"],
@@ -125,6 +149,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
                 messages.success(
                     request, _("Event created. Its join code is %(code)s.") % {"code": event.code}
                 )
+                _lexicon_said(request, event.lexicon)
                 return redirect("console:players", event_id=event.pk)
     else:
         form = EventForm(initial={"starts_on": dt.date.today()})
@@ -174,7 +199,7 @@ def event_settings(request: HttpRequest, event_id: int) -> HttpResponse:
         if started:
             form.lock()
         if form.is_valid():
-            with refusals(request):
+            with refusals(request), transaction.atomic():
                 changes = form.settings()
                 changes["name"] = form.cleaned_data["name"]
                 changes["starts_on"] = form.cleaned_data["starts_on"]
@@ -182,6 +207,8 @@ def event_settings(request: HttpRequest, event_id: int) -> HttpResponse:
                     changes["lexicon"] = _lexicon(form)
                 services.event_update(event=event, by=request.user, **changes)
                 messages.success(request, _("Settings saved."))
+                if not started:
+                    _lexicon_said(request, changes["lexicon"])
                 return _back(event)
     else:
         form = EventForm(instance=event)
@@ -209,12 +236,26 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
                 )
                 return redirect("console:players", event_id=event.pk)
     elif request.method == "POST" and "release" in request.POST:
-        player = get_object_or_404(Player, pk=request.POST.get("release"), event=event)
+        player = get_object_or_404(Player, pk=number(request.POST.get("release", "")) or 0, event=event)
         with refusals(request):
             services.player_release(player=player, by=request.user)
             messages.success(
                 request, _("Table %(table)s released: it may join again.") % {"table": player.table}
             )
+            return redirect("console:players", event_id=event.pk)
+    elif request.method == "POST" and ("confirm" in request.POST or "refuse" in request.POST):
+        confirm = "confirm" in request.POST
+        key = number(request.POST.get("confirm" if confirm else "refuse", "")) or 0
+        token = get_object_or_404(PlayerToken, pk=key, player__event=event)
+        with refusals(request):
+            table = token.player.table
+            if confirm:
+                services.player_join_confirm(token=token, by=request.user)
+                said = _("Table %(table)s: the phone is confirmed.")
+            else:
+                services.player_join_refuse(token=token, by=request.user)
+                said = _("Table %(table)s: the phone is refused.")
+            messages.success(request, said % {"table": table})
             return redirect("console:players", event_id=event.pk)
     elif request.method == "POST":
         import_form = PlayersImportForm(request.POST, request.FILES, prefix="csv")
@@ -229,11 +270,32 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
                     % {"count": len(created)},
                 )
                 return redirect("console:players", event_id=event.pk)
-    listed = event.players.order_by("table").annotate(phones=Count("api_tokens"))
+    phones = PlayerToken.objects.filter(player=OuterRef("pk"), confirmed_at__isnull=False)
+    listed = event.players.order_by("table").annotate(
+        phone_at=Subquery(phones.values("confirmed_at")[:1]),
+        phone_address=Subquery(phones.values("address")[:1]),
+    )
+    waiting = [(t, services.join_number(t)) for t in selectors.join_requests(event)]
     return render(
         request,
         "console/players.html",
-        {"event": event, "form": form, "import_form": import_form, "players": listed},
+        {"event": event, "form": form, "import_form": import_form, "players": listed, "waiting": waiting},
+    )
+
+
+@arbitrator_page
+def table_cards(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The table cards to print and lay on the tables: each player's seat code, which
+    their phone types to take the table (the event code alone is on the projector)."""
+    event = arbitrated_event(request, event_id)
+    return render(
+        request,
+        "console/table_cards.html",
+        {
+            "event": event,
+            "players": event.players.people().order_by("table"),
+            "join_url": join_url(request, event),
+        },
     )
 
 
@@ -271,6 +333,17 @@ def player_edit(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
                     % {"name": player.name},
                 )
                 return redirect("console:players", event_id=event.pk)
+            elif action == "seat_code":
+                player = services.seat_code_renew(player=player, by=request.user)
+                messages.success(
+                    request,
+                    _(
+                        "Table %(table)s has a new seat code: print its card again;"
+                        " the old one no longer joins."
+                    )
+                    % {"table": player.table},
+                )
+                return redirect("console:player", event_id=event.pk, player_id=player.pk)
             elif action == "remove":
                 services.player_remove(player=player, by=request.user)
                 messages.success(request, _("%(name)s is removed.") % {"name": player.name})
@@ -298,6 +371,8 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "versions": versions,
         "view": public_view(event, versions.public) if game else None,
         "draw_form": DrawForm(),
+        # Phones asking for a table (where the arbitrator confirms joins): said at the top.
+        "waiting_phones": PlayerToken.objects.filter(player__event=event, confirmed_at__isnull=True).count(),
         "open_form": OpenForm(initial={"seconds": event.round_seconds}),
         "slip_form": SlipForm(),
         "top_form": TopForm(),
@@ -927,6 +1002,32 @@ def key_read_out(request: HttpRequest, event_id: int) -> HttpResponse:
     return redirect("console:multiplex", event_id=event.pk)
 
 
+@require_POST
+@arbitrator_page
+def multiplex_player_remove(request: HttpRequest, event_id: int) -> HttpResponse:
+    """The hub's arbitrator removes a centre's player from the merged ranking, with the
+    reason (``restore``: puts them back)."""
+    event = arbitrated_event(request, event_id)
+    hub = selectors.multiplex_of(event)
+    if hub is None:
+        raise Http404(_("this event is not a multiplex"))
+    player_id = number(request.POST.get("player"))
+    player = selectors.multiplex_players(hub).filter(pk=player_id).first() if player_id is not None else None
+    reason = request.POST.get("reason", "")
+    with refusals(request):
+        if player is None:
+            raise services.ApplicationError(_("Which player? Choose them in the list."))
+        values = {"centre": player.centre.name, "table": player.table, "name": player.name}
+        if request.POST.get("restore"):
+            services.centre_player_restore(player=player, reason=reason, by=request.user)
+            said = _("%(name)s (%(centre)s, table %(table)s) is back in the merged ranking.")
+        else:
+            services.centre_player_remove(player=player, reason=reason, by=request.user)
+            said = _("%(name)s (%(centre)s, table %(table)s) is removed from the merged ranking.")
+        messages.success(request, said % values)
+    return redirect("console:multiplex", event_id=event.pk)
+
+
 @arbitrator_page
 def multiplex(request: HttpRequest, event_id: int) -> HttpResponse:
     """The hub's page: its centres and the merged ranking (of one game, centre, category)."""
@@ -944,6 +1045,7 @@ def multiplex(request: HttpRequest, event_id: int) -> HttpResponse:
     )
     categories = sorted({c for c in CentrePlayer.objects.filter(centre__multiplex=hub).values_list(
         "category", flat=True) if c})  # fmt: skip
+    players = list(selectors.multiplex_players(hub))
     return render(
         request,
         "console/multiplex.html",
@@ -960,6 +1062,8 @@ def multiplex(request: HttpRequest, event_id: int) -> HttpResponse:
             "centre": centre,
             "category": category,
             "categories": categories,
+            "players": players,
+            "off_ranking": [p for p in players if p.removed_at or p.left_at],
         },
     )
 

@@ -27,11 +27,12 @@ from rooms.views.common import (
     refusals,
     remember_player,
     session_player,
+    session_waiting,
     within_rate,
 )
 from tournaments import services
 from tournaments.display import sorted_rack
-from tournaments.models import Event, Player, Round
+from tournaments.models import SEAT_ALPHABET, SEAT_CODE_LENGTH, Event, Player, PlayerToken, Round
 from tournaments.selectors import (
     GameView,
     LiveVersions,
@@ -50,6 +51,11 @@ JOIN_LIMIT = 10
 SLIP_LIMIT = 30
 
 
+def _unknown() -> str:
+    # One message for every miss: it must not tell which codes, seats or tables exist.
+    return _("Unknown event code, seat code, table or name: check them with the arbitrator.")
+
+
 def _join_allowed(request: HttpRequest) -> bool:
     """Per address: enough to stop code guessing."""
     return within_rate(f"join:{client_address(request)}", JOIN_LIMIT)
@@ -65,8 +71,32 @@ def _find_player(event: Event, who: str) -> Player | None:
     return named[0] if len(named) == 1 else None
 
 
+def _looks_like_seat(who: str) -> bool:
+    typed = "".join(who.split()).upper()
+    return len(typed) == SEAT_CODE_LENGTH and all(c in SEAT_ALPHABET for c in typed)
+
+
+def _take_seat(request: HttpRequest, event: Event, typed: str, who: str) -> PlayerToken:
+    """The token for what the phone typed: a seat code, else (where the arbitrator
+    confirms joins) a table number or a name."""
+    held = request.session.get(SESSION_PLAYERS, {}).get(str(event.pk), {}).get("token", "")
+    seen = {"held": held, "address": client_address(request), "device": request.headers.get("User-Agent", "")}
+    if _looks_like_seat(who):
+        try:
+            return services.player_token_issue(event=event, code=typed, seat=who, **seen)
+        except services.ApplicationError as exc:
+            # A name of six such letters: tried as a name where names may join.
+            if exc.extra.get("reason") != "join_refused" or event.seating != Event.Seating.CONFIRM:
+                raise
+    player = _find_player(event, who)
+    if player is None:
+        raise services.ApplicationError(_unknown())
+    return services.player_token_issue(event=event, code=typed, table=player.table, **seen)
+
+
 def join(request: HttpRequest, code: str = "") -> HttpResponse:
-    """Join with the event code (typed, or in the QR code's address) and a table or name."""
+    """Join with the event code (typed, or in the QR code's address) and the seat code of
+    the table card (or a table or name, confirmed by the arbitrator, where the event says so)."""
     form = JoinForm(initial={"code": code.upper()})
     if request.method == "POST":
         form = JoinForm(request.POST)
@@ -75,19 +105,12 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
         elif form.is_valid():
             typed = form.cleaned_data["code"].strip().upper()
             event = Event.objects.filter(code__iexact=typed).first()
-            player = _find_player(event, form.cleaned_data["who"]) if event else None
-            if event is None or player is None:
-                # One message for both: it must not tell which codes or tables exist.
-                messages.error(
-                    request, _("Unknown event code, table or name: check them with the arbitrator.")
-                )
+            if event is None:
+                messages.error(request, _unknown())
             else:
                 with refusals(request):
-                    held = request.session.get(SESSION_PLAYERS, {}).get(str(event.pk), {}).get("token", "")
-                    token = services.player_token_issue(
-                        event=event, code=typed, table=player.table, held=held
-                    )
-                    remember_player(request, event, player, token.key)
+                    token = _take_seat(request, event, typed, form.cleaned_data["who"])
+                    remember_player(request, event, token.player, token.key)
                     return redirect("phone:play", event_id=event.pk)
     return render(request, "phone/join.html", {"form": form})
 
@@ -194,7 +217,19 @@ def play(request: HttpRequest, event_id: int) -> HttpResponse:
     else:
         event = get_object_or_404(Event, pk=event_id)
     player, token = session_player(request, event)
+    if request.GET.get("part") == "waiting":
+        # The waiting page's question: still waiting (204), or look again (205: joined,
+        # refused or released).
+        still = player is None and session_waiting(request, event) is not None
+        return HttpResponse(status=204 if still else 205)
     if player is None:
+        waiting = session_waiting(request, event)
+        if waiting is not None:
+            return render(
+                request,
+                "phone/waiting.html",
+                {"event": event, "player": waiting.player, "number": services.join_number(waiting)},
+            )
         # To the join page without the code: event ids are sequential, so whoever guesses
         # this address must not be handed the code of the event (and a table with it).
         return redirect("phone:join")

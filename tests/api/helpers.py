@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from tournaments import services
@@ -27,7 +28,7 @@ def assert_error(response: Any, status: int, code: str) -> dict[str, Any]:
 
 def player_client(player: Player) -> APIClient:
     client = APIClient()
-    token = PlayerToken.objects.create(player=player)
+    token = PlayerToken.objects.create(player=player, confirmed_at=timezone.now())
     client.credentials(HTTP_AUTHORIZATION=f"Player {token.key}")
     return client
 

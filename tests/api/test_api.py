@@ -20,9 +20,9 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # ------------------------------------------------------------------ join
 
 
-def test_join_issues_a_player_token_for_the_table(event: Event, players: list[Player]) -> None:
+def test_join_issues_a_player_token_for_the_seat_code(event: Event, players: list[Player]) -> None:
     response = APIClient().post(
-        event_url(event, "join/"), {"code": event.code.lower(), "table": 2}, format="json"
+        event_url(event, "join/"), {"code": event.code.lower(), "seat": players[1].seat_code}, format="json"
     )
     assert response.status_code == 201
     body = response.json()
@@ -33,6 +33,7 @@ def test_join_issues_a_player_token_for_the_table(event: Event, players: list[Pl
         "category": "A",
         "table": 2,
     }
+    assert body["confirmed"] is True and len(body["number"]) == 4
     token = PlayerToken.objects.get(key=body["token"])
     assert token.player == players[1] and len(token.key) == 40
     client = APIClient()
@@ -40,21 +41,49 @@ def test_join_issues_a_player_token_for_the_table(event: Event, players: list[Pl
     assert client.get(event_url(event)).status_code == 200
 
 
-@pytest.mark.parametrize("payload", [{"code": "WRONG1", "table": 1}, {"table": 99}])
-def test_join_with_a_wrong_code_or_table_is_refused_alike(
+def test_join_by_table_needs_the_seat_code_or_the_arbitrators_confirmation(
+    event: Event, players: list[Player]
+) -> None:
+    error = assert_error(
+        APIClient().post(event_url(event, "join/"), {"code": event.code, "table": 2}, format="json"),
+        400,
+        "application_error",
+    )
+    assert error["detail"] == {"reason": "seat_code_needed"}
+    assert not PlayerToken.objects.exists()
+    event.seating = Event.Seating.CONFIRM
+    event.save()
+    response = APIClient().post(event_url(event, "join/"), {"code": event.code, "table": 2}, format="json")
+    assert response.status_code == 202 and response.json()["confirmed"] is False
+    phone = APIClient()
+    phone.credentials(HTTP_AUTHORIZATION=f"Player {response.json()['token']}")
+    waiting = assert_error(phone.get(event_url(event)), 401, "authentication_failed")
+    assert "confirmation" in waiting["message"]
+    services.player_join_confirm(token=PlayerToken.objects.get(), by=None)
+    assert phone.get(event_url(event)).status_code == 200
+
+
+@pytest.mark.parametrize(
+    "payload", [{"code": "WRONG1", "seat": "SEAT"}, {"seat": "XXXXXX"}, {"seat": "AAAAAAA"}]
+)
+def test_join_with_a_wrong_code_or_seat_is_refused_alike(
     event: Event, players: list[Player], payload
 ) -> None:
     payload = {"code": event.code, **payload}
+    if payload["seat"] == "SEAT":
+        payload["seat"] = players[0].seat_code
     error = assert_error(
         APIClient().post(event_url(event, "join/"), payload, format="json"), 400, "application_error"
     )
-    assert error["message"] == "wrong join code or table"
+    assert error["message"] == "wrong join code, table or seat code"
     assert not PlayerToken.objects.exists()
 
 
 def test_a_virtual_player_cannot_be_joined(event: Event) -> None:
-    services.player_add(event=event, name="Bot", table=5, virtual_level=3)
-    response = APIClient().post(event_url(event, "join/"), {"code": event.code, "table": 5}, format="json")
+    bot = services.player_add(event=event, name="Bot", table=5, virtual_level=3)
+    response = APIClient().post(
+        event_url(event, "join/"), {"code": event.code, "seat": bot.seat_code}, format="json"
+    )
     assert_error(response, 400, "application_error")
 
 
@@ -63,8 +92,12 @@ def test_join_validates_its_input_and_the_event(event: Event) -> None:
         APIClient().post(event_url(event, "join/"), {"table": "x"}, format="json"), 400, "invalid"
     )
     assert set(error["detail"]) == {"code", "table"}
+    error = assert_error(
+        APIClient().post(event_url(event, "join/"), {"code": event.code}, format="json"), 400, "invalid"
+    )
+    assert error["detail"]
     assert_error(
-        APIClient().post("/api/events/999999/join/", {"code": "A", "table": 1}, format="json"),
+        APIClient().post("/api/events/999999/join/", {"code": "A", "seat": "AAAAAA"}, format="json"),
         404,
         "not_found",
     )
@@ -74,9 +107,9 @@ def test_join_is_throttled_per_address(event: Event, players: list[Player], monk
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "join", "3/min")
     client = APIClient()
     for _ in range(3):
-        client.post(event_url(event, "join/"), {"code": "NOPE", "table": 1}, format="json")
+        client.post(event_url(event, "join/"), {"code": "NOPE", "seat": "AAAAAA"}, format="json")
     error = assert_error(
-        client.post(event_url(event, "join/"), {"code": event.code, "table": 1}, format="json"),
+        client.post(event_url(event, "join/"), {"code": event.code, "seat": "AAAAAA"}, format="json"),
         429,
         "throttled",
     )

@@ -55,6 +55,8 @@ def test_the_arbitrator_lists_the_players_with_their_licence(
         "table",
         "virtual_level",
         "withdrawn_at",
+        "paper_only",
+        "seat_code",
     }
 
 
@@ -95,6 +97,8 @@ def test_the_arbitrator_adds_a_player_at_the_next_table(
         "table": 4,
         "virtual_level": None,
         "withdrawn_at": None,
+        "paper_only": False,
+        "seat_code": player.seat_code,
     }
     assert player.event == event
 
@@ -768,3 +772,31 @@ def test_the_last_placement_is_undone_through_the_api(
     assert Round.objects.filter(game=open_round.game).count() == 1
     error = assert_error(arbitrator_client.post(url), 400, "application_error")
     assert "no move" in error["message"]
+
+
+def test_the_arbitrator_lists_confirms_and_refuses_waiting_phones_and_renews_a_seat_code(
+    event: Event, players: list[Player], arbitrator_client: APIClient
+) -> None:
+    event.seating = Event.Seating.CONFIRM
+    event.save()
+    asked = [
+        APIClient().post(event_url(event, "join/"), {"code": event.code, "table": 1}, format="json").json()
+        for _ in range(2)
+    ]
+    waiting = arbitrator_client.get(event_url(event, "joins/")).json()
+    assert [(w["table"], w["number"]) for w in waiting] == [(1, a["number"]) for a in asked]
+    first, second = (w["id"] for w in waiting)
+    assert arbitrator_client.post(event_url(event, f"joins/{second}/refuse/")).status_code == 204
+    assert arbitrator_client.post(event_url(event, f"joins/{first}/confirm/")).status_code == 204
+    assert arbitrator_client.get(event_url(event, "joins/")).json() == []
+    # A confirmed phone is no longer a request: 404, as for another event's.
+    assert_error(arbitrator_client.post(event_url(event, f"joins/{first}/refuse/")), 404, "not_found")
+    phone = APIClient()
+    phone.credentials(HTTP_AUTHORIZATION=f"Player {asked[0]['token']}")
+    assert phone.get(event_url(event)).status_code == 200
+    old = players[0].seat_code
+    renewed = arbitrator_client.post(event_url(event, f"players/{players[0].pk}/seat-code/")).json()
+    assert renewed["seat_code"] != old
+    assert_error(phone.get(event_url(event)), 401, "authentication_failed")
+    # A player's phone may not do any of it.
+    assert phone.get(event_url(event, "joins/")).status_code in (401, 403)

@@ -143,6 +143,10 @@ def _results(table_moves: dict[int, tuple[str, int]], top: int) -> dict[str, Any
     }
 
 
+def _roster(tables: int) -> dict[str, Any]:
+    return {"players": [{"table": t, "name": f"Player {t}"} for t in range(1, tables + 1)]}
+
+
 def test_results_are_idempotent_checked_and_merged(
     event: Event, staff: APIClient, hub: dict[str, Any]
 ) -> None:
@@ -153,6 +157,7 @@ def test_results_are_idempotent_checked_and_merged(
     never = hub["b"].post(url, _results({1: (played, top)}, top), format="json")
     assert "never served" in assert_error(never, 400, "application_error")["message"]
     for client in (hub["a"], hub["b"]):
+        assert client.put("/api/hub/roster/", _roster(2), format="json").status_code == 200
         client.get("/api/hub/games/1/rounds/1/")
         client.post("/api/hub/games/1/rounds/1/close/", {"slips_digest": DIGEST}, format="json")
     body = _results({1: (played, top), 2: ("", 0)}, top)
@@ -164,7 +169,7 @@ def test_results_are_idempotent_checked_and_merged(
     forged = _results({1: (played, top + 1)}, top)
     assert "more than its top" in assert_error(hub["a"].post(url, forged, format="json"), 400,
                                                 "application_error")["message"]  # fmt: skip
-    twice = dict(body, players=body["players"] * 2)
+    twice = dict(body, rulings=body["rulings"] * 2)
     assert_error(hub["a"].post(url, twice, format="json"), 400, "application_error")
     assert_error(hub["a"].post(url, {"players": []}, format="json"), 400, "invalid")
     # Rabat: table 1 played the top too; the merged ranking holds both centres.
@@ -204,3 +209,93 @@ def test_the_arbitrator_moves_a_prepared_games_start_over_the_api(
     missing = staff.post(event_url(event, "multiplex/games/4/schedule/"), {"starts_at": later}, format="json")
     assert assert_error(missing, 400, "application_error")["message"] == "the multiplex has no game 4"
     assert HistoryEntry.objects.filter(entity="hub_game", action="schedule").count() == 1
+
+
+def _ranking(staff: APIClient, event: Event) -> list[tuple[str, int, str, int]]:
+    rows = staff.get(event_url(event, "multiplex/standings/")).json()["rows"]
+    return [(r["centre"], r["player"]["table"], r["player"]["name"], r["total"]) for r in rows]
+
+
+def test_a_centre_key_writes_only_its_rosters_players_of_rounds_it_closed(
+    event: Event, staff: APIClient, hub: dict[str, Any]
+) -> None:
+    """The security probe: Dakar's key, 4 players on its roster, posts the results of 12
+    tables with other names, and results of a round it never closed. Refused, nothing kept."""
+    records = _draw_and_place(event, hub["draw"], 2)
+    dakar, url = hub["a"], "/api/hub/games/1/rounds/{}/results/"
+    dakar.get("/api/hub/games/1/rounds/1/")
+    dakar.post("/api/hub/games/1/rounds/1/close/", {"slips_digest": DIGEST}, format="json")
+    top, played = records[0].score, records[0].played
+    mine = _results(dict.fromkeys(range(1, 5), (played, top)), top)
+    refused = assert_error(dakar.post(url.format(1), mine, format="json"), 400, "application_error")
+    assert refused["message"].startswith("this centre has sent no roster yet")
+    nameless = {"players": [{"table": 1}]}
+    assert_error(dakar.put("/api/hub/roster/", nameless, format="json"), 400, "invalid")
+    sent = dakar.put("/api/hub/roster/", _roster(4), format="json")
+    assert sent.json() == {"players": 4, "added": 4, "changed": 0, "left": 0}
+    assert dakar.post(url.format(1), mine, format="json").json() == {"received": 4, "changed": 4}
+    before = _ranking(staff, event)
+    assert [name for _c, _t, name, _total in before] == [f"Player {t}" for t in range(1, 5)]
+
+    forged = _results(dict.fromkeys(range(1, 13), (played, top)), top)
+    forged["players"] = [{"table": t, "name": f"Forged {t}"} for t in range(1, 13)]
+    refused = assert_error(dakar.post(url.format(1), forged, format="json"), 400, "application_error")
+    assert refused["message"] == (
+        "tables not on this centre's roster: 5, 6, 7, 8, 9, 10, 11, 12. Nothing of these results was taken."
+    )
+    assert _ranking(staff, event) == before
+    # Names sent with the results are ignored: the roster names the players.
+    renamed = dict(mine, players=[{"table": t, "name": f"Forged {t}"} for t in range(1, 5)])
+    assert dakar.post(url.format(1), renamed, format="json").json() == {"received": 4, "changed": 0}
+    assert _ranking(staff, event) == before
+
+    dakar.get("/api/hub/games/1/rounds/2/?top=1")  # fetched ahead, never closed
+    early = _results({1: (records[1].played, records[1].score)}, records[1].score)
+    refused = assert_error(dakar.post(url.format(2), early, format="json"), 400, "application_error")
+    assert refused["message"] == (
+        "round 2 of game 1 is not closed at this centre: its results are taken after its close"
+    )
+    assert _ranking(staff, event) == before
+
+
+def test_the_hub_arbitrator_removes_a_centres_player_and_puts_them_back(
+    event: Event, staff: APIClient, hub: dict[str, Any], arbitrator: User
+) -> None:
+    records = _draw_and_place(event, hub["draw"], 1)
+    top, played = records[0].score, records[0].played
+    for client in (hub["a"], hub["b"]):
+        client.put("/api/hub/roster/", _roster(2), format="json")
+        client.get("/api/hub/games/1/rounds/1/")
+        client.post("/api/hub/games/1/rounds/1/close/", {"slips_digest": DIGEST}, format="json")
+        client.post("/api/hub/games/1/rounds/1/results/", _results({1: (played, top), 2: ("", 0)}, top),
+                    format="json")  # fmt: skip
+    before = _ranking(staff, event)
+    assert len(before) == 4
+    players = staff.get(event_url(event, "multiplex/players/")).json()
+    assert [(p["centre"], p["table"], p["removed_at"]) for p in players] == [
+        ("Dakar", 1, None), ("Dakar", 2, None), ("Rabat", 1, None), ("Rabat", 2, None)]  # fmt: skip
+    rabat_1 = players[2]["id"]
+    remove = event_url(event, f"multiplex/players/{rabat_1}/remove/")
+    no_reason = assert_error(staff.post(remove, {"removed": True}, format="json"), 400, "application_error")
+    assert no_reason["message"] == "say why the player is removed from the merged ranking"
+    removed = staff.post(remove, {"removed": True, "reason": "not at the hall"}, format="json")
+    assert removed.status_code == 200 and removed.json()["removed_reason"] == "not at the hall"
+    assert [(c, t) for c, t, _n, _total in _ranking(staff, event)] == [
+        ("Dakar", 1),
+        ("Dakar", 2),
+        ("Rabat", 2),
+    ]
+    back = staff.post(remove, {"removed": False}, format="json")
+    assert back.status_code == 200 and back.json()["removed_at"] is None
+    assert _ranking(staff, event) == before
+    entries = HistoryEntry.objects.filter(entity="centre_player", object_id=rabat_1).exclude(action="add")
+    assert [(e.action, e.actor) for e in entries.order_by("pk")] == [
+        ("remove", arbitrator),
+        ("restore", arbitrator),
+    ]
+    # Only the hub's arbitrator, and only the hub's players.
+    assert_error(
+        hub["b"].post(remove, {"removed": True, "reason": "x"}, format="json"), 401, "not_authenticated"
+    )
+    missing = event_url(event, "multiplex/players/999999/remove/")
+    assert_error(staff.post(missing, {"removed": True, "reason": "x"}, format="json"), 404, "not_found")

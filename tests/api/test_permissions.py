@@ -21,6 +21,9 @@ ARBITRATOR_ONLY: list[Call] = [
     ("get", "players/", None),
     ("post", "players/", {"name": "Intruder"}),
     ("post", "players/import/", {"csv": "name\nIntruder\n"}),
+    ("post", "players/{player}/seat-code/", None),
+    ("post", "players/{player}/release/", None),
+    ("get", "joins/", None),
     ("post", "games/", None),
     ("post", "games/current/end/", {"reason": "stopped"}),
     ("post", "rounds/draw/", {}),
@@ -63,7 +66,8 @@ def ruled(open_round: Round, players: list[Player]) -> Round:
 def _call(client: APIClient, event: Event, call: Call) -> Any:
     method, tail, body = call
     ruling = Ruling.objects.filter(round__game__event=event).first()
-    path = event_url(event, tail.format(ruling=ruling.pk if ruling else 0))
+    player = event.players.order_by("table").first()
+    path = event_url(event, tail.format(ruling=ruling.pk if ruling else 0, player=player.pk if player else 0))
     return getattr(client, method)(path, body, format="json")
 
 

@@ -19,6 +19,10 @@ EVENT_PATHS = {
     "players/{player_id}/",
     "players/{player_id}/withdraw/",
     "players/{player_id}/release/",
+    "players/{player_id}/seat-code/",
+    "joins/",
+    "joins/{token_id}/confirm/",
+    "joins/{token_id}/refuse/",
     "games/",
     "games/current/end/",
     "game/",
@@ -43,6 +47,8 @@ EVENT_PATHS = {
     "multiplex/",
     "multiplex/centres/",
     "multiplex/standings/",
+    "multiplex/players/",
+    "multiplex/players/{player_id}/remove/",
     "multiplex/games/{game}/schedule/",
     "rulings/{ruling_id}/override/",
     "rulings/{ruling_id}/accept-shift/",
@@ -68,6 +74,7 @@ def test_every_hub_endpoint_is_in_the_schema(schema: dict[str, Any]) -> None:
     round = "games/{game}/rounds/{number}/"
     assert {p.removeprefix(prefix) for p in schema["paths"] if p.startswith(prefix)} == {
         "",
+        "roster/",
         "games/{game}/end/",
         "games/{game}/sealed/",
         "games/{game}/key/",

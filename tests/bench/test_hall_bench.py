@@ -522,7 +522,7 @@ async def scripted_server(script: list[Any]) -> Iterator[tuple[Scripted, str]]:
 
 def phone_for(base: str, request_timeout: float = 5.0) -> Phone:
     bench = SimpleNamespace(base=base, log=RequestLog(), request_timeout=request_timeout, panels=True)
-    phone = Phone(bench, 0, PlannedSlip("top", "8D", "WRAITHS", 84))  # type: ignore[arg-type]
+    phone = Phone(bench, 0, PlannedSlip("top", "8D", "WRAITHS", 84), "ACDEFG")  # type: ignore[arg-type]
     phone.page = PlayPage("tok", "/slip", "/stream", "/live", 1000, "p0", (1, 2))
     phone.round_key = (1, 2)
     return phone

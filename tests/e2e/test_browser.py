@@ -113,7 +113,8 @@ def join(browser: Any, base: str, event: Event, table: int, locale: str, timezon
     phone = context.new_page()
     phone.set_default_timeout(LIVE_MS)
     phone.goto(f"{base}/j/{event.code}/")
-    phone.fill("#id_who", str(table))
+    # Typed from the table card, as people type it.
+    phone.fill("#id_who", Player.objects.get(event=event, table=table).seat_code.lower())
     phone.locator("form button.primary").click()
     phone.wait_for_url(f"{base}/p/{event.pk}/")
     return phone
@@ -440,7 +441,9 @@ def test_the_console_asks_before_what_is_hard_to_undo(live_server: Any, browser:
     assert Game.objects.get(pk=round.game_id).state == "playing"
 
     # Releasing a table asks too.
-    services.player_token_issue(event=event, code=event.code, table=1)
+    services.player_token_issue(
+        event=event, code=event.code, seat=Player.objects.get(event=event, table=1).seat_code
+    )
     page.goto(f"{base}/console/{event.pk}/players/")
     answer(False)
     page.get_by_role("button", name="Release").first.click()
@@ -925,6 +928,47 @@ def test_every_page_meets_wcag_21_aa(live_server: Any, browser: Any, event: Even
         desk.goto(base + path)
         shot(desk, f"console-{name}-{suffix}")
     desk.context.close()
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
+def test_a_phone_asking_for_a_table_waits_for_the_arbitrator_and_moves_on_by_itself(
+    live_server: Any, browser: Any, event: Event, locale: str
+) -> None:
+    """Issue 30: where the arbitrator confirms joins, a table number makes the phone wait,
+    showing four digits; the console lists them; once confirmed, the phone goes on to the
+    game without a touch. The waiting page, the requests and the table cards, by axe-core."""
+    event.seating = Event.Seating.CONFIRM
+    event.save()
+    base, suffix = live_server.url, locale[:2]
+    context = browser.new_context(viewport=PHONE, locale=locale, has_touch=True, is_mobile=True)
+    phone = context.new_page()
+    phone.set_default_timeout(LIVE_MS)
+    phone.goto(f"{base}/j/{event.code}/")
+    phone.fill("#id_who", "2")
+    phone.locator("form button.primary").click()
+    number = phone.locator(".join-number")
+    number.wait_for()
+    said = number.inner_text()
+    assert re.fullmatch(r"\d{4}", said), said
+    shot(phone, f"phone-waiting-{suffix}")
+
+    desk = console(browser, base, event, locale)
+    desk.goto(f"{base}/console/{event.pk}/")
+    desk.locator(f"a[href='/console/{event.pk}/players/#waiting']").wait_for()
+    desk.goto(f"{base}/console/{event.pk}/players/")
+    assert said in desk.locator("#waiting").inner_text()
+    shot(desk, f"console-players-waiting-{suffix}")
+    desk.locator("#waiting button[name=confirm]").click()
+    desk.wait_for_load_state()
+    # The phone asks by itself every few seconds: no reload by hand.
+    phone.locator("#panel").wait_for()
+    assert "Bruno" in phone.locator("header").inner_text()
+    desk.goto(f"{base}/console/{event.pk}/players/cards/")
+    for player in event.players.all():
+        assert player.seat_code in desk.content()
+    shot(desk, f"console-table-cards-{suffix}")
+    for page in (phone, desk):
+        page.context.close()
 
 
 @pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])

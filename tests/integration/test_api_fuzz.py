@@ -241,7 +241,10 @@ def test_the_api_answers_as_its_schema_says_under_fuzzing(
     base = f"http://127.0.0.1:{port}"
     login = {"username": "arbitre", "password": PASSWORD}
     arbitrator = f"Token {_call(f'{base}/api/auth/token/', login)['token']}"
-    joined = _call(f"{base}/api/events/{open_event}/join/", {"code": open_code, "table": 1})
+    # The table card of table 1, as the arbitrator prints it.
+    seats = _call(f"{base}/api/events/{open_event}/players/", auth=arbitrator)
+    seat = next(p["seat_code"] for p in seats if p["table"] == 1)
+    joined = _call(f"{base}/api/events/{open_event}/join/", {"code": open_code, "seat": seat})
     player = f"Player {joined['token']}"
     review = _call(f"{base}/api/events/{ruled_event}/rounds/current/review/", auth=arbitrator)
     rulings = sorted(r["id"] for r in review["rulings"])

@@ -50,7 +50,7 @@ event = services.event_demo(by=user)
 for index in range(5, {players} + 1):
     services.player_add(event=event, name=f"Player {{index}}")
 round = event.games.get().rounds.get()
-tokens = {{p.table: services.player_token_issue(event=event, code=event.code, table=p.table).key
+tokens = {{p.table: services.player_token_issue(event=event, code=event.code, seat=p.seat_code).key
           for p in event.players.all()}}
 print(json.dumps({{"event": event.pk, "round": round.pk, "code": event.code, "tokens": tokens,
                   "api_token": Token.objects.create(user=user).key}}))

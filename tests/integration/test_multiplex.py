@@ -29,7 +29,7 @@ import os
 import re
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -43,6 +43,7 @@ from tests.integration.conftest import (
     MIGRATE_TIMEOUT,
     READY_TIMEOUT,
     Procs,
+    api_call,
     child_env,
     free_port,
     manage,
@@ -166,10 +167,11 @@ class Centre:
         return out.read_bytes()
 
 
-@pytest.mark.django_db(transaction=True)  # the one-hall event is played in the test's database
-def test_a_hub_and_three_centres_as_processes(
-    procs: Procs, tmp_path: Path, database_url: str, redis_url: str, relay: Relay
-) -> None:
+def _hub(
+    procs: Procs, tmp_path: Path, database_url: str, redis_url: str, centres: tuple[str, ...]
+) -> tuple[Callable[..., str], str, dict[str, str], int]:
+    """A hub serving a multiplex on PostgreSQL and Redis, ``centres`` added (the first draws):
+    how to run its commands, its event, the centres' keys, its port."""
     hub_env = child_env(tmp_path / "hub", DATABASE_URL=database_url, REDIS_URL=redis_url)
 
     def on_hub(what: str, *argv: str) -> str:
@@ -179,12 +181,23 @@ def test_a_hub_and_three_centres_as_processes(
     hub_event = _created(on_hub("event-create", "event_create", "Multiplex of the test", *SETTINGS))
     on_hub("multiplex-create", "multiplex_create", "--event", hub_event, "--max-delay", "90")
     keys = {
-        name: on_hub(f"centre-{name}", "centre_add", "--event", hub_event, "--name", name, *extra).split()[-1]
-        for name, extra in (("Binche", ["--draws"]), ("Dakar", []), ("Rabat", []))
-    }
+        name: on_hub(f"centre-{name}", "centre_add", "--event", hub_event, "--name", name,
+                     *(["--draws"] if index == 0 else [])).split()[-1]
+        for index, name in enumerate(centres)
+    }  # fmt: skip
     port = free_port()
     hub = procs.start("hub-serve", manage("serve", "--port", str(port)), hub_env, tmp_path)
     hub.wait_for(r"Site:\s+http://127\.0\.0\.1:\d+/", MIGRATE_TIMEOUT + READY_TIMEOUT)
+    return on_hub, hub_event, keys, port
+
+
+@pytest.mark.django_db(transaction=True)  # the one-hall event is played in the test's database
+def test_a_hub_and_three_centres_as_processes(
+    procs: Procs, tmp_path: Path, database_url: str, redis_url: str, relay: Relay
+) -> None:
+    on_hub, hub_event, keys, port = _hub(
+        procs, tmp_path, database_url, redis_url, ("Binche", "Dakar", "Rabat")
+    )
     relay.target = port
     direct = f"http://127.0.0.1:{port}"
 
@@ -249,8 +262,7 @@ def test_a_hub_and_three_centres_as_processes(
     assert first_sights["Rabat"] > seventh > first_sights["Dakar"]
 
     out = tmp_path / "merged.csv"
-    export = manage("export", "standings", "--event", hub_event, "--out", str(out))
-    procs.run_ok("hub-export", export, hub_env, tmp_path, READY_TIMEOUT)
+    on_hub("export", "export", "standings", "--event", hub_event, "--out", str(out))
     merged = out.read_bytes()
     rows = list(csv.DictReader(io.StringIO(merged.decode("utf-8-sig")), delimiter=";"))
     assert list(rows[0])[:3] == ["rang", "centre", "table"] and len(rows) == 3 * PLAYERS  # a French hub
@@ -290,3 +302,71 @@ def _one_hall(records: dict[str, bytes], draws: str) -> bytes:
     ]
     event = transfer.event_import(name="One hall", starts_on=dt.date.today(), game_file=game, restore=True)
     return standings_csv(event)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_centre_key_writes_neither_another_centres_tables_nor_an_open_round(
+    procs: Procs, tmp_path: Path, database_url: str, redis_url: str
+) -> None:
+    """Issue 30, item 8, over real HTTP: with the key of its centre of four players, a
+    forged upload sends the results of twelve tables (the security probe's), then the
+    results of a round the centre fetched ahead and never closed. Both refused, and the
+    hub's merged ranking stays as it was: the same rows, the same totals."""
+    on_hub, hub_event, keys, port = _hub(procs, tmp_path, database_url, redis_url, ("Binche", "Dakar"))
+    direct = f"http://127.0.0.1:{port}"
+    binche = Centre(procs, tmp_path, "Binche", seed=1, levels="6,4,3,2")
+    dakar = Centre(procs, tmp_path, "Dakar", seed=2, levels="5,4,3,1")
+    for centre in (binche, dakar):
+        centre.run(
+            "join", "multiplex_join", "--event", centre.event, "--hub", direct, "--key", keys[centre.name]
+        )
+    assert binche.play(until=3)["placed"] == 3
+    played = dakar.play(until=2)
+    assert played == {**played, "placed": 2, "waiting": 0, "last_error": ""}
+
+    def merged() -> list[dict[str, str]]:
+        out = tmp_path / "merged.csv"
+        on_hub("export", "export", "standings", "--event", hub_event, "--out", str(out))
+        return list(csv.DictReader(io.StringIO(out.read_bytes().decode("utf-8-sig")), delimiter=";"))
+
+    before = merged()  # compared whole after each refusal: rows, their order, every total
+    assert sorted((r["centre"], r["nom"]) for r in before) == sorted(
+        (name, f"{name} {t}") for name in ("Binche", "Dakar") for t in range(1, PLAYERS + 1)
+    )
+    auth = f"Centre {keys['Dakar']}"
+    results = f"{direct}/api/hub/games/1/rounds/{{}}/results/"
+
+    def forged(tables: range) -> dict[str, Any]:
+        return {
+            "players": [{"table": t, "name": f"Binche {t}"} for t in tables],
+            "rulings": [{"table": t, "reason": "ok", "move_score": 0, "credited": 0} for t in tables],
+            "taking_part": len(tables),
+        }
+
+    status, body = api_call(results.format(1), auth, forged(range(1, 13)))
+    assert status == 400, body
+    assert body["error"]["message"] == (
+        "tables not on this centre's roster: 5, 6, 7, 8, 9, 10, 11, 12. Nothing of these results was taken."
+    )
+    assert merged() == before
+
+    # Round 3: Dakar's software fetched it ahead with its top; Dakar has not closed it.
+    status, served = api_call(f"{direct}/api/hub/games/1/rounds/3/?top=1", auth, method="GET")
+    assert status == 200 and served["closed_at"] is None and served["top"] is not None, served
+    status, body = api_call(results.format(3), auth, forged(range(1, PLAYERS + 1)))
+    assert status == 400, body
+    assert body["error"]["message"] == (
+        "round 3 of game 1 is not closed at this centre: its results are taken after its close"
+    )
+    assert merged() == before
+    with psycopg.connect(database_url, connect_timeout=10) as db:
+        (kept,) = db.execute(
+            """SELECT COUNT(*) FROM tournaments_centreruling r JOIN tournaments_serving s
+               ON s.id = r.serving_id JOIN tournaments_centre c ON c.id = s.centre_id
+               WHERE c.name = 'Dakar'"""
+        ).fetchone() or (None,)
+        names = db.execute(
+            """SELECT p.name FROM tournaments_centreplayer p JOIN tournaments_centre c ON c.id = p.centre_id
+               WHERE c.name = 'Dakar' ORDER BY p.table"""
+        ).fetchall()
+    assert kept == PLAYERS * 2 and [n for (n,) in names] == [f"Dakar {t}" for t in range(1, PLAYERS + 1)]

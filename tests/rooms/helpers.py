@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.test import Client
 
-from tournaments.models import Event, Round
+from tournaments.models import Event, Player, Round
 
 
 def live_forget() -> None:
@@ -28,9 +28,10 @@ def last_round(event: Event) -> Round:
 
 
 def phone(event: Event, table: int) -> Client:
-    """A phone joined at ``table``."""
+    """A phone joined at ``table`` with its table card's seat code."""
     client = Client()
-    response = client.post("/j/", {"code": event.code.lower(), "who": str(table)})
+    seat = Player.objects.get(event=event, table=table).seat_code
+    response = client.post("/j/", {"code": event.code.lower(), "who": seat.lower()})
     assert response.status_code == 302 and response["Location"] == f"/p/{event.pk}/", response.content
     return client
 

@@ -9,10 +9,12 @@ import io
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 from django.test import Client
 from django.utils import timezone
 
+from rooms.forms import EventForm
 from tests.helpers import pdf_text as _text
 from tests.rooms.helpers import best as _best
 from tests.rooms.helpers import last_round as _round
@@ -21,8 +23,8 @@ from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tests.tournaments.helpers import blank_top, warned_twice
 from tests.tournaments.helpers import simulated_event as _simulated_event
-from tournaments import exports, services
-from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
+from tournaments import exports, services, tasks
+from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -110,6 +112,7 @@ def test_create_an_event_with_every_setting(console: Client, enable_lexicon) -> 
         "early_fallback": "on",
         "tie_break": "shared",
         "hall_language": "fr",
+        "seating": "confirm",
     }
     response = console.post("/console/new/", form)
     event = Event.objects.get(name="Simultané")
@@ -120,7 +123,7 @@ def test_create_an_event_with_every_setting(console: Client, enable_lexicon) -> 
         "english",
         2,
     )
-    assert event.notation == "fisf" and event.lexicon.bundled == "enable"
+    assert event.notation == "fisf" and event.lexicon.bundled == "enable" and event.seating == "confirm"
     assert (event.reference_rule, event.blank_reading, event.solo_players) == ("nearby", "best", "registered")
     assert event.first_slip_best_placement and event.several_slips_void and event.phone_replace
 
@@ -179,6 +182,96 @@ def test_add_and_import_players(console: Client, event: Event) -> None:
     response = console.post(_url(event, "players/"), {"csv-csv_text": "name;table\nDidier;x\n"}, follow=True)
     assert any("line 2" in m for m in _messages(response))
     assert event.players.count() == 3
+
+
+# ------------------------------------------------------------------ a word list imported in the background
+
+
+@pytest.fixture
+def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
+    """The tasks sent, not run: an uploaded list stays importing until the test compiles it."""
+    sent: list[tuple[object, ...]] = []
+    monkeypatch.setattr(tasks, "send", lambda task, *args, **kw: sent.append((task.name, *args)) or True)
+    return sent
+
+
+def _event_form(event: Event, **changes: object) -> dict[str, object]:
+    """The settings form of ``event`` as the page posts it, with ``changes``."""
+    initial = EventForm(instance=event).initial
+    data = {k: ("on" if v is True else v) for k, v in initial.items() if v is not None and v is not False}
+    data.update({"lexicon_choice": "bundled:enable", "starts_on": "2026-11-21", **changes})
+    return data
+
+
+def _upload(name: str, data: bytes) -> SimpleUploadedFile:
+    return SimpleUploadedFile(name, data, content_type="text/plain")
+
+
+def test_a_list_uploaded_with_a_new_event_is_imported_while_the_pages_show_its_progress(
+    console: Client, event: Event, queued: list[tuple[object, ...]]
+) -> None:
+    words = "".join(f"{a}{b}{c}\n" for a in "ABC" for b in "DEF" for c in "GHI").encode("utf-16")
+    form = _event_form(event, name="Club list", word_list=_upload("club.txt", words))
+    response = console.post("/console/new/", form, follow=True)
+    created = Event.objects.get(name="Club list")
+    assert response.redirect_chain == [(f"/console/{created.pk}/players/", 302)]
+    lexicon = created.lexicon
+    assert (lexicon.name, lexicon.state, lexicon.source_name) == ("club", "importing", "club.txt")
+    assert queued == [("tournaments.tasks.lexicon_import_task", lexicon.pk, "en")]
+    assert any("The word list club is being imported by the worker" in m for m in _messages(response))
+    Lexicon.objects.filter(pk=lexicon.pk).update(progress=40)
+    status = f'hx-get="/console/{created.pk}/lexicon/" hx-trigger="every 2s"'
+    for tail in ("players/", "settings/", ""):
+        page = console.get(_url(created, tail)).content.decode()
+        assert "The word list club is being imported" in page and status in page, tail
+        assert '<progress max="100" value="40">' in page and "40% done." in page
+    # No game on half a list: the round page says why.
+    started = console.post(_url(created, "game/start/"), follow=True)
+    assert any("the word list club is still being imported (40%)" in m for m in _messages(started))
+    assert not created.games.exists()
+    Lexicon.objects.filter(pk=lexicon.pk).update(progress=0)  # not begun: the task's first run
+    services.lexicon_compile(lexicon_id=lexicon.pk)
+    part = console.get(_url(created, "lexicon/")).content.decode()
+    assert "The word list club is ready: 27 words." in part and "hx-get" not in part
+    assert "word list club" not in console.get(_url(created, "players/")).content.decode()
+    console.post(_url(created, "game/start/"))
+    assert created.games.count() == 1
+
+
+def test_a_list_that_could_not_be_imported_says_why_and_what_to_do(
+    console: Client, event: Event, queued: list[tuple[object, ...]]
+) -> None:
+    form = _event_form(event, word_list=_upload("liste.bin", b"AA\x00\x01BB"))
+    console.post(_url(event, "settings/"), form)
+    event.refresh_from_db()
+    assert event.lexicon.state == "importing"
+    services.lexicon_compile(lexicon_id=event.lexicon.pk)
+    page = console.get(_url(event, "players/")).content.decode()
+    assert (
+        "The word list liste could not be imported: liste.bin is not a text word list (binary content)"
+        in page
+    )
+    assert f'<a href="/console/{event.pk}/settings/">Choose another list in the event' in page
+    assert "hx-get" not in page.split("lexicon-import")[1].split("</div>")[0]  # nothing left to wait for
+    # The settings keep a failed list only by choosing another.
+    kept = console.post(_url(event, "settings/"), _event_form(event, lexicon_choice=f"id:{event.lexicon.pk}"))
+    assert kept.status_code == 200 and "could not be imported: choose another" in kept.content.decode()
+    console.post(_url(event, "settings/"), _event_form(event))
+    event.refresh_from_db()
+    assert event.lexicon.bundled == "enable"
+    assert "lexicon-import" not in console.get(_url(event, "players/")).content.decode()
+
+
+def test_a_list_above_the_limit_is_refused_by_the_form(console: Client, event: Event, settings) -> None:
+    settings.ARBITER_LEXICON_MAX_MB = 1
+    form = _event_form(event, name="Big", word_list=_upload("ods.txt", b"zoo\n" * 2**18 + b"qi\n"))
+    response = console.post("/console/new/", form)
+    assert response.status_code == 200
+    assert response.context["form"].errors["word_list"] == [
+        "ods.txt is 1.0 MB, more than the 1 MB allowed for a word list: choose a smaller list, or raise"
+        " the limit (setting ARBITER_LEXICON_MAX_MB of the server)"
+    ]
+    assert not Event.objects.filter(name="Big").exists() and not Lexicon.objects.filter(bundled="").exists()
 
 
 # ------------------------------------------------------------------ a round

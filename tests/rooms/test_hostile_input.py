@@ -54,7 +54,7 @@ def test_a_phone_gets_a_new_session_key_when_it_joins(event: Event, players) -> 
     session.save()
     phone.cookies["sessionid"] = session.session_key
     before = session.session_key
-    response = phone.post("/j/", {"code": event.code, "who": "1"})
+    response = phone.post("/j/", {"code": event.code, "who": players[0].seat_code})
     assert response.status_code == 302
     after = phone.cookies["sessionid"].value
     assert after and after != before

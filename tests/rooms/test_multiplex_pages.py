@@ -202,3 +202,36 @@ def test_the_hub_prints_its_round_by_round_and_exports_every_centres_rulings(
     )
     assert len(csv) == 1 + CentreRuling.objects.count() == 1 + 3 * 2 + 3 * 1  # Binche 2 rounds, Dakar 1
     assert {line.split(";")[2] for line in csv[1:]} == {"Binche", "Dakar"}
+
+
+def test_the_hub_arbitrator_removes_a_player_from_the_merged_ranking_on_the_page(
+    console: Client,
+    hub_event: Event,  # noqa: F811
+    played: dict[str, Any],
+) -> None:
+    from tournaments.models import CentrePlayer, HistoryEntry
+
+    page = console.get(url(hub_event, "multiplex/")).content.decode()
+    assert "Every player of the centres' rosters is in the ranking." in page
+    dakar_2 = CentrePlayer.objects.get(centre__name="Dakar", table=2)
+    assert f'<option value="{dakar_2.pk}">Dakar · 2 · Dakar 2</option>' in page
+    remove = url(hub_event, "multiplex/players/remove/")
+    said = messages(console.post(remove, {"player": dakar_2.pk, "reason": ""}, follow=True))
+    assert said == ["say why the player is removed from the merged ranking"]
+    said = messages(console.post(remove, {"player": "x", "reason": "why"}, follow=True))
+    assert said == ["Which player? Choose them in the list."]
+    response = console.post(remove, {"player": dakar_2.pk, "reason": "registered twice"}, follow=True)
+    assert messages(response) == ["Dakar 2 (Dakar, table 2) is removed from the merged ranking."]
+    page = response.content.decode()
+    assert "<td>Dakar 2</td>" in page.split('id="off-title"')[1]  # listed off the ranking...
+    assert "Dakar 2" not in page.split('id="ranking-title"')[1].split('id="off-title"')[0]  # ...not in it
+    assert "removed by the hub: registered twice" in page
+    csv = console.get(url(hub_event, "export/standings.csv")).content.decode("utf-8-sig")
+    assert "Dakar 2" not in csv and csv.count("\r\n") == 1 + 5
+    said = messages(console.post(remove, {"player": dakar_2.pk, "restore": "1"}, follow=True))
+    assert said == ["Dakar 2 (Dakar, table 2) is back in the merged ranking."]
+    assert "Dakar 2" in console.get(url(hub_event, "export/standings.csv")).content.decode("utf-8-sig")
+    actions = HistoryEntry.objects.filter(entity="centre_player", object_id=dakar_2.pk).values_list(
+        "action", flat=True
+    )
+    assert sorted(actions) == ["add", "remove", "restore"]

@@ -23,19 +23,120 @@ pytestmark = pytest.mark.django_db(transaction=True)
 # ------------------------------------------------------------------ joining
 
 
-def test_join_by_code_and_table_or_name(event: Event, players) -> None:
+def test_join_by_code_and_the_seat_code_of_the_table_card(event: Event, players) -> None:
     client = Client()
     page = client.get(f"/j/{event.code}/").content.decode()
     assert event.code in page
-    response = client.post("/j/", {"code": event.code, "who": "bruno"})
+    seat = players[1].seat_code
+    # Typed as people type it from a card: lower case, a space in the middle.
+    response = client.post("/j/", {"code": event.code, "who": f"{seat[:3].lower()} {seat[3:].lower()}"})
     assert response.status_code == 302
     assert "Bruno" in client.get(f"/p/{event.pk}/").content.decode()
 
 
-def test_join_refuses_alike_a_wrong_code_or_table(event: Event, players) -> None:
-    wrong_code = Client().post("/j/", {"code": "NOPE", "who": "1"}, follow=True)
+def test_the_projected_code_and_a_table_or_a_name_take_no_seat(event: Event, players) -> None:
+    # Found by the probe: anyone with the projected code took 35 tables nobody had joined.
+    for who in ("2", "bruno"):
+        thief = Client()
+        response = thief.post("/j/", {"code": event.code, "who": who}, follow=True)
+        assert any("seat code" in m for m in _messages(response)), _messages(response)
+        assert thief.get(f"/p/{event.pk}/").status_code == 302
+    assert not Player.objects.get(pk=players[1].pk).api_tokens.exists()
+
+
+def test_join_refuses_alike_a_wrong_code_table_or_seat(event: Event, players) -> None:
+    event.seating = Event.Seating.CONFIRM
+    event.save()
+    wrong_code = Client().post("/j/", {"code": "NOPE", "who": players[0].seat_code}, follow=True)
     wrong_table = Client().post("/j/", {"code": event.code, "who": "77"}, follow=True)
-    assert _messages(wrong_code) == _messages(wrong_table) and _messages(wrong_code)
+    wrong_seat = Client().post("/j/", {"code": event.code, "who": "XXXXXX"}, follow=True)
+    assert _messages(wrong_code) == _messages(wrong_table) == _messages(wrong_seat)
+    assert _messages(wrong_code)
+
+
+def test_a_table_or_name_waits_for_the_arbitrator_who_confirms_the_phone_showing_the_number(
+    console: Client, event: Event, players
+) -> None:
+    event.seating = Event.Seating.CONFIRM
+    event.save()
+    bruno, intruder = Client(), Client()
+    for client in (bruno, intruder):
+        assert client.post("/j/", {"code": event.code, "who": "bruno"})["Location"] == f"/p/{event.pk}/"
+    waiting = bruno.get(f"/p/{event.pk}/").content.decode()
+    number = re.search(r'class="join-number"[^>]*>(\d{4})<', waiting)
+    assert number, waiting
+    assert bruno.get(f"/p/{event.pk}/?part=waiting").status_code == 204
+    # Not joined yet: no slip, no live stream, and the API token does not work.
+    assert bruno.get(f"/live/{event.pk}/").status_code == 403
+    assert bruno.post(f"/p/{event.pk}/slip/", {"coordinates": "H8", "word": "MOT"})["Location"] == "/j/"
+    # The console lists both requests with their numbers; the arbitrator confirms Bruno's.
+    listed = console.get(_url(event, "players/")).content.decode()
+    assert number.group(1) in listed and listed.count('name="confirm"') == 2
+    token = next(t for t in players[1].api_tokens.all() if services.join_number(t) == number.group(1))
+    assert console.post(_url(event, "players/"), {"confirm": token.pk}).status_code == 302
+    assert bruno.get(f"/p/{event.pk}/?part=waiting").status_code == 205
+    assert "Bruno" in bruno.get(f"/p/{event.pk}/").content.decode()
+    assert bruno.get(f"/live/{event.pk}/").status_code == 200
+    # The other phone asking for the table is refused with it, and cannot ask again.
+    assert intruder.get(f"/p/{event.pk}/")["Location"] == "/j/"
+    again = intruder.post("/j/", {"code": event.code, "who": "bruno"}, follow=True)
+    assert any("already joined" in m for m in _messages(again))
+    actions = HistoryEntry.objects.filter(entity="player", object_id=players[1].pk).order_by("pk")
+    assert [a.action for a in actions][-3:] == ["join_request", "join_request", "join_confirm"]
+
+
+def test_the_arbitrator_refuses_a_phone_and_it_goes_back_to_the_join_form(
+    console: Client, event: Event, players
+) -> None:
+    event.seating = Event.Seating.CONFIRM
+    event.save()
+    stranger = Client()
+    stranger.post("/j/", {"code": event.code, "who": "1"})
+    token = players[0].api_tokens.get()
+    console.post(_url(event, "players/"), {"refuse": token.pk})
+    assert not players[0].api_tokens.exists()
+    assert stranger.get(f"/p/{event.pk}/?part=waiting").status_code == 205
+    assert stranger.get(f"/p/{event.pk}/")["Location"] == "/j/"
+    assert HistoryEntry.objects.filter(action="join_refuse", object_id=players[0].pk).exists()
+
+
+def test_a_paper_only_table_joins_on_no_phone(console: Client, event: Event, players) -> None:
+    anne = _phone(event, 1)
+    console.post(
+        _url(event, f"players/{players[0].pk}/"),
+        {"action": "save", "name": "Anne", "table": 1, "paper_only": "on"},
+    )
+    # Marked paper only: the phone there leaves, and no phone may take the table.
+    assert anne.get(f"/p/{event.pk}/")["Location"] == "/j/"
+    response = Client().post("/j/", {"code": event.code, "who": players[0].seat_code}, follow=True)
+    assert any("paper slips" in m for m in _messages(response))
+    assert "paper slips only" in console.get(_url(event, "players/")).content.decode()
+
+
+def test_a_new_seat_code_locks_out_the_old_card_and_the_phone_that_used_it(
+    console: Client, event: Event, players
+) -> None:
+    old = players[0].seat_code
+    thief = _phone(event, 1)
+    console.post(_url(event, f"players/{players[0].pk}/"), {"action": "seat_code"})
+    new = Player.objects.get(pk=players[0].pk).seat_code
+    assert new != old
+    assert thief.get(f"/p/{event.pk}/")["Location"] == "/j/"
+    refused = Client().post("/j/", {"code": event.code, "who": old}, follow=True)
+    assert _messages(refused)
+    assert _phone(event, 1).get(f"/p/{event.pk}/").status_code == 200
+
+
+def test_the_table_cards_carry_the_seat_codes_and_the_projector_none(
+    console: Client, event: Event, players
+) -> None:
+    cards = console.get(_url(event, "players/cards/")).content.decode()
+    for player in players:
+        assert player.seat_code in cards
+    hall = console.get(f"/hall/{event.pk}/").content.decode()
+    assert event.code in hall
+    assert not any(p.seat_code in hall for p in players)
+    assert Client().get(_url(event, "players/cards/")).status_code == 302  # the arbitrator's only
 
 
 def test_join_is_rate_limited(event: Event, players) -> None:
@@ -62,12 +163,13 @@ def test_a_table_joins_on_one_phone_until_the_arbitrator_releases_it(
     console: Client, event: Event, opened: Round
 ) -> None:
     anne = _phone(event, 1)
+    seat = Player.objects.get(event=event, table=1).seat_code
     # The same browser may join again (a reload of the join page, say).
-    again = anne.post("/j/", {"code": event.code, "who": "1"})
+    again = anne.post("/j/", {"code": event.code, "who": seat})
     assert again["Location"] == f"/p/{event.pk}/"
-    # Someone else with the code cannot take Anne's table and replace her slip.
+    # Someone else who read the card cannot take Anne's table and replace her slip.
     intruder = Client()
-    response = intruder.post("/j/", {"code": event.code, "who": "anne"}, follow=True)
+    response = intruder.post("/j/", {"code": event.code, "who": seat}, follow=True)
     assert any("already joined" in m for m in _messages(response))
     assert intruder.get(f"/p/{event.pk}/").status_code == 302
     # The arbitrator releases the table: Anne's old phone is out, a new one may join.

@@ -7,12 +7,13 @@ once per session into the ordinary cache (as tests/conftest.py does for the corp
 
 from __future__ import annotations
 
+import codecs
 import gzip
 import hashlib
 import importlib.util
 import json
 import sys
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
@@ -52,19 +53,20 @@ def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
 
 
 class BuildSpy:
-    """Counts the calls of solver.gaddag.build; can be told to fail instead."""
+    """Counts the builds of a list file (solver.gaddag.build_joined); can be told to fail
+    instead."""
 
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.calls = 0
         self.forbidden = False
-        self._real = gaddag.build
-        monkeypatch.setattr(gaddag, "build", self)
+        self._real = gaddag.build_joined
+        monkeypatch.setattr(gaddag, "build_joined", self)
 
-    def __call__(self, words: Iterable[str]) -> Gaddag:
+    def __call__(self, data: bytes) -> Gaddag:
         if self.forbidden:
             raise AssertionError("the lexicon was rebuilt instead of loaded from the cache")
         self.calls += 1
-        return self._real(words)
+        return self._real(data)
 
 
 @pytest.fixture
@@ -230,6 +232,87 @@ def test_load_latin1(tmp_path: Path) -> None:
         assert word in lex
     assert lex.report is not None
     assert lex.report.skipped == {}
+
+
+#: Notepad's "Unicode" and "Unicode big endian": a byte order mark, then CR LF line ends.
+NOTEPAD = "cœur\r\nÉté\r\nmaison\r\nporte-avions\r\n"
+
+
+@pytest.mark.parametrize(
+    ("bom", "codec"), [(codecs.BOM_UTF16_LE, "utf-16-le"), (codecs.BOM_UTF16_BE, "utf-16-be")]
+)
+def test_a_utf16_list_with_its_byte_order_mark_is_read(tmp_path: Path, bom: bytes, codec: str) -> None:
+    path = write(tmp_path, "notepad.txt", bom + NOTEPAD.encode(codec))
+    lex = lexicon.load(path)
+    assert lex.word_count == 3 and all(w in lex for w in ("COEUR", "ETE", "MAISON"))
+    assert lex.report is not None and lex.report.lines == 4 and lex.report.blank_lines == 0
+    assert lex.report.examples == {NON_LETTERS: ["porte-avions"]}
+    gzipped = write(tmp_path, "notepad.txt.gz", gzip.compress(bom + NOTEPAD.encode(codec)))
+    assert lexicon.load(gzipped).word_count == 3
+
+
+@pytest.mark.parametrize("head", [b"", codecs.BOM_UTF8])
+def test_a_utf8_list_is_read_with_or_without_its_byte_order_mark(tmp_path: Path, head: bytes) -> None:
+    path = write(tmp_path, "words.txt", head + NOTEPAD.encode())
+    lex = lexicon.load(path)
+    assert lex.word_count == 3 and "COEUR" in lex
+    assert lex.report is not None and lex.report.lines == 4
+
+
+def test_a_file_with_a_utf16_byte_order_mark_but_no_text_is_refused(tmp_path: Path) -> None:
+    # UTF-32 begins with the same two bytes as UTF-16 LE: read as UTF-16, it is full of NULs.
+    path = write(tmp_path, "words.txt", codecs.BOM_UTF32_LE + "maison\nporte\n".encode("utf-32-le"))
+    with pytest.raises(LexiconError, match="not a text word list"):
+        lexicon.load(path)
+
+
+LATE_LATIN1 = "maison\n" * 20 + "été\n"  # not UTF-8 only well after the start
+
+
+@pytest.mark.parametrize(
+    ("data", "text"),
+    [
+        (NOTEPAD.encode(), NOTEPAD),
+        (codecs.BOM_UTF16_LE + NOTEPAD.encode("utf-16-le"), NOTEPAD),
+        (NOTEPAD.encode("cp1252"), NOTEPAD),
+        (LATE_LATIN1.encode("latin-1"), LATE_LATIN1),
+        ("a\rb\r\nc\n\nd\x85e\u2028f".encode(), "a\rb\r\nc\n\nd\x85e\u2028f"),  # every line end
+    ],
+)
+def test_a_list_read_a_chunk_at_a_time_gives_the_lines_of_the_whole(
+    monkeypatch: pytest.MonkeyPatch, data: bytes, text: str
+) -> None:
+    # Chunks of 1 to 7 bytes cut every line end, CR LF pair and character somewhere.
+    for size in range(1, 8):
+        monkeypatch.setattr(lexicon, "_CHUNK", size)
+        assert lexicon.decode_lines(data, Path("words.txt")) == text.splitlines()
+
+
+def test_a_list_larger_than_allowed_once_unpacked_is_refused(tmp_path: Path) -> None:
+    data = b"maison\n" * 1000
+    path = write(tmp_path, "bomb.txt.gz", gzip.compress(data))
+    assert path.stat().st_size < 1000
+    with pytest.raises(LexiconError, match=r"bomb\.txt\.gz is larger than 0\.00390625 MB once unpacked"):
+        lexicon.load(path, max_bytes=4096)
+    assert lexicon.load(path, max_bytes=len(data)).word_count == 1
+
+
+def test_a_compile_reports_its_progress(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(lexicon, "_CHUNK", 64)
+    path = write(
+        tmp_path, "words.txt", "".join(f"mot{chr(65 + i % 26)}{chr(65 + i // 26)}\n" for i in range(600))
+    )
+    said: list[float] = []
+    lexicon.load(path, use_cache=False, progress=said.append)
+    assert len(said) > 10 and said == sorted(said) and said[-1] == 1.0
+    assert 0 < said[-2] <= lexicon._READ_SHARE
+
+
+def test_the_automaton_is_the_same_whatever_the_order_of_the_words(enable: Lexicon) -> None:
+    words = ["ZOO", "QI", "AA", "ZOOS", "QIS", "AAH"]
+    reference = gaddag.build(sorted(words))
+    shuffled = gaddag.build_joined("\n".join(reversed(words + words)).encode())
+    assert shuffled.to_bytes() == reference.to_bytes()
 
 
 def test_binary_file_is_refused(tmp_path: Path) -> None:

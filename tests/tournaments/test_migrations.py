@@ -53,3 +53,35 @@ def test_rounds_ruled_before_the_review_setting_stay_shown() -> None:
     }
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_players_of_an_older_database_get_their_own_seat_codes_and_keep_their_phones() -> None:
+    before = [("tournaments", "0019_tie_break_fisf")]
+    after = [("tournaments", "0020_seats_rosters_and_background_word_lists")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    Lexicon = apps.get_model("tournaments", "Lexicon")
+    Event = apps.get_model("tournaments", "Event")
+    Player = apps.get_model("tournaments", "Player")
+    PlayerToken = apps.get_model("tournaments", "PlayerToken")
+    lexicon = Lexicon.objects.create(name="tiny", language="en", checksum="0" * 64)
+    events = [
+        Event.objects.create(name=f"Old {n}", starts_on=dt.date(2026, 1, 1), lexicon=lexicon) for n in (1, 2)
+    ]
+    for event in events:
+        for table in range(1, 41):
+            Player.objects.create(event=event, name=f"P{table}", table=table)
+    PlayerToken.objects.create(key="k" * 40, player=Player.objects.first())
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    apps = executor.loader.project_state(after).apps
+    Player = apps.get_model("tournaments", "Player")
+    for event in events:
+        codes = list(Player.objects.filter(event_id=event.pk).values_list("seat_code", flat=True))
+        assert len(set(codes)) == 40 and all(len(c) == 6 for c in codes)
+    token = apps.get_model("tournaments", "PlayerToken").objects.get()
+    assert token.confirmed_at == token.created_at  # joined before: still joined
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())

@@ -3,7 +3,9 @@ REST API (api/multiplex.py): joining, then syncing again and again.
 
 A sync sends what the centre owes in the order it was queued (the draw centre's draws,
 tops and ends; every centre's closes with their slips' digest, and its results, queued
-here whenever a placed round's rulings differ from those last queued), then fetches
+here whenever a placed round's rulings differ from those last queued), its roster first
+(queued here whenever its players differ from the roster last queued: the hub takes
+results only for the players of the roster it holds), then fetches
 ahead every round the hub will serve (rack and top: the centre keeps playing through a
 lost connection; the hub records when each was first seen). Everything is stored before
 and after each request: a sync cut at any point loses nothing, and the next one carries
@@ -27,14 +29,14 @@ from typing import Any, Protocol
 from cryptography.fernet import Fernet, InvalidToken
 from django.conf import settings
 from django.db import IntegrityError, transaction
-from django.db.models import Max, Q
+from django.db.models import Case, Max, Q, Value, When
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from tournaments.centre import hub_link
 from tournaments.core import ApplicationError, User
 from tournaments.judging import adjudication_settings, solo_players
-from tournaments.models import Event, Game, HubCopy, HubLink, HubOutbox, HubSealed, Round, Ruling
+from tournaments.models import Event, Game, HubCopy, HubLink, HubOutbox, HubSealed, Player, Round, Ruling
 from tournaments.services.history import history_record
 from tournaments.services.outbox import outbox_put
 from tournaments.services.rounds import round_take_hub_top
@@ -48,6 +50,9 @@ TIMEOUT = 10.0
 #: The game settings a centre's event must share with its hub's (the seed aside: a centre
 #: draws nothing of its own).
 CONFIG_EXCLUDED = ("seed",)
+
+#: The outbox kind of the centre's roster (one item per link, game 0, round 0).
+ROSTER = HubOutbox.Kind.ROSTER
 
 
 class HubError(ApplicationError):
@@ -73,6 +78,8 @@ class Hub(Protocol):
 
     def post(self, path: str, body: Any) -> Any: ...
 
+    def put(self, path: str, body: Any) -> Any: ...
+
 
 class HttpHub:
     """The hub over HTTP, with the centre's key (``Authorization: Centre <key>``)."""
@@ -87,6 +94,9 @@ class HttpHub:
 
     def post(self, path: str, body: Any) -> Any:
         return self._send("POST", path, body)
+
+    def put(self, path: str, body: Any) -> Any:
+        return self._send("PUT", path, body)
 
     def _send(self, method: str, path: str, body: Any) -> Any:
         url = urllib.parse.urljoin(self.base, path)
@@ -164,6 +174,11 @@ def hub_join(*, event: Event, url: str, key: str, by: User = None, hub: Hub | No
             _("this event's settings differ from the hub's (hub / here): %(list)s")
             % {"list": ", ".join(differ)}
         )
+    if HubLink.objects.filter(event=event).exists():
+        raise ApplicationError(_("this event is already a centre of a multiplex"))
+    # The roster before the link: a roster the hub refuses refuses the join.
+    roster = roster_payload(event)
+    hub.put("roster/", roster)
     with transaction.atomic():
         if HubLink.objects.filter(event=event).exists():
             raise ApplicationError(_("this event is already a centre of a multiplex"))
@@ -177,6 +192,8 @@ def hub_join(*, event: Event, url: str, key: str, by: User = None, hub: Hub | No
             prepared=info["multiplex"].get("mode") == "prepared",
             last_contact_at=timezone.now(),
         )
+        outbox_put(link=link, kind=ROSTER, game=0, number=0, payload=roster)
+        HubOutbox.objects.filter(link=link, kind=ROSTER).update(sent_at=timezone.now(), attempts=1)
         history_record(
             event=event, entity="hub_link", object_id=link.pk, action="join", by=by,
             new={"url": url, "centre": link.centre_name, "draws": link.draws},
@@ -234,6 +251,7 @@ def hub_sync(
 def _sync(event: Event, link: HubLink, hub: Hub, now: dt.datetime | None, full: bool) -> SyncReport:
     report = SyncReport()
     try:
+        roster_queue(link)
         results_queue(link, full=full)
         if link.prepared:
             # Before the results: the key makes the game's rounds served to this centre,
@@ -270,24 +288,28 @@ def _sync(event: Event, link: HubLink, hub: Hub, now: dt.datetime | None, full: 
 
 
 def _path(item: HubOutbox) -> str:
+    if item.kind == ROSTER:
+        return "roster/"
     if item.kind == HubOutbox.Kind.END:
         return f"games/{item.game}/end/"
     return f"games/{item.game}/rounds/{item.number}/{item.kind}/"
 
 
 def _send(link: HubLink, hub: Hub, report: SyncReport) -> None:
-    for pk in (
-        HubOutbox.objects.filter(link=link, sent_at__isnull=True)
-        .order_by("queued_at", "pk")
-        .values_list("pk", flat=True)
-    ):
+    owed = HubOutbox.objects.filter(link=link, sent_at__isnull=True)
+    # The roster first: results queued earlier may name a player added since it was sent.
+    roster_first = Case(When(kind=ROSTER, then=Value(0)), default=Value(1))
+    for pk in owed.order_by(roster_first, "queued_at", "pk").values_list("pk", flat=True):
         # Read just before it is sent: a correction queued meanwhile is sent, not the older.
         item = HubOutbox.objects.filter(pk=pk, sent_at__isnull=True).first()
         if item is None:
             continue
         digest = item.digest
         try:
-            hub.post(_path(item), item.payload)
+            if item.kind == ROSTER:
+                hub.put(_path(item), item.payload)
+            else:
+                hub.post(_path(item), item.payload)
         except HubRefused as exc:
             # Kept with the hub's reason, for the arbitrator; later items are still sent.
             HubOutbox.objects.filter(pk=item.pk).update(attempts=item.attempts + 1, last_error=exc.message)
@@ -495,20 +517,32 @@ def _take_tops(event: Event) -> None:
 # ------------------------------------------------------------------ results
 
 
-def results_payload(round: Round) -> dict[str, Any]:
-    """A placed round's rulings as the hub reads them (api/multiplex.py)."""
-    rulings = list(Ruling.objects.filter(round=round).select_related("player").order_by("player__table"))
+def roster_payload(event: Event) -> dict[str, Any]:
+    """The centre's roster as the hub reads it (api/multiplex.py): every player, withdrawn
+    ones too (their rounds so far still rank); a player removed here leaves it. Sent whole
+    and kept by the hub as sent (an existing hub's centres send theirs at their next sync)."""
+    players = Player.objects.filter(event=event).order_by("table")
     return {
         "players": [
-            {
-                "table": r.player.table,
-                "name": r.player.name,
-                "club": r.player.club,
-                "licence": r.player.licence,
-                "category": r.player.category,
-            }
-            for r in rulings
-        ],
+            {"table": p.table, "name": p.name, "club": p.club, "licence": p.licence, "category": p.category}
+            for p in players.only("table", "name", "club", "licence", "category")
+        ]
+    }
+
+
+def roster_queue(link: HubLink) -> bool:
+    """Queue the roster when the centre's players differ from the roster queued last (a
+    player added, corrected or removed): one query at each sync, so that no change to the
+    players needs to know of the hub. True when something is to be sent."""
+    with transaction.atomic():
+        return outbox_put(link=link, kind=ROSTER, game=0, number=0, payload=roster_payload(link.event))
+
+
+def results_payload(round: Round) -> dict[str, Any]:
+    """A placed round's rulings as the hub reads them (api/multiplex.py): by table, the
+    roster names the players (:func:`roster_payload`)."""
+    rulings = list(Ruling.objects.filter(round=round).select_related("player").order_by("player__table"))
+    return {
         "rulings": [
             {
                 "table": r.player.table,

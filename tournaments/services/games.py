@@ -27,6 +27,7 @@ from tournaments.services.history import history_record
 from tournaments.services.outbox import outbox_put
 from tournaments.state import (
     game_config,
+    lexicon_ready,
     master_final,
     master_round,
     rebuild,
@@ -40,6 +41,7 @@ def game_start(*, event: Event, by: User = None) -> Game:
         event = Event.objects.select_for_update().select_related("lexicon").get(pk=event.pk)
         if event.games.filter(state=Game.State.PLAYING).exists():
             raise ApplicationError(_("a game of this event is still being played: end it first"))
+        lexicon_ready(event.lexicon)
         number = (event.games.aggregate(m=Max("number"))["m"] or 0) + 1
         game = Game(event=event, number=number)
         new: dict[str, Any] = {"number": number}

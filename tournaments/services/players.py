@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import datetime as dt
+import hashlib
 import hmac
 import io
 import unicodedata
@@ -17,7 +18,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.core import ApplicationError, User
-from tournaments.models import Event, Player, PlayerToken
+from tournaments.models import (
+    SEAT_ALPHABET,
+    SEAT_CODE_LENGTH,
+    Event,
+    Player,
+    PlayerToken,
+    new_seat_code,
+    new_token_key,
+)
 from tournaments.services.history import history_record
 
 
@@ -49,8 +58,13 @@ def player_add(
     category: str = "",
     table: int | None = None,
     virtual_level: int | None = None,
+    paper_only: bool = False,
+    seat_code: str = "",
     by: User = None,
 ) -> Player:
+    """A player at ``table`` (the next free one without it). ``seat_code``: the one of a
+    table card already handed out (an event restored from its file), kept when well formed
+    and free; otherwise a new one is drawn."""
     if virtual_level is not None and not 1 <= virtual_level <= 6:
         raise ApplicationError(_("a virtual player's level is 1 to 6"))
     values = _checked(name=name, club=club, licence=licence, category=category, table=table)
@@ -59,7 +73,14 @@ def player_add(
             table = (event.players.aggregate(m=Max("table"))["m"] or 0) + 1
         if event.players.at_table(table).exists():
             raise ApplicationError(_("table %(table)s already has a player") % {"table": table})
-        player = Player.objects.create(event=event, table=table, virtual_level=virtual_level, **values)
+        player = Player.objects.create(
+            event=event,
+            table=table,
+            virtual_level=virtual_level,
+            seat_code=_kept_seat_code(event, seat_code) or _free_seat_code(event),
+            paper_only=paper_only,
+            **values,
+        )
         history_record(
             event=event,
             entity="player",
@@ -81,7 +102,12 @@ HEADER_NAMES = {
     "n° de licence": "licence",
     "numero de licence": "licence",
     "license": "licence",
+    "papier": "paper",
+    "paper only": "paper",
 }
+
+#: A "paper" cell that marks a player paper slips only (a club's spreadsheet says oui or x).
+YES = {"1", "x", "yes", "y", "oui", "o", "true", "vrai"}
 
 
 def _bare(header: str) -> str:
@@ -92,8 +118,9 @@ def _bare(header: str) -> str:
 
 def players_import(*, event: Event, csv_text: str, by: User = None) -> list[Player]:
     """Import players from CSV with a header row: ``name`` required; ``club``,
-    ``licence``, ``category``, ``table`` optional (comma or semicolon separated); or the
-    same in French (``nom``, ``catégorie`` or ``série``). All or nothing: one bad line
+    ``licence``, ``category``, ``table``, ``paper`` (yes: paper slips only) optional (comma
+    or semicolon separated); or the same in French (``nom``, ``catégorie`` or ``série``,
+    ``papier``: oui). All or nothing: one bad line
     refuses the whole file, naming the line."""
     sample = csv_text[:2048]
     try:
@@ -139,6 +166,7 @@ def _import_rows(event: Event, reader: csv.DictReader[str], by: User) -> list[Pl
                         licence=row.get("licence") or "",
                         category=row.get("category") or "",
                         table=table,
+                        paper_only=(row.get("paper") or "").strip().lower() in YES,
                         by=by,
                     )
                 )
@@ -149,60 +177,224 @@ def _import_rows(event: Event, reader: csv.DictReader[str], by: User) -> list[Pl
     return created
 
 
-def player_token_issue(*, event: Event, code: str, table: int, held: str = "") -> PlayerToken:
-    """The token of the player at ``table``, given the event's join code. One message for
-    a wrong code and a wrong table: the answer must not tell which tables exist.
+#: Phones asking for one table at once, waiting for the arbitrator: more is a flood.
+PENDING_LIMIT = 5
 
-    A table joins on one phone only: whoever knows the code (it is on the projector) could
-    otherwise join as someone else and replace their slip. A second join is refused until
-    the arbitrator releases the table (:func:`player_release`); ``held``, the token this
-    browser already has for the table, lets the same phone join again."""
-    refused = ApplicationError(_("wrong join code or table"), {"reason": "join_refused"})
+
+def _seat(event: Event, seat: str) -> Player | None:
+    typed = "".join(seat.split()).upper()
+    if len(typed) != SEAT_CODE_LENGTH:
+        return None
+    found = event.players.people().filter(seat_code=typed).first()
+    # Compared again in constant time: the lookup found a row, the answer must not hint
+    # at how near a guess came.
+    if found is None or not hmac.compare_digest(found.seat_code.encode(), typed.encode()):
+        return None
+    return found
+
+
+def player_token_issue(
+    *,
+    event: Event,
+    code: str,
+    table: int | None = None,
+    seat: str = "",
+    held: str = "",
+    address: str = "",
+    device: str = "",
+) -> PlayerToken:
+    """A phone takes a table. The event code is on the projector, so it proves nothing by
+    itself: the seat code (on the player's table card) takes the table at once; a table
+    number (or a name, found by the caller) only where the event lets the arbitrator
+    confirm it (``Event.seating``), and the token works once confirmed
+    (:func:`player_join_confirm`). One message for a wrong code, table or seat: the
+    answer must not tell which exist.
+
+    A table has one phone: a second is refused until the arbitrator releases the table
+    (:func:`player_release`); ``held``, the token this browser already has for the table,
+    lets the same phone join again (or see that it still waits)."""
+    refused = ApplicationError(_("wrong join code, table or seat code"), {"reason": "join_refused"})
     if not hmac.compare_digest(code.strip().upper().encode(), event.code.upper().encode()):
         raise refused
-    player = event.players.people().at_table(table).first()
+    by_seat = bool(seat.strip())
+    if by_seat:
+        player = _seat(event, seat)
+    elif table is not None:
+        if event.seating != Event.Seating.CONFIRM:
+            raise ApplicationError(
+                _("type the seat code printed on your table card (the table number alone is not enough)"),
+                {"reason": "seat_code_needed"},
+            )
+        player = event.players.people().at_table(table).first()
+    else:
+        player = None
     if player is None:
         raise refused
+    if player.paper_only:
+        raise ApplicationError(
+            _("table %(table)s hands in paper slips: ask the arbitrator") % {"table": player.table},
+            {"reason": "paper_only"},
+        )
     with transaction.atomic():
         # The player row is the lock: two phones joining at once, one gets the table.
         Player.objects.select_for_update().get(pk=player.pk)
         tokens = PlayerToken.objects.filter(player=player)
-        if held:
-            mine = tokens.filter(key=held).first()
-            if mine is not None:
-                return mine
-        if tokens.exists():
+        mine = tokens.filter(key=held).first() if held else None
+        if mine is not None and (mine.confirmed_at is not None or not by_seat):
+            return mine
+        if tokens.filter(confirmed_at__isnull=False).exists():
             raise ApplicationError(
                 _("table %(table)s has already joined on another phone: ask the arbitrator to release it")
-                % {"table": table},
+                % {"table": player.table},
                 {"reason": "already_joined"},
             )
-        token = PlayerToken.objects.create(player=player)
+        now = timezone.now()
+        seen = {"address": address[:45], "device": device[:120]}
+        if by_seat:
+            # The table card proves the seat: the phones still waiting for it are refused.
+            tokens.delete()
+            token = PlayerToken.objects.create(player=player, confirmed_at=now, **seen)
+        else:
+            if tokens.count() >= PENDING_LIMIT:
+                raise ApplicationError(
+                    _("too many phones wait for table %(table)s: ask the arbitrator")
+                    % {"table": player.table},
+                    {"reason": "too_many_waiting"},
+                )
+            # Two phones waiting for one table never show the same four digits.
+            shown = {join_number(t) for t in tokens}
+            key = new_token_key()
+            while _number_of(key) in shown:
+                key = new_token_key()
+            token = PlayerToken.objects.create(player=player, key=key, **seen)
         history_record(
-            event=event, entity="player", object_id=player.pk, action="join", by=None, new={"table": table}
+            event=event,
+            entity="player",
+            object_id=player.pk,
+            action="join" if by_seat else "join_request",
+            by=None,
+            new={"table": player.table, "number": join_number(token), **seen},
         )
         return token
 
 
-def player_release(*, player: Player, by: User) -> int:
-    """Release a table: its phone's token stops working and the table may join again (a
-    phone lost, changed, or a wrong table taken). Returns the tokens revoked."""
+def join_number(token: PlayerToken) -> str:
+    """Four digits the waiting phone shows and the console lists beside the request: the
+    arbitrator confirms the phone the player holds up, not another asking for the table."""
+    return _number_of(token.key)
+
+
+def _number_of(key: str) -> str:
+    return f"{int(hashlib.sha256(key.encode()).hexdigest()[:8], 16) % 10_000:04d}"
+
+
+def _waiting(token: PlayerToken) -> PlayerToken:
+    token = PlayerToken.objects.select_related("player__event").get(pk=token.pk)
+    if token.confirmed_at is not None:
+        raise ApplicationError(_("this phone has already joined"))
+    return token
+
+
+def player_join_confirm(*, token: PlayerToken, by: User) -> PlayerToken:
+    """The arbitrator confirms a waiting phone: it takes the table, the others asking for
+    it are refused."""
     with transaction.atomic():
-        Player.objects.select_for_update().get(pk=player.pk)
-        revoked, _kinds = PlayerToken.objects.filter(player=player).delete()
+        Player.objects.select_for_update().get(pk=token.player_id)
+        try:
+            token = _waiting(token)
+        except PlayerToken.DoesNotExist:
+            raise ApplicationError(_("this phone no longer waits (refused, or the table released)")) from None
+        player = token.player
+        if PlayerToken.objects.filter(player=player, confirmed_at__isnull=False).exists():
+            raise ApplicationError(
+                _("table %(table)s has already joined on another phone: release it first")
+                % {"table": player.table}
+            )
+        refused = PlayerToken.objects.filter(player=player).exclude(pk=token.pk).delete()[0]
+        token.confirmed_at = timezone.now()
+        token.save(update_fields=["confirmed_at"])
         history_record(
             event=player.event,
             entity="player",
             object_id=player.pk,
-            action="release",
+            action="join_confirm",
             by=by,
-            old={"tokens": revoked},
-            new={"tokens": 0},
+            new={"table": player.table, "number": join_number(token), "refused": refused},
         )
-        return revoked
+        return token
 
 
-PLAYER_FIELDS = ("name", "club", "licence", "category", "table")
+def player_join_refuse(*, token: PlayerToken, by: User) -> None:
+    """The arbitrator refuses a waiting phone (not the player's)."""
+    with transaction.atomic():
+        Player.objects.select_for_update().get(pk=token.player_id)
+        try:
+            token = _waiting(token)
+        except PlayerToken.DoesNotExist:
+            return
+        history_record(
+            event=token.player.event,
+            entity="player",
+            object_id=token.player_id,
+            action="join_refuse",
+            by=by,
+            old={"table": token.player.table, "number": join_number(token), "address": token.address},
+        )
+        token.delete()
+
+
+def player_release(*, player: Player, by: User) -> int:
+    """Release a table: its phone's token stops working (and the phones waiting for it are
+    refused); the table may join again (a phone lost, changed, or a wrong table taken).
+    Returns the tokens revoked."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().select_related("event").get(pk=player.pk)
+        return _revoke(player, "release", by)
+
+
+def seat_code_renew(*, player: Player, by: User) -> Player:
+    """A new seat code for a table whose card was seen by others (or lost): the old code no
+    longer joins; the phone at the table, if any, is released (it joins with the new card)."""
+    with transaction.atomic():
+        player = Player.objects.select_for_update().select_related("event").get(pk=player.pk)
+        player.seat_code = _free_seat_code(player.event)
+        player.save(update_fields=["seat_code"])
+        # The codes themselves stay out of the history (a history reader is not a table holder).
+        _revoke(player, "seat_code", by)
+        return player
+
+
+def _revoke(player: Player, action: str, by: User) -> int:
+    """Every token of the table, working or waiting, ended and recorded; the caller holds
+    the player's row locked."""
+    revoked = PlayerToken.objects.filter(player=player).delete()[0]
+    history_record(
+        event=player.event,
+        entity="player",
+        object_id=player.pk,
+        action=action,
+        by=by,
+        old={"tokens": revoked},
+        new={"tokens": 0},
+    )
+    return revoked
+
+
+def _kept_seat_code(event: Event, code: str) -> str:
+    code = code.strip().upper()
+    well_formed = len(code) == SEAT_CODE_LENGTH and all(c in SEAT_ALPHABET for c in code)
+    return code if well_formed and not event.players.filter(seat_code=code).exists() else ""
+
+
+def _free_seat_code(event: Event) -> str:
+    # 2,000 tables among 3 x 10^8 codes: a second try is rare, a third rarer still.
+    while True:
+        code = new_seat_code()
+        if not event.players.filter(seat_code=code).exists():
+            return code
+
+
+PLAYER_FIELDS = ("name", "club", "licence", "category", "table", "paper_only")
 
 
 def _snapshot(player: Player) -> dict[str, object]:
@@ -210,7 +402,15 @@ def _snapshot(player: Player) -> dict[str, object]:
 
 
 def player_update(
-    *, player: Player, name: str, club: str = "", licence: str = "", category: str = "", table: int, by: User
+    *,
+    player: Player,
+    name: str,
+    club: str = "",
+    licence: str = "",
+    category: str = "",
+    table: int,
+    paper_only: bool | None = None,
+    by: User,
 ) -> Player:
     """Correct a player's details (a misspelled name goes onto every sheet). The table
     changes only while the player has handed in no slip: paper slips, rulings and sheets
@@ -233,13 +433,17 @@ def player_update(
             if player.event.players.at_table(table).exclude(pk=player.pk).exists():
                 raise ApplicationError(_("table %(table)s already has a player") % {"table": table})
         old = _snapshot(player)
-        for key, value in {**values, "table": table}.items():
+        paper = player.paper_only if paper_only is None else paper_only
+        for key, value in {**values, "table": table, "paper_only": paper}.items():
             setattr(player, key, value)
         new = _snapshot(player)
         if new == old:
             return player
         player.save(update_fields=list(PLAYER_FIELDS))
         changed = [key for key in PLAYER_FIELDS if old[key] != new[key]]
+        if paper and not old["paper_only"]:
+            # No phone may hand in a slip for a paper-only table: the one there leaves.
+            PlayerToken.objects.filter(player=player).delete()
         history_record(
             event=player.event,
             entity="player",

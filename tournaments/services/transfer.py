@@ -68,6 +68,8 @@ class FilePlayer:
     licence: str = ""
     category: str = ""
     virtual_level: int | None = None
+    seat_code: str = ""
+    paper_only: bool = False
 
 
 @dataclass(frozen=True)
@@ -214,7 +216,9 @@ def _record_lexicon(record: GameRecord) -> Lexicon:
     its name (the checksum is optional in a record prepared by hand)."""
     name, checksum = record.config.lexicon, record.config.lexicon_checksum
     if checksum:
-        found = Lexicon.objects.filter(checksum=checksum).first()
+        same = Lexicon.objects.filter(checksum=checksum)
+        # The same list uploaded again may still be importing, or have failed, beside a ready one.
+        found = same.filter(state=Lexicon.State.READY).first() or same.first()
         if found is not None:
             return found
     if name in lexmod.BUNDLED:
@@ -320,6 +324,8 @@ def _restore(event: Event, game_file: GameFile, by: User) -> None:
             category=p.category,
             table=p.table,
             virtual_level=p.virtual_level,
+            seat_code=p.seat_code,
+            paper_only=p.paper_only,
             by=by,
         )
         for p in game_file.players

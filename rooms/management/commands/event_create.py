@@ -3,7 +3,8 @@
 Creates an event and prints its id and join code. Every rule setting of the event is an
 option, generated from the model's fields (``--bingo-bonus 50``, ``--no-first-move-horizontal``,
 ``--notation gcg``, ...) with the model's default: an option not given keeps the default,
-so the command can never drift from the model. ``--lexicon PATH`` imports a word list.
+so the command can never drift from the model. ``--lexicon PATH`` imports a word list, here
+and now (not through the worker), up to ``ARBITER_LEXICON_MAX_MB``.
 """
 
 from __future__ import annotations
@@ -128,12 +129,22 @@ class Command(ArbiterCommand):
                 f"no word list file {choice!r}: give a file, or choose {' or '.join(lexmod.BUNDLED)}"
             )
         try:
+            # Refused before it is read: a list of millions of words takes a gigabyte to compile.
+            services.lexicon_size_check(size=path.stat().st_size, name=path.name)
             data = path.read_bytes()
+        except services.ApplicationError as exc:
+            raise CommandError(exc.message) from exc
         except OSError as exc:
             raise CommandError(f"{choice}: {exc.strerror}") from exc
         name = name or path.name.split(".")[0] or path.name
         existing = Lexicon.objects.filter(name=name).first()
         if existing is not None:
+            if existing.state != Lexicon.State.READY:
+                # Uploaded on the console: being imported by a worker, or failed.
+                raise CommandError(
+                    f"the lexicon named {name!r} is {existing.get_state_display()}: name this one"
+                    " with --lexicon-name"
+                )
             if existing.checksum == hashlib.sha256(services.lexicon_pack(data)).hexdigest():
                 self.say(f"Lexicon {name}: already imported, the same words are used")
                 return existing

@@ -75,6 +75,20 @@ def test_event_create_imports_a_word_list_and_prints_its_report(tmp_path) -> Non
     assert not Lexicon.objects.filter(name="empty").exists()
 
 
+def test_event_create_refuses_a_word_list_above_the_limit_before_reading_it(tmp_path, settings) -> None:
+    settings.ARBITER_LEXICON_MAX_MB = 1
+    words = tmp_path / "ods.txt"
+    words.write_bytes(b"zoo\n" * (2**18) + b"qi\n")
+    run(
+        "event_create",
+        "Club",
+        "--lexicon",
+        str(words),
+        fails=r"ods\.txt is 1\.0 MB, more than the 1 MB allowed for a word list: .*ARBITER_LEXICON_MAX_MB",
+    )
+    assert not Event.objects.exists() and not Lexicon.objects.exists()
+
+
 # ------------------------------------------------------------------ players_import
 
 

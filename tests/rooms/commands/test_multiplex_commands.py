@@ -69,7 +69,7 @@ def test_an_unreachable_hub_is_said_and_nothing_is_lost(hub: Hub) -> None:
     run("multiplex_sync", "--event", centre.code, fails="the hub cannot be reached.*kept")
     link.refresh_from_db()
     assert "cannot be reached" in link.last_error
-    assert HubOutbox.objects.get(link=link).sent_at is None
+    assert HubOutbox.objects.get(link=link, kind="close").sent_at is None
 
 
 def test_the_commands_check_their_arguments(hub: Hub) -> None:

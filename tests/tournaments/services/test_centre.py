@@ -15,6 +15,7 @@ from rest_framework.test import APIClient
 from solver.players import VirtualPlayer
 from tournaments import services
 from tournaments.models import (
+    CentrePlayer,
     CentreRuling,
     Event,
     Game,
@@ -51,6 +52,9 @@ class ClientHub:
 
     def post(self, path: str, body: Any) -> Any:
         return self._answer(lambda: self.client.post("/api/hub/" + path, body, format="json"))
+
+    def put(self, path: str, body: Any) -> Any:
+        return self._answer(lambda: self.client.put("/api/hub/" + path, body, format="json"))
 
     def _answer(self, send: Any) -> Any:
         if not self.online:
@@ -414,3 +418,67 @@ def test_one_sync_at_a_time(network: dict[str, Any]) -> None:
     report = centre_service.hub_sync(event=dakar)
     assert not report.reached and "another sync" in report.error
     assert network["hubs"]["Dakar"].requests == before
+
+
+def test_a_centre_sends_its_roster_at_its_join_and_again_when_its_players_change(hub_event: Event) -> None:
+    _, key = services.centre_add(multiplex=hub_event.multiplex, name="Dakar")
+    dakar = _centre_event(hub_event, "Dakar", 3)
+    ana = services.player_add(event=dakar, name="Ana", club="ASC Jaraaf")
+    bea = services.player_add(event=dakar, name="Bea")
+    cy = services.player_add(event=dakar, name="Cy")
+    hub = ClientHub(key)
+    centre_service.hub_join(event=dakar, url="http://hub.test", key=key, hub=hub)
+
+    def roster() -> list[tuple[int, str, str, bool]]:
+        players = CentrePlayer.objects.filter(centre__name="Dakar").order_by("table")
+        return [(p.table, p.name, p.club, p.left_at is None) for p in players]
+
+    assert roster() == [(1, "Ana", "ASC Jaraaf", True), (2, "Bea", "", True), (3, "Cy", "", True)]
+    assert HubOutbox.objects.get(link__event=dakar, kind="roster").sent_at is not None
+    requests = hub.requests
+    assert centre_service.hub_sync(event=dakar, hub=hub).sent == 0  # nothing changed: nothing sent
+    # Corrected, removed, withdrawn (stays: their rounds so far rank), added: sent at the next sync.
+    services.player_update(player=bea, name="Béa", table=bea.table, by=None)
+    services.player_remove(player=cy, by=None)
+    services.player_withdraw(player=ana, by=None)
+    services.player_add(event=dakar, name="Dee", table=4)
+    report = centre_service.hub_sync(event=dakar, hub=hub)
+    assert report.sent == 1 and report.refused == [] and hub.requests > requests
+    assert roster() == [(1, "Ana", "ASC Jaraaf", True), (2, "Béa", "", True), (3, "Cy", "", False),
+                        (4, "Dee", "", True)]  # fmt: skip
+    actions = HistoryEntry.objects.filter(event=hub_event, entity="centre_player").values_list(
+        "action", flat=True
+    )
+    assert sorted(actions) == ["add", "add", "add", "add", "change", "leave"]
+    assert hub_event.multiplex.centres.get(name="Dakar").roster_at is not None
+
+
+def test_the_results_name_tables_only_and_go_after_the_roster(network: dict[str, Any]) -> None:
+    """Dakar adds a fourth player while its link is down: the results naming them, queued
+    before the roster, are taken since the roster is sent first."""
+    events, hubs = network["events"], network["hubs"]
+    binche, dakar = events["Binche"], events["Dakar"]
+    drawing = services.game_start(event=binche)
+    draw = services.round_draw(game=drawing)
+    assert draw is not None
+    services.round_place(round=_play(draw, 1), draw_next=False)
+    centre_service.hub_sync(event=dakar)
+    hubs["Dakar"].online = False
+    services.player_add(event=dakar, name="Dakar 4", virtual_level=6)
+    game = services.game_start(event=dakar)
+    mine = services.round_draw(game=game)
+    assert mine is not None
+    mine = _play(mine, 2)
+    services.round_place(round=mine, draw_next=False)
+    payload = centre_service.results_payload(mine)
+    assert set(payload) == {"rulings", "taking_part"} and len(payload["rulings"]) == 4
+    # Queued before the roster (a sync without the roster's check): the roster still goes first.
+    link = HubLink.objects.get(event=dakar)
+    centre_service.results_queue(link)
+    HubOutbox.objects.filter(link=link, kind="roster").update(queued_at=timezone.now())
+    centre_service.roster_queue(link)
+    hubs["Dakar"].online = True
+    report = centre_service.hub_sync(event=dakar)
+    assert report.refused == [], report.refused
+    kept = CentreRuling.objects.filter(serving__centre__name="Dakar").select_related("player")
+    assert sorted((r.player.table, r.player.name) for r in kept) == [(t, f"Dakar {t}") for t in range(1, 5)]

@@ -15,7 +15,18 @@ from django.utils import timezone
 from solver.game import Game as SolverGame
 from tests.tournaments.helpers import simulated_event
 from tournaments import services
-from tournaments.models import Event, HistoryEntry, HubRound, Multiplex, Round, Ruling, Slip
+from tournaments.models import (
+    CentrePlayer,
+    CentreRuling,
+    Event,
+    HistoryEntry,
+    HubRound,
+    Multiplex,
+    Round,
+    Ruling,
+    Serving,
+    Slip,
+)
 from tournaments.services import ApplicationError, NotServed
 from tournaments.services.rulings import _recredit as recredit
 from tournaments.standings import event_standings, multiplex_standings
@@ -155,8 +166,18 @@ def test_the_draw_centre_publications_are_checked(hub: Multiplex, centres: dict[
 
 
 def _results(records: list[Any], number: int, rulings: list[dict[str, Any]]) -> dict[str, Any]:
-    players = [_player(r["table"], f"Player {r['table']}") for r in rulings]
-    return {"game": 1, "number": number, "players": players, "rulings": rulings, "taking_part": len(rulings)}
+    return {"game": 1, "number": number, "rulings": rulings, "taking_part": len(rulings)}
+
+
+def _roster(centre: Any, tables: int, at: float = 0) -> None:
+    players = [_player(t, f"Player {t}") for t in range(1, tables + 1)]
+    services.roster_receive(centre=centre, players=players, now=_minutes(at))
+
+
+def _closed(centre: Any, number: int, at: float) -> None:
+    """The centre was served round ``number`` and closed it: its results may come."""
+    services.serve_round(centre=centre, game=1, number=number, now=_minutes(at))
+    services.round_closed(centre=centre, game=1, number=number, slips_digest=DIGEST, now=_minutes(at + 1))
 
 
 def _player(table: int, name: str, club: str = "", licence: str = "", category: str = "") -> dict[str, Any]:
@@ -181,7 +202,8 @@ def test_results_are_idempotent_checked_and_corrected_on_the_record(
     # Never served: refused (a forged upload, or a centre that did not play it).
     with pytest.raises(ApplicationError, match="never served"):
         services.receive_results(centre=a, **_results(records, 1, send))
-    services.serve_round(centre=a, game=1, number=1, now=_minutes(10))
+    _roster(a, 2)
+    _closed(a, 1, at=10)
     first = services.receive_results(centre=a, **_results(records, 1, send))
     assert (first.received, first.changed) == (2, 2)
     again = services.receive_results(centre=a, **_results(records, 1, send))
@@ -204,7 +226,8 @@ def test_results_are_idempotent_checked_and_corrected_on_the_record(
     assert entry.old["credited"] == top - 10 and entry.new["credited"] == top - 15
     assert "Dakar" in entry.reason
     # Centre B sends the same tables: its own players, not A's.
-    services.serve_round(centre=b, game=1, number=1, now=_minutes(11))
+    _roster(b, 1)
+    _closed(b, 1, at=11)
     services.receive_results(centre=b, **_results(records, 1, [_ruling(1, 5, top=top)]))
     rows, where = multiplex_standings(hub)
     assert [(where[r.player.id], r.player.table, r.total) for r in rows] == [
@@ -249,6 +272,15 @@ def test_the_merged_ranking_is_the_ranking_of_one_event(transactional_db: None) 
     from tournaments.judging import adjudication_settings
 
     settings = adjudication_settings(single)
+    for hall, centre in halls.items():
+        services.roster_receive(
+            centre=centre,
+            players=[
+                _player(p.table, p.name, p.club, p.licence, p.category)
+                for p in single.players.all()
+                if (p.table <= 9) == (hall == "North")
+            ],
+        )
     for round in rounds:
         rulings = list(Ruling.objects.filter(round=round).select_related("player"))
         for hall, centre in halls.items():
@@ -264,15 +296,12 @@ def test_the_merged_ranking_is_the_ranking_of_one_event(transactional_db: None) 
                 scores, top_score=round.top_score or 0, players_in_game=taking_part, settings=settings
             )
             services.serve_round(centre=centre, game=1, number=round.number, now=now)
+            services.round_closed(centre=centre, game=1, number=round.number, slips_digest=DIGEST, now=now)
             services.receive_results(
                 centre=centre,
                 game=1,
                 number=round.number,
                 taking_part=taking_part,
-                players=[
-                    _player(r.player.table, r.player.name, r.player.club, r.player.licence, r.player.category)
-                    for r in mine
-                ],
                 rulings=[
                     _ruling(
                         r.player.table,
@@ -318,11 +347,12 @@ def test_results_without_a_table_are_refused_and_keep_what_was_sent(
 ) -> None:
     records = _play_rounds(hub, centres["draw"], 1)
     a, top = centres["a"], records[0].top_score
-    services.serve_round(centre=a, game=1, number=1, now=_minutes(10))
+    _roster(a, 1)
+    _closed(a, 1, at=10)
     services.receive_results(centre=a, **_results(records, 1, [_ruling(1, top, top=top)]))
     sent = _results(records, 1, [_ruling(1, 3, top=top)])
     with pytest.raises(ApplicationError, match="needs its table"):
-        services.receive_results(centre=a, **{**sent, "players": [bad]})
+        services.roster_receive(centre=a, players=[bad])
     with pytest.raises(ApplicationError, match="needs its table"):
         services.receive_results(centre=a, **{**sent, "rulings": [bad]})
     rows, _where = multiplex_standings(hub)
@@ -332,3 +362,137 @@ def test_results_without_a_table_are_refused_and_keep_what_was_sent(
 def test_a_centre_key_can_be_typed_after_an_option(hub: Multiplex) -> None:
     keys = [services.centre_add(multiplex=hub, name=f"Centre {i}")[1] for i in range(40)]
     assert all(not k.startswith("-") and len(k) >= 43 for k in keys) and len(set(keys)) == 40
+
+
+def _ranking(hub: Multiplex) -> list[tuple[str, int, str, int]]:
+    rows, where = multiplex_standings(hub)
+    return [(where[r.player.id], r.player.table, r.player.name, r.total) for r in rows]
+
+
+def test_results_may_name_only_the_players_of_the_centres_roster(
+    hub: Multiplex, centres: dict[str, Any]
+) -> None:
+    """The security probe's upload: a centre of 4 players sends the rulings of 12 tables,
+    naming its players otherwise. Refused whole, nothing kept; no upload renames anyone."""
+    records = _play_rounds(hub, centres["draw"], 1)
+    a, top = centres["a"], records[0].top_score
+    _closed(a, 1, at=10)
+    four = [_ruling(t, top - t, top=top) for t in range(1, 5)]
+    with pytest.raises(ApplicationError, match="has sent no roster yet"):
+        services.receive_results(centre=a, **_results(records, 1, four))
+    _roster(a, 4)
+    services.receive_results(centre=a, **_results(records, 1, four))
+    before = _ranking(hub)
+    assert [(table, name) for _c, table, name, _t in before] == [(t, f"Player {t}") for t in range(1, 5)]
+    twelve = [_ruling(t, top, top=top) for t in range(1, 13)]
+    with pytest.raises(ApplicationError) as refused:
+        services.receive_results(centre=a, **_results(records, 1, twelve))
+    assert refused.value.message == (
+        "tables not on this centre's roster: 5, 6, 7, 8, 9, 10, 11, 12. Nothing of these results was taken."
+    )
+    assert _ranking(hub) == before and CentreRuling.objects.count() == 4
+    # A table taken off the roster takes no more results, and leaves the ranking.
+    services.roster_receive(centre=a, players=[_player(t, f"Player {t}") for t in (1, 2, 3)])
+    with pytest.raises(ApplicationError, match=r"roster: 4\."):
+        services.receive_results(centre=a, **_results(records, 1, four))
+    assert _ranking(hub) == before[:3]
+
+
+def test_results_of_a_round_the_centre_has_not_closed_are_refused(
+    hub: Multiplex, centres: dict[str, Any]
+) -> None:
+    records = _play_rounds(hub, centres["draw"], 2)
+    a, top = centres["a"], records[1].top_score
+    _roster(a, 2)
+    _closed(a, 1, at=10)
+    services.receive_results(centre=a, **_results(records, 1, [_ruling(1, 3, top=records[0].top_score)]))
+    before = _ranking(hub)
+    # Round 2 fetched ahead with its top, never closed: its results are not bound yet.
+    services.serve_round(centre=a, game=1, number=2, with_top=True, now=_minutes(12))
+    with pytest.raises(ApplicationError) as refused:
+        services.receive_results(centre=a, **_results(records, 2, [_ruling(1, top, top=top)]))
+    assert refused.value.message == (
+        "round 2 of game 1 is not closed at this centre: its results are taken after its close"
+    )
+    assert _ranking(hub) == before and not Serving.objects.filter(results_at__isnull=False, round__number=2)
+    services.round_closed(centre=a, game=1, number=2, slips_digest=DIGEST, now=_minutes(14))
+    assert services.receive_results(centre=a, **_results(records, 2, [_ruling(1, top, top=top)])).changed == 1
+
+
+def test_a_roster_is_kept_and_each_change_recorded_with_the_centre(
+    hub: Multiplex, centres: dict[str, Any]
+) -> None:
+    a = centres["a"]
+    first = services.roster_receive(
+        centre=a, players=[_player(1, "Ana"), _player(2, "Bea", club="Dakar"), _player(3, "Cy")],
+        now=_minutes(1),
+    )  # fmt: skip
+    assert (first.players, first.added, first.changed, first.left) == (3, 3, 0, 0)
+    a.refresh_from_db()
+    assert a.roster_at == _minutes(1)
+    same = services.roster_receive(
+        centre=a, players=[_player(1, "Ana"), _player(2, "Bea", club="Dakar"), _player(3, "Cy")]
+    )
+    assert (same.added, same.changed, same.left) == (0, 0, 0)
+    # Bea corrected, Cy taken off (kept, not deleted), Dee added.
+    later = services.roster_receive(
+        centre=a, players=[_player(1, "Ana"), _player(2, "Béa", club="Dakar"), _player(4, "Dee")],
+        now=_minutes(2),
+    )  # fmt: skip
+    assert (later.added, later.changed, later.left) == (1, 1, 1)
+    cy = CentrePlayer.objects.get(centre=a, table=3)
+    assert cy.left_at == _minutes(2)
+    everyone = [_player(1, "Ana"), _player(2, "Béa", club="Dakar"), _player(3, "Cy"), _player(4, "Dee")]
+    back = services.roster_receive(centre=a, players=everyone)
+    assert (back.added, back.changed, back.left) == (0, 1, 0)
+    cy.refresh_from_db()
+    assert cy.left_at is None
+    entries = HistoryEntry.objects.filter(entity="centre_player").order_by("pk")
+    assert [(e.action, e.new.get("name", e.new.get("left_at"))) for e in entries] == [
+        ("add", "Ana"), ("add", "Bea"), ("add", "Cy"), ("change", "Béa"), ("add", "Dee"),
+        ("leave", _minutes(2).isoformat()), ("return", "Cy"),
+    ]  # fmt: skip
+    change = entries.get(action="change")
+    assert change.old["name"] == "Bea" and change.new["name"] == "Béa"
+    assert {e.reason for e in entries} == {"sent by centre Dakar"} and {e.actor for e in entries} == {None}
+    with pytest.raises(ApplicationError, match="table 2 is listed twice"):
+        services.roster_receive(centre=a, players=[_player(2, "Béa"), _player(2, "Bo")])
+    with pytest.raises(ApplicationError, match="table 5 needs a name"):
+        services.roster_receive(centre=a, players=[_player(5, " ")])
+    assert CentrePlayer.objects.filter(centre=a, left_at__isnull=True).count() == 4  # refused whole
+
+
+def test_the_hub_arbitrator_removes_a_player_from_the_ranking_and_its_solos(
+    hub: Multiplex, centres: dict[str, Any], arbitrator: Any
+) -> None:
+    Event.objects.filter(pk=hub.event_id).update(solo_min_players=2)
+    hub.event.refresh_from_db()
+    records = _play_rounds(hub, centres["draw"], 1)
+    a, b, top = centres["a"], centres["b"], records[0].top_score
+    _roster(a, 2)
+    _roster(b, 1)
+    for centre, at in ((a, 10), (b, 11)):
+        _closed(centre, 1, at=at)
+    services.receive_results(
+        centre=a, **_results(records, 1, [_ruling(1, top, top=top), _ruling(2, 3, top=top)])
+    )
+    services.receive_results(centre=b, **_results(records, 1, [_ruling(1, top, top=top)]))
+    both = _ranking(hub)
+    assert both == [("Dakar", 1, "Player 1", top), ("Rabat", 1, "Player 1", top), ("Dakar", 2, "Player 2", 3)]
+    rabat_1 = CentrePlayer.objects.get(centre=b, table=1)
+    with pytest.raises(ApplicationError, match="say why"):
+        services.centre_player_remove(player=rabat_1, reason=" ", by=arbitrator)
+    services.centre_player_remove(player=rabat_1, reason="not a player of Rabat", by=arbitrator)
+    # Out of the ranking: Dakar's table 1 is now alone on the top, its solo given.
+    assert _ranking(hub) == [("Dakar", 1, "Player 1", top + 10), ("Dakar", 2, "Player 2", 3)]
+    rows, _where = multiplex_standings(hub)
+    assert rows[0].solos == 1
+    # Rabat's results still name them: taken and kept, out of the ranking.
+    services.receive_results(centre=b, **_results(records, 1, [_ruling(1, top - 1, top=top)]))
+    assert len(_ranking(hub)) == 2
+    services.receive_results(centre=b, **_results(records, 1, [_ruling(1, top, top=top)]))
+    services.centre_player_restore(player=rabat_1, by=arbitrator)
+    assert _ranking(hub) == both
+    entries = HistoryEntry.objects.filter(entity="centre_player", object_id=rabat_1.pk).exclude(action="add")
+    assert [(e.action, e.reason, e.actor) for e in entries.order_by("pk")] == [
+        ("remove", "not a player of Rabat", arbitrator), ("restore", "", arbitrator)]  # fmt: skip

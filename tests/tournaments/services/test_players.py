@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments import services
+from tournaments import selectors, services
 from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
 from tournaments.services import ApplicationError
+from tournaments.services.players import PENDING_LIMIT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,6 +21,14 @@ def test_players_import_reads_a_csv_with_optional_columns(event: Event) -> None:
         ("Anne Martin", "Paris", "A", 4),
         ("Bruno Petit", "Lyon", "B", 5),
     ]
+
+
+def test_players_import_marks_the_paper_only_players_in_french_or_english(event: Event) -> None:
+    created = services.players_import(
+        event=event, csv_text="nom;papier\nAnne;oui\nBruno;\nChloé;X\nDan;non\n"
+    )
+    assert [p.paper_only for p in created] == [True, False, True, False]
+    assert services.players_import(event=event, csv_text="name,paper\nEve,yes\n")[0].paper_only
 
 
 def test_players_import_is_all_or_nothing_and_names_the_bad_line(event: Event) -> None:
@@ -44,34 +53,121 @@ def test_player_fields_longer_than_the_columns_are_refused(event) -> None:
 
 
 def test_a_table_joins_on_one_phone_until_it_is_released(event: Event, players: list[Player]) -> None:
-    with pytest.raises(ApplicationError, match="wrong join code or table") as wrong_code:
-        services.player_token_issue(event=event, code="NOPE99", table=1)
-    with pytest.raises(ApplicationError, match="wrong join code or table") as wrong_table:
-        services.player_token_issue(event=event, code=event.code, table=99)
+    seat = players[1].seat_code
+    with pytest.raises(ApplicationError, match="wrong join code, table or seat code") as wrong_code:
+        services.player_token_issue(event=event, code="NOPE99", seat=seat)
+    with pytest.raises(ApplicationError, match="wrong join code, table or seat code") as wrong_seat:
+        services.player_token_issue(event=event, code=event.code, seat="XXXXXX")
     # Nothing tells which one was wrong.
     assert (wrong_code.value.message, wrong_code.value.extra) == (
-        wrong_table.value.message,
-        wrong_table.value.extra,
+        wrong_seat.value.message,
+        wrong_seat.value.extra,
     )
-    token = services.player_token_issue(event=event, code=event.code.lower(), table=2)
-    assert token.player == players[1]
+    token = services.player_token_issue(event=event, code=event.code.lower(), seat=seat.lower())
+    assert token.player == players[1] and token.confirmed_at is not None
+    assert selectors.player_token(token.key) is not None
     with pytest.raises(ApplicationError, match="already joined on another phone"):
-        services.player_token_issue(event=event, code=event.code, table=2)
+        services.player_token_issue(event=event, code=event.code, seat=seat)
     # The same phone, holding its token, joins again.
-    again = services.player_token_issue(event=event, code=event.code, table=2, held=token.key)
+    again = services.player_token_issue(event=event, code=event.code, seat=seat, held=token.key)
     assert again.pk == token.pk
     assert services.player_release(player=players[1], by=None) == 1
     assert not PlayerToken.objects.filter(key=token.key).exists()
-    fresh = services.player_token_issue(event=event, code=event.code, table=2)
+    fresh = services.player_token_issue(event=event, code=event.code, seat=seat)
     assert fresh.key != token.key
     actions = HistoryEntry.objects.filter(entity="player", object_id=players[1].pk)
     assert [a.action for a in actions.order_by("pk")] == ["add", "join", "release", "join"]
+    # The history tells who joined from where, never the seat code itself.
+    assert all(seat not in str(a.new) + str(a.old) for a in actions)
+
+
+def test_the_event_code_and_a_table_take_no_seat_unless_the_arbitrator_confirms(
+    event: Event, players: list[Player]
+) -> None:
+    with pytest.raises(ApplicationError, match="seat code printed on your table card") as refused:
+        services.player_token_issue(event=event, code=event.code, table=1)
+    assert refused.value.extra == {"reason": "seat_code_needed"}
+    assert not PlayerToken.objects.exists()
+    event.seating = Event.Seating.CONFIRM
+    event.save()
+    first = services.player_token_issue(event=event, code=event.code, table=1, address="10.0.0.7")
+    second = services.player_token_issue(event=event, code=event.code, table=1)
+    assert first.confirmed_at is None and second.confirmed_at is None
+    assert services.join_number(first) != services.join_number(second) or first.key != second.key
+    # Waiting tokens do nothing: no slip, no stream (the selector every slip reads).
+    assert selectors.player_token(first.key) is None
+    # The same phone asking again keeps its place (and its number).
+    assert services.player_token_issue(event=event, code=event.code, table=1, held=first.key).pk == first.pk
+    services.player_join_confirm(token=first, by=None)
+    assert selectors.player_token(first.key) is not None
+    assert not PlayerToken.objects.filter(pk=second.pk).exists()  # refused with the confirmation
+    with pytest.raises(ApplicationError, match="no longer waits"):
+        services.player_join_confirm(token=second, by=None)
+    with pytest.raises(ApplicationError, match="already joined"):
+        services.player_token_issue(event=event, code=event.code, table=1)
+
+
+def test_the_seat_code_takes_the_table_from_phones_still_waiting_for_it(
+    event: Event, players: list[Player]
+) -> None:
+    event.seating = Event.Seating.CONFIRM
+    event.save()
+    asking = [
+        services.player_token_issue(event=event, code=event.code, table=1) for _ in range(PENDING_LIMIT)
+    ]
+    with pytest.raises(ApplicationError, match="too many phones wait"):
+        services.player_token_issue(event=event, code=event.code, table=1)
+    card = services.player_token_issue(event=event, code=event.code, seat=players[0].seat_code)
+    assert card.confirmed_at is not None
+    assert list(PlayerToken.objects.filter(player=players[0])) == [card]
+    assert not PlayerToken.objects.filter(pk__in=[t.pk for t in asking]).exists()
+
+
+def test_a_paper_only_player_joins_on_no_phone(event: Event, players: list[Player]) -> None:
+    token = services.player_token_issue(event=event, code=event.code, seat=players[0].seat_code)
+    services.player_update(player=players[0], name=players[0].name, table=1, paper_only=True, by=None)
+    assert not PlayerToken.objects.filter(pk=token.pk).exists()
+    with pytest.raises(ApplicationError, match="paper slips") as refused:
+        services.player_token_issue(event=event, code=event.code, seat=players[0].seat_code)
+    assert refused.value.extra == {"reason": "paper_only"}
+    edit = HistoryEntry.objects.filter(action="edit", object_id=players[0].pk).get()
+    assert (edit.old, edit.new) == ({"paper_only": False}, {"paper_only": True})
+    # A correction that does not mention the mark (the API's partial update) keeps it.
+    services.player_update(player=players[0], name="Anne B.", table=1, by=None)
+    assert Player.objects.get(pk=players[0].pk).paper_only
+    added = services.player_add(event=event, name="Dan", paper_only=True)
+    assert added.paper_only
+
+
+def test_a_new_seat_code_ends_the_old_card_and_its_phone(event: Event, players: list[Player]) -> None:
+    old = players[0].seat_code
+    token = services.player_token_issue(event=event, code=event.code, seat=old)
+    renewed = services.seat_code_renew(player=players[0], by=None)
+    assert renewed.seat_code != old
+    assert not PlayerToken.objects.filter(pk=token.pk).exists()
+    with pytest.raises(ApplicationError, match="wrong join code"):
+        services.player_token_issue(event=event, code=event.code, seat=old)
+    assert (
+        services.player_token_issue(event=event, code=event.code, seat=renewed.seat_code).player == players[0]
+    )
+
+
+def test_seat_codes_are_unique_in_an_event_even_when_the_dice_repeat(
+    event: Event, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = iter(["AAAAAA", "AAAAAA", "CCCCCC"])
+    monkeypatch.setattr("tournaments.services.players.new_seat_code", lambda: next(drawn))
+    first = services.player_add(event=event, name="Anne")
+    second = services.player_add(event=event, name="Bruno")
+    assert (first.seat_code, second.seat_code) == ("AAAAAA", "CCCCCC")
+    code = Player._meta.get_field("seat_code").default()
+    assert len(code) == 6 and set(code) <= set("ACDEFGHJKMNPQRTUVWXY234679")
 
 
 def test_a_virtual_player_has_no_join_token(event: Event) -> None:
     bot = services.player_add(event=event, name="Bot", virtual_level=3)
-    with pytest.raises(ApplicationError, match="wrong join code or table"):
-        services.player_token_issue(event=event, code=event.code, table=bot.table)
+    with pytest.raises(ApplicationError, match="wrong join code"):
+        services.player_token_issue(event=event, code=event.code, seat=bot.seat_code)
     assert not PlayerToken.objects.exists()
 
 
@@ -174,3 +270,17 @@ def test_a_withdrawn_player_hands_in_nothing_and_is_not_ruled_in_later_rounds(
     assert third is not None
     services.round_open(round=third)
     assert not _top_slip(Round.objects.get(pk=third.pk), Player.objects.get(pk=anne.pk)).late
+
+
+def test_two_phones_waiting_for_one_table_never_show_the_same_number(
+    event: Event, players: list[Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    event.seating = Event.Seating.CONFIRM
+    event.save()
+    # Keys whose four digits collide, then one that does not.
+    keys = iter(["a" * 40, "a" * 40, "b" * 40])
+    monkeypatch.setattr("tournaments.services.players.new_token_key", lambda: next(keys))
+    first = services.player_token_issue(event=event, code=event.code, table=1)
+    second = services.player_token_issue(event=event, code=event.code, table=1)
+    assert (first.key, second.key) == ("a" * 40, "b" * 40)
+    assert services.join_number(first) != services.join_number(second)

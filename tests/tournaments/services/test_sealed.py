@@ -286,7 +286,7 @@ def test_an_answer_that_cannot_be_read_is_said_and_the_results_still_go(
     assert HubLink.objects.get(event=lome).last_error.startswith(
         "the hub's answer about game 1 cannot be read"
     )
-    assert HubOutbox.objects.get(link=link).attempts == 1  # still sent (the hub refuses it: never served)
+    assert HubOutbox.objects.get(link=link, kind="close").attempts == 1  # still sent (refused: never served)
 
 
 def test_a_games_key_never_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
