@@ -38,6 +38,7 @@ from urllib.parse import urlsplit
 import psycopg
 import pytest
 import redis
+from django.utils import translation
 
 from tests.integration.conftest import (
     MIGRATE_TIMEOUT,
@@ -165,6 +166,11 @@ class Centre:
         out = self.folder / f"{self.name.lower()}-{kind}-{self.runs}.out"
         self.run(f"export-{kind}", "export", kind, "--event", self.event, "--out", str(out))
         return out.read_bytes()
+
+
+def french(message: str, **values: object) -> str:
+    with translation.override("fr"):
+        return translation.gettext(message) % values
 
 
 def _hub(
@@ -345,8 +351,10 @@ def test_a_centre_key_writes_neither_another_centres_tables_nor_an_open_round(
 
     status, body = api_call(results.format(1), auth, forged(range(1, 13)))
     assert status == 400, body
-    assert body["error"]["message"] == (
-        "tables not on this centre's roster: 5, 6, 7, 8, 9, 10, 11, 12. Nothing of these results was taken."
+    # In French: the hub speaks its default language to a centre that asks for none.
+    assert body["error"]["message"] == french(
+        "tables not on this centre's roster: %(tables)s. Nothing of these results was taken.",
+        tables="5, 6, 7, 8, 9, 10, 11, 12",
     )
     assert merged() == before
 
@@ -355,8 +363,11 @@ def test_a_centre_key_writes_neither_another_centres_tables_nor_an_open_round(
     assert status == 200 and served["closed_at"] is None and served["top"] is not None, served
     status, body = api_call(results.format(3), auth, forged(range(1, PLAYERS + 1)))
     assert status == 400, body
-    assert body["error"]["message"] == (
-        "round 3 of game 1 is not closed at this centre: its results are taken after its close"
+    assert body["error"]["message"] == french(
+        "round %(number)s of game %(game)s is not closed at this centre:"
+        " its results are taken after its close",
+        number=3,
+        game=1,
     )
     assert merged() == before
     with psycopg.connect(database_url, connect_timeout=10) as db:
