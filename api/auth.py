@@ -6,6 +6,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.contrib.auth.models import AnonymousUser
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
@@ -54,21 +56,21 @@ class KeyAuthentication(BaseAuthentication):
     """``Authorization: <keyword> <key>``; subclasses look the key up."""
 
     keyword = ""
-    kind = ""
+    kind: Any = ""  # what the messages call the key (translated)
 
     def authenticate(self, request: Request) -> tuple[Any, Any] | None:
         parts = get_authorization_header(request).split()
         if not parts or parts[0].lower() != self.keyword.lower().encode():
             return None
         if len(parts) != 2:
-            raise exceptions.AuthenticationFailed(f"Invalid {self.kind} header.")
+            raise exceptions.AuthenticationFailed(_("Invalid %(kind)s header.") % {"kind": self.kind})
         try:
             key = parts[1].decode()
         except UnicodeError as exc:
-            raise exceptions.AuthenticationFailed(f"Invalid {self.kind}.") from exc
+            raise exceptions.AuthenticationFailed(_("Invalid %(kind)s.") % {"kind": self.kind}) from exc
         found = self.look_up(key)
         if found is None:
-            raise exceptions.AuthenticationFailed(f"Invalid {self.kind}.")
+            raise exceptions.AuthenticationFailed(_("Invalid %(kind)s.") % {"kind": self.kind})
         return found
 
     def look_up(self, key: str) -> tuple[Any, Any] | None:
@@ -80,12 +82,14 @@ class KeyAuthentication(BaseAuthentication):
 
 class PlayerTokenAuthentication(KeyAuthentication):
     keyword = KEYWORD
-    kind = "player token"
+    kind = gettext_lazy("player token")
 
     def look_up(self, key: str) -> tuple[Any, Any] | None:
         token = selectors.player_token(key)
         if token is None and selectors.waiting_token(key) is not None:
-            raise exceptions.AuthenticationFailed("Waiting for the arbitrator's confirmation of this phone.")
+            raise exceptions.AuthenticationFailed(
+                _("Waiting for the arbitrator's confirmation of this phone.")
+            )
         return None if token is None else (PlayerPrincipal(token.player), token)
 
 
@@ -93,7 +97,7 @@ class CentreKeyAuthentication(KeyAuthentication):
     """``Authorization: Centre <key>``: the key given when the centre was added."""
 
     keyword = CENTRE_KEYWORD
-    kind = "centre key"
+    kind = gettext_lazy("centre key")
 
     def look_up(self, key: str) -> tuple[Any, Any] | None:
         centre = centre_for_key(key)

@@ -53,7 +53,7 @@ def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | Non
     if response is None or not isinstance(exc, exceptions.APIException):
         return response  # a server error: server_error() below answers it
     if isinstance(exc, exceptions.ValidationError):
-        response.data = error_body("invalid", "the request is invalid", exc.detail)
+        response.data = error_body("invalid", _("the request is invalid"), exc.detail)
         return response
     code = exc.get_codes()
     detail: dict[str, Any] = {}

@@ -120,7 +120,7 @@ class JoinInputSerializer(serializers.Serializer[Any]):
 
     def validate(self, attrs: dict[str, Any]) -> dict[str, Any]:
         if not attrs["seat"].strip() and attrs["table"] is None:
-            raise serializers.ValidationError("give the seat code on the table card (or the table)")
+            raise serializers.ValidationError(_("give the seat code on the table card (or the table)"))
         return attrs
 
 

@@ -293,18 +293,19 @@ def _body(versions: LiveVersions, arbitrator: bool) -> dict[str, object]:
     return body
 
 
-def _listener(request: HttpRequest, event_id: int) -> tuple[Event, bool, Player | None] | JsonResponse:
+def _listener(request: HttpRequest, event_id: int) -> tuple[Event, bool, Player | None, str] | JsonResponse:
+    """The event, whether the caller arbitrates it, else the phone's player and token."""
     if getattr(request.user, "is_authenticated", False):
         event = get_object_or_404(Event, pk=event_id)
         if can_arbitrate(request.user, event):
-            return event, True, None
+            return event, True, None, ""
     # A phone: its event comes with its player, in the one statement that checks its token.
-    player = session_player(request, event_id)[0]
+    player, token = session_player(request, event_id)
     if player is None:
         get_object_or_404(Event, pk=event_id)  # no such event: 404, as for the arbitrator
         message = _("join the event first")
         return JsonResponse({"error": {"code": "forbidden", "message": message, "detail": {}}}, status=403)
-    return player.event, False, player
+    return player.event, False, player, token
 
 
 @never_cache
@@ -313,7 +314,7 @@ def live(request: HttpRequest, event_id: int) -> JsonResponse:
     found = _listener(request, event_id)
     if isinstance(found, JsonResponse):
         return found
-    event, arbitrator, _player = found
+    event, arbitrator, _player, _token = found
     return JsonResponse(_body(versions_for(event), arbitrator))
 
 
@@ -366,6 +367,12 @@ def _panel(versions: LiveVersions, panels: Panels | None, seat: Seat | None) -> 
     return panels.frame(seat)
 
 
+def _released(versions: LiveVersions, panels: Panels | None, seat: Seat | None) -> bool:
+    return (
+        seat is not None and panels is not None and panels.asked == versions.public and panels.revoked(seat)
+    )
+
+
 def _stream(event: Event, arbitrator: bool) -> Iterator[str]:
     db.connections.close_all()  # the one the view used to check the caller
     writer = _Writer(event, arbitrator)
@@ -403,6 +410,8 @@ async def _astream(event: Event, arbitrator: bool, seat: Seat | None = None) -> 
                 return
             if frame := writer.frame(versions, channel.panels, seat):
                 yield frame
+            if _released(versions, channel.panels, seat):
+                return  # the phone reconnects, is refused, and goes back to the join form
             await channel.changed(writer.until_due(), waiter)
     finally:
         channel.leave(seat)
@@ -413,11 +422,11 @@ def live_stream(request: HttpRequest, event_id: int) -> HttpResponseBase:
     found = _listener(request, event_id)
     if isinstance(found, JsonResponse):
         return found
-    event, arbitrator, player = found
+    event, arbitrator, player, token = found
     if isinstance(request, ASGIRequest):
         seat = None
         if player is not None and request.GET.get("panel"):  # the phone page's stream
-            seat = Seat(player.pk, translation.get_language(), rack_order(request))
+            seat = Seat(player.pk, translation.get_language(), rack_order(request), token)
         # The connection this check used goes back now, not when the stream ends minutes
         # later: 2,000 open streams must not hold 2,000 database connections.
         db.connections.close_all()

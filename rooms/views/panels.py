@@ -27,7 +27,7 @@ from django.template.loader import render_to_string
 from django.utils import translation
 
 from rooms.views.phone import mine_context, player_lines_of, public_context, shared_at
-from tournaments.models import Event
+from tournaments.models import Event, PlayerToken
 from tournaments.selectors import PlayerLines
 
 logger = logging.getLogger(__name__)
@@ -40,6 +40,8 @@ class Seat:
     player: int
     language: str
     order: str
+    #: The phone's token: a table released (or given a new seat code) stops its panels.
+    token: str = ""
 
 
 @dataclass(frozen=True)
@@ -58,9 +60,18 @@ class Panels:
     html: dict[tuple[str, str], str]
     #: (player, language) -> the player's own lines, as JSON.
     mine: dict[tuple[int, str], str]
+    #: The seats' tokens that still work when the panels were built.
+    valid: frozenset[str] = frozenset()
+
+    def revoked(self, seat: Seat) -> bool:
+        """The phone of ``seat`` no longer holds its table: released, a new seat code."""
+        return seat.token not in self.valid
 
     def frame(self, seat: Seat) -> str | None:
-        """The ``panel`` message of ``seat``'s stream, None if it was not built for it."""
+        """The ``panel`` message of ``seat``'s stream, None if it was not built for it (or
+        its phone no longer holds the table: the next holder's slip is not its business)."""
+        if self.revoked(seat):
+            return None
         html = self.html.get((seat.language, seat.order))
         mine = self.mine.get((seat.player, seat.language))
         if html is None or mine is None:
@@ -97,7 +108,13 @@ def build(event: Event, wanted: str, seats: Iterable[Seat]) -> Panels:
     what is sent, with its own version)."""
     try:
         shared = shared_at(event, wanted)
-        seats = list(seats)
+        # The tokens are read again at each build (one statement for the hall): a stream
+        # opened before its table was released must not carry the next holder's lines.
+        held = {seat.token for seat in seats}
+        valid = frozenset(
+            PlayerToken.objects.filter(key__in=held, confirmed_at__isnull=False).values_list("key", flat=True)
+        )
+        seats = [seat for seat in seats if seat.token in valid]
         lines = player_lines_of(shared, sorted({seat.player for seat in seats}))
         orders: dict[str, set[str]] = defaultdict(set)
         players: dict[str, set[int]] = defaultdict(set)
@@ -115,6 +132,8 @@ def build(event: Event, wanted: str, seats: Iterable[Seat]) -> Panels:
                 for player in players[language]:
                     mine[player, language] = _lines(lines[player], context)
         versions = shared.versions
-        return Panels(wanted, versions.public, versions.deadline, versions.paused, versions.state, html, mine)
+        return Panels(
+            wanted, versions.public, versions.deadline, versions.paused, versions.state, html, mine, valid
+        )
     finally:
         db.connections.close_all()  # a thread of the pool: give its connection back at once

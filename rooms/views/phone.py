@@ -44,6 +44,7 @@ from tournaments.selectors import (
     public_view,
     results_being_checked,
 )
+from tournaments.services.players import seat_code_needed
 
 #: Joins per address and slips per player, a minute, on the page (the API has its own
 #: throttles, at the same rates by default).
@@ -88,6 +89,9 @@ def _take_seat(request: HttpRequest, event: Event, typed: str, who: str) -> Play
             # A name of six such letters: tried as a name where names may join.
             if exc.extra.get("reason") != "join_refused" or event.seating != Event.Seating.CONFIRM:
                 raise
+    if event.seating != Event.Seating.CONFIRM:
+        # Said before any look-up: the answer must not tell which tables or names exist.
+        raise seat_code_needed()
     player = _find_player(event, who)
     if player is None:
         raise services.ApplicationError(_unknown())

@@ -780,8 +780,10 @@ def test_the_arbitrator_lists_confirms_and_refuses_waiting_phones_and_renews_a_s
     event.seating = Event.Seating.CONFIRM
     event.save()
     asked = [
-        APIClient().post(event_url(event, "join/"), {"code": event.code, "table": 1}, format="json").json()
-        for _ in range(2)
+        APIClient(REMOTE_ADDR=f"10.0.0.{n}")
+        .post(event_url(event, "join/"), {"code": event.code, "table": 1}, format="json")
+        .json()
+        for n in (2, 3)
     ]
     waiting = arbitrator_client.get(event_url(event, "joins/")).json()
     assert [(w["table"], w["number"]) for w in waiting] == [(1, a["number"]) for a in asked]

@@ -16,7 +16,7 @@ from django.test import Client
 from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tournaments import services
-from tournaments.models import Event, Player, Round
+from tournaments.models import Event, Player, PlayerToken, Round
 from tournaments.selectors import player_lines
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -55,6 +55,16 @@ async def _frames(streams: dict[str, Any], count: int, change: Any) -> dict[str,
 _phones: dict[tuple[int, int], Client] = {}
 
 
+def _seat(player: Player, order: str = "v") -> Any:
+    """The stream's seat of a phone that joined ``player``'s table (with its token)."""
+    from rooms.views import panels
+
+    token = PlayerToken.objects.filter(player=player, confirmed_at__isnull=False).first()
+    if token is None:
+        token = services.player_token_issue(event=player.event, code=player.event.code, seat=player.seat_code)
+    return panels.Seat(player.pk, "en", order, token.key)
+
+
 @pytest.fixture(autouse=True)
 def _new_phones() -> None:
     _phones.clear()  # a test's phones joined its event only
@@ -73,7 +83,7 @@ def _slip(event: Event, table: int, move: str, score: int) -> None:
 def test_each_phone_stream_sends_the_shared_panel_and_its_own_lines_only(
     console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
 ) -> None:
-    from rooms.views import live, panels
+    from rooms.views import live
 
     monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
     _show_at_close(event)
@@ -81,8 +91,8 @@ def test_each_phone_stream_sends_the_shared_panel_and_its_own_lines_only(
     _slip(event, 2, "8D BOOF", 99)
     anne, bruno = players[0], players[1]
     streams = {
-        "anne": live._astream(event, False, panels.Seat(anne.pk, "en", "v")),
-        "bruno": live._astream(event, False, panels.Seat(bruno.pk, "en", "a")),
+        "anne": live._astream(event, False, _seat(anne, "v")),
+        "bruno": live._astream(event, False, _seat(bruno, "a")),
         "projector": live._astream(event, False),
     }
 
@@ -109,18 +119,49 @@ def test_each_phone_stream_sends_the_shared_panel_and_its_own_lines_only(
     assert "BOOF" in b["mine"]["result"] and a["mine"]["total"] == 28 and b["mine"]["total"] == 0
 
 
+def test_a_stream_whose_table_was_released_carries_no_more_of_its_lines_and_ends(
+    console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
+) -> None:
+    """Found by the probe of issue 30: a phone's stream opened before the arbitrator
+    released its table (or gave it a new seat code) went on sending the table's panel,
+    the next holder's slip in it, for the rest of its five minutes."""
+    from rooms.views import live
+
+    monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+    _show_at_close(event)
+    anne = players[0]
+    thief = _seat(anne)
+    streams = {"thief": live._astream(event, False, thief)}
+
+    def release_then_the_real_anne_hands_in() -> None:
+        services.player_release(player=anne, by=None)
+        _slip(event, 1, "8H PROOF", 28)  # the real Anne, with her card, on her own phone
+        console.post(_url(event, "close/"))
+
+    got = asyncio.run(_frames(streams, 3, release_then_the_real_anne_hands_in))["thief"]
+    assert not any("PROOF" in frame for frame in got), got
+    assert got[2].startswith("event: version")  # public: the phone asks for its page, refused
+
+    async def ended() -> list[str]:
+        # The stream has ended: nothing more comes, whatever changes.
+        rest = [frame async for frame in streams["thief"]]
+        return rest
+
+    assert asyncio.run(asyncio.wait_for(ended(), 5)) == []
+
+
 def test_the_lines_sent_are_those_the_page_shows(
     console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
 ) -> None:
     """The phone's page and its stream show one player the same slip and the same ruling
     (phone.js puts the stream's lines where the page has them)."""
-    from rooms.views import live, panels
+    from rooms.views import live
 
     monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
     _show_at_close(event)
     _slip(event, 1, "8H PROOF", 28)
     anne = players[0]
-    streams = {"anne": live._astream(event, False, panels.Seat(anne.pk, "en", "v"))}
+    streams = {"anne": live._astream(event, False, _seat(anne, "v"))}
 
     def close() -> None:
         console.post(_url(event, "close/"))  # and ruled at once (the tests' tasks)
@@ -155,7 +196,7 @@ def test_one_build_serves_every_phone_of_the_process(
         return real(event, wanted, seats)
 
     monkeypatch.setattr(panels, "build", counted)
-    seats = [panels.Seat(players[i % 3].pk, "en", "v") for i in range(30)]
+    seats = [_seat(players[i % 3], "v") for i in range(30)]
     streams = {str(i): live._astream(event, False, seat) for i, seat in enumerate(seats)}
     got = asyncio.run(_frames(streams, 3, lambda: services.round_close(round=opened)))
     assert all(frames[2].startswith("event: panel") for frames in got.values())
@@ -181,7 +222,7 @@ def test_builds_in_a_burst_of_changes_wait_for_each_other(
         return real(event, wanted, seats)
 
     monkeypatch.setattr(panels, "build", timed)
-    streams = {"anne": live._astream(event, False, panels.Seat(players[0].pk, "en", "v"))}
+    streams = {"anne": live._astream(event, False, _seat(players[0], "v"))}
 
     async def run() -> list[str]:
         got: list[str] = []
@@ -221,7 +262,7 @@ def test_a_panel_that_cannot_be_built_sends_the_version_message(
         raise RuntimeError("a template that does not render")
 
     monkeypatch.setattr(panels, "build", broken)
-    streams = {"anne": live._astream(event, False, panels.Seat(players[0].pk, "en", "v"))}
+    streams = {"anne": live._astream(event, False, _seat(players[0], "v"))}
     got = asyncio.run(_frames(streams, 3, lambda: services.round_close(round=opened)))
     assert got["anne"][2].startswith("event: version")  # the phone asks for its panel
     assert _data(got["anne"][2])["state"] in ("closed", "adjudicated")

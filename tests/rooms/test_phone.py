@@ -36,11 +36,15 @@ def test_join_by_code_and_the_seat_code_of_the_table_card(event: Event, players)
 
 def test_the_projected_code_and_a_table_or_a_name_take_no_seat(event: Event, players) -> None:
     # Found by the probe: anyone with the projected code took 35 tables nobody had joined.
-    for who in ("2", "bruno"):
+    said = []
+    # Tables and names that exist or not: one answer (it must not tell which exist).
+    for who in ("2", "bruno", "99", "Nobody Here"):
         thief = Client()
         response = thief.post("/j/", {"code": event.code, "who": who}, follow=True)
-        assert any("seat code" in m for m in _messages(response)), _messages(response)
+        said.append(_messages(response))
+        assert any("seat code" in m for m in said[-1]), said[-1]
         assert thief.get(f"/p/{event.pk}/").status_code == 302
+    assert all(s == said[0] for s in said)
     assert not Player.objects.get(pk=players[1].pk).api_tokens.exists()
 
 
@@ -59,7 +63,7 @@ def test_a_table_or_name_waits_for_the_arbitrator_who_confirms_the_phone_showing
 ) -> None:
     event.seating = Event.Seating.CONFIRM
     event.save()
-    bruno, intruder = Client(), Client()
+    bruno, intruder = Client(REMOTE_ADDR="10.0.0.2"), Client(REMOTE_ADDR="10.0.0.3")
     for client in (bruno, intruder):
         assert client.post("/j/", {"code": event.code, "who": "bruno"})["Location"] == f"/p/{event.pk}/"
     waiting = bruno.get(f"/p/{event.pk}/").content.decode()
@@ -420,3 +424,11 @@ def test_the_phone_draws_the_players_game_once_each_result_is_shown(
     assert "Points par coup" in page
     console.post(_url(event, "open/"), {"seconds": 180})
     assert _chart_said(bruno.get(f"/p/{event.pk}/").content.decode()) == ""
+
+
+def test_the_players_page_shows_no_seat_code_a_player_at_the_desk_could_read(
+    console: Client, event: Event, players
+) -> None:
+    page = console.get(_url(event, "players/")).content.decode()
+    assert not any(p.seat_code in page for p in players)
+    assert players[0].seat_code in console.get(_url(event, f"players/{players[0].pk}/")).content.decode()

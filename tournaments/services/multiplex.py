@@ -783,6 +783,14 @@ def receive_results(
         locked = Centre.objects.select_for_update().get(pk=centre.pk)
         HubRound.objects.select_for_update().get(pk=hub_round.pk)
         known = _on_roster(locked, {r["table"] for r in rulings})
+        # The count a solo needs is the centres' sum: one centre's inflated count would
+        # hand its own player a solo (found by the probe of issue 30).
+        roster = CentrePlayer.objects.filter(centre=centre, left_at__isnull=True).count()
+        if taking_part > roster:
+            raise ApplicationError(
+                _("%(count)s players taking part, more than the %(roster)s of this centre's roster")
+                % {"count": taking_part, "roster": roster}
+            )
         kept = {
             r.player.table: r for r in CentreRuling.objects.filter(serving=serving).select_related("player")
         }
@@ -986,8 +994,17 @@ def roster_receive(
             else:
                 _record(multiplex, "centre_player", player.pk, "change", centre, old, values)
             changed += 1
+        ruled = set(CentreRuling.objects.filter(player__centre=centre).values_list("player_id", flat=True))
         for table, player in sorted(kept.items()):
             if table in tables or player.left_at is not None:
+                continue
+            if player.pk not in ruled:
+                # Nothing points at a player without rulings: gone, so that rosters sent
+                # again and again with other tables do not pile up on the hub.
+                _record(multiplex, "centre_player", player.pk, "leave", centre,
+                        _player_data(player), {"left_at": now.isoformat()})  # fmt: skip
+                player.delete()
+                left += 1
                 continue
             player.left_at = now
             player.save(update_fields=["left_at"])

@@ -179,6 +179,8 @@ def _import_rows(event: Event, reader: csv.DictReader[str], by: User) -> list[Pl
 
 #: Phones asking for one table at once, waiting for the arbitrator: more is a flood.
 PENDING_LIMIT = 5
+#: A request the arbitrator has not answered by then is dropped (the phone asks again).
+WAITING_FOR = dt.timedelta(minutes=10)
 
 
 def _seat(event: Event, seat: str) -> Player | None:
@@ -191,6 +193,14 @@ def _seat(event: Event, seat: str) -> Player | None:
     if found is None or not hmac.compare_digest(found.seat_code.encode(), typed.encode()):
         return None
     return found
+
+
+def seat_code_needed() -> ApplicationError:
+    """The refusal of a table or a name where only the table card's seat code joins."""
+    return ApplicationError(
+        _("type the seat code printed on your table card (the table number alone is not enough)"),
+        {"reason": "seat_code_needed"},
+    )
 
 
 def player_token_issue(
@@ -221,10 +231,7 @@ def player_token_issue(
         player = _seat(event, seat)
     elif table is not None:
         if event.seating != Event.Seating.CONFIRM:
-            raise ApplicationError(
-                _("type the seat code printed on your table card (the table number alone is not enough)"),
-                {"reason": "seat_code_needed"},
-            )
+            raise seat_code_needed()
         player = event.players.people().at_table(table).first()
     else:
         player = None
@@ -255,6 +262,12 @@ def player_token_issue(
             tokens.delete()
             token = PlayerToken.objects.create(player=player, confirmed_at=now, **seen)
         else:
+            # A request goes stale, and an address asking again replaces its own: one
+            # address cannot fill a table's waiting list (behind a shared address, each
+            # player asks for a different table).
+            tokens.filter(created_at__lt=now - WAITING_FOR).delete()
+            if address:
+                tokens.filter(address=address[:45]).delete()
             if tokens.count() >= PENDING_LIMIT:
                 raise ApplicationError(
                     _("too many phones wait for table %(table)s: ask the arbitrator")

@@ -398,6 +398,23 @@ def test_results_may_name_only_the_players_of_the_centres_roster(
     assert _ranking(hub) == before[:3]
 
 
+def test_a_centre_counts_no_more_players_taking_part_than_its_roster(
+    hub: Multiplex, centres: dict[str, Any]
+) -> None:
+    """Found by the probe of issue 30: a centre that said 2,147,483,647 players took part
+    reached the solo's minimum alone and gave its own player a solo."""
+    records = _play_rounds(hub, centres["draw"], 1)
+    a, top = centres["a"], records[0].top_score
+    _roster(a, 2)
+    _closed(a, 1, at=10)
+    inflated = {**_results(records, 1, [_ruling(1, top, top=top)]), "taking_part": 2_147_483_647}
+    with pytest.raises(ApplicationError, match="more than the 2 of this centre's roster"):
+        services.receive_results(centre=a, **inflated)
+    assert not CentreRuling.objects.exists()
+    services.receive_results(centre=a, **{**inflated, "taking_part": 2})
+    assert not CentreRuling.objects.get().merged_solo  # 2 players: below the solo's minimum
+
+
 def test_results_of_a_round_the_centre_has_not_closed_are_refused(
     hub: Multiplex, centres: dict[str, Any]
 ) -> None:
@@ -434,23 +451,22 @@ def test_a_roster_is_kept_and_each_change_recorded_with_the_centre(
         centre=a, players=[_player(1, "Ana"), _player(2, "Bea", club="Dakar"), _player(3, "Cy")]
     )
     assert (same.added, same.changed, same.left) == (0, 0, 0)
-    # Bea corrected, Cy taken off (kept, not deleted), Dee added.
+    # Bea corrected, Cy taken off (no ruling points at Cy: gone, so that rosters with ever
+    # other tables cannot pile players up on the hub), Dee added.
     later = services.roster_receive(
         centre=a, players=[_player(1, "Ana"), _player(2, "Béa", club="Dakar"), _player(4, "Dee")],
         now=_minutes(2),
     )  # fmt: skip
     assert (later.added, later.changed, later.left) == (1, 1, 1)
-    cy = CentrePlayer.objects.get(centre=a, table=3)
-    assert cy.left_at == _minutes(2)
+    assert not CentrePlayer.objects.filter(centre=a, table=3).exists()
     everyone = [_player(1, "Ana"), _player(2, "Béa", club="Dakar"), _player(3, "Cy"), _player(4, "Dee")]
     back = services.roster_receive(centre=a, players=everyone)
-    assert (back.added, back.changed, back.left) == (0, 1, 0)
-    cy.refresh_from_db()
-    assert cy.left_at is None
+    assert (back.added, back.changed, back.left) == (1, 0, 0)
+    assert CentrePlayer.objects.get(centre=a, table=3).left_at is None
     entries = HistoryEntry.objects.filter(entity="centre_player").order_by("pk")
     assert [(e.action, e.new.get("name", e.new.get("left_at"))) for e in entries] == [
         ("add", "Ana"), ("add", "Bea"), ("add", "Cy"), ("change", "Béa"), ("add", "Dee"),
-        ("leave", _minutes(2).isoformat()), ("return", "Cy"),
+        ("leave", _minutes(2).isoformat()), ("add", "Cy"),
     ]  # fmt: skip
     change = entries.get(action="change")
     assert change.old["name"] == "Bea" and change.new["name"] == "Béa"

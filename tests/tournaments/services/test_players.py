@@ -4,11 +4,12 @@
 from __future__ import annotations
 
 import pytest
+from django.utils import timezone
 
 from tournaments import selectors, services
 from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
 from tournaments.services import ApplicationError
-from tournaments.services.players import PENDING_LIMIT
+from tournaments.services.players import PENDING_LIMIT, WAITING_FOR
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -284,3 +285,20 @@ def test_two_phones_waiting_for_one_table_never_show_the_same_number(
     second = services.player_token_issue(event=event, code=event.code, table=1)
     assert (first.key, second.key) == ("a" * 40, "b" * 40)
     assert services.join_number(first) != services.join_number(second)
+
+
+def test_one_address_cannot_fill_a_tables_waiting_list_and_requests_go_stale(
+    event: Event, players: list[Player]
+) -> None:
+    """Found by the probe of issue 30: five requests from one address blocked the table's
+    real player ("too many phones wait")."""
+    event.seating = Event.Seating.CONFIRM
+    event.save()
+    for _ in range(PENDING_LIMIT + 3):
+        services.player_token_issue(event=event, code=event.code, table=1, address="10.0.0.66")
+    assert PlayerToken.objects.filter(player=players[0]).count() == 1
+    real = services.player_token_issue(event=event, code=event.code, table=1, address="10.0.0.7")
+    assert real.confirmed_at is None
+    PlayerToken.objects.filter(player=players[0]).update(created_at=timezone.now() - WAITING_FOR)
+    services.player_token_issue(event=event, code=event.code, table=1, address="10.0.0.8")
+    assert [t.address for t in PlayerToken.objects.filter(player=players[0])] == ["10.0.0.8"]
