@@ -300,7 +300,7 @@ def slips_csv(event: Event, language: str | None = None) -> bytes:
     return _csv(header, body, language or event.hall_language)
 
 
-def record_json(game: Game) -> bytes:
+def record_json(game: Game, *, seats: bool = False) -> bytes:
     """The game file (see :mod:`tournaments.services.transfer`): the game record of the placed
     rounds (so far, while the game is played), with the event's players, the slips its
     rulings were made on and the arbitrator's corrections."""
@@ -315,9 +315,11 @@ def record_json(game: Game) -> bytes:
             "licence": p.licence,
             "category": p.category,
             "virtual_level": p.virtual_level,
-            # A restored event (the spare laptop) keeps the table cards already handed out.
-            "seat_code": p.seat_code,
             "paper_only": p.paper_only,
+            # The backups only (``seats``): a restored event (the spare laptop) keeps the
+            # table cards handed out; an exported record, which may be shared, hands out
+            # no table.
+            **({"seat_code": p.seat_code} if seats else {}),
         }
         for p in game.event.players.order_by("table")
     ]

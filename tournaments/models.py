@@ -61,6 +61,12 @@ def new_seat_code() -> str:
     return "".join(secrets.choice(SEAT_ALPHABET) for _ in range(SEAT_CODE_LENGTH))
 
 
+def seat_code_clean(text: str) -> str:
+    """A seat code as typed (spaces, lower case) in its stored form, or "" if it is none."""
+    code = "".join(text.split()).upper()
+    return code if len(code) == SEAT_CODE_LENGTH and all(c in SEAT_ALPHABET for c in code) else ""
+
+
 def _seed() -> int:
     return secrets.randbelow(2**31)
 
@@ -595,9 +601,12 @@ def _token_key() -> str:
     return secrets.token_hex(20)  # 40 hexadecimal characters, 160 random bits
 
 
-def new_token_key() -> str:
-    """A player token's key (``_token_key`` keeps its name for the migrations)."""
-    return _token_key()
+#: A player token's key (``_token_key`` keeps its name for the migrations).
+new_token_key = _token_key
+
+#: A phone's request for a table that the arbitrator has not answered by then is dropped
+#: (the phone asks again): no stale request is listed or confirmed.
+JOIN_WAIT = dt.timedelta(minutes=10)
 
 
 class PlayerToken(models.Model):

@@ -16,6 +16,7 @@ from django.contrib.auth.models import User as AuthUser
 from django.core.cache import cache
 from django.db import connection
 from django.db.models import Count, Max, Q, QuerySet
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
@@ -25,6 +26,7 @@ from tournaments import rows
 from tournaments.display import Cell, axis_labels, board_cells, rack_text, shown_move, tile_values
 from tournaments.messages import say_error
 from tournaments.models import (
+    JOIN_WAIT,
     Centre,
     CentrePlayer,
     Event,
@@ -85,18 +87,17 @@ def waiting_token(key: str) -> PlayerToken | None:
     """The token of ``key`` while it waits for the arbitrator's confirmation."""
     if not key:
         return None
-    return (
-        PlayerToken.objects.select_related("player__event").filter(key=key, confirmed_at__isnull=True).first()
-    )
+    return _waiting().filter(key=key).select_related("player").first()
 
 
 def join_requests(event: Event) -> list[PlayerToken]:
     """The phones waiting for the arbitrator's confirmation, the first asked first."""
-    return list(
-        PlayerToken.objects.filter(player__event=event, confirmed_at__isnull=True)
-        .select_related("player")
-        .order_by("created_at", "pk")
-    )
+    return list(_waiting().filter(player__event=event).select_related("player").order_by("created_at", "pk"))
+
+
+def _waiting() -> QuerySet[PlayerToken]:
+    """Tokens waiting for a confirmation, and not for longer than :data:`JOIN_WAIT`."""
+    return PlayerToken.objects.filter(confirmed_at__isnull=True, created_at__gte=timezone.now() - JOIN_WAIT)
 
 
 def playing_game(event: Event) -> Game | None:

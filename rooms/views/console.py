@@ -372,7 +372,7 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "view": public_view(event, versions.public) if game else None,
         "draw_form": DrawForm(),
         # Phones asking for a table (where the arbitrator confirms joins): said at the top.
-        "waiting_phones": PlayerToken.objects.filter(player__event=event, confirmed_at__isnull=True).count(),
+        "waiting_phones": len(selectors.join_requests(event)),
         "open_form": OpenForm(initial={"seconds": event.round_seconds}),
         "slip_form": SlipForm(),
         "top_form": TopForm(),

@@ -411,7 +411,10 @@ async def _astream(event: Event, arbitrator: bool, seat: Seat | None = None) -> 
             if frame := writer.frame(versions, channel.panels, seat):
                 yield frame
             if _released(versions, channel.panels, seat):
-                return  # the phone reconnects, is refused, and goes back to the join form
+                # Seen at the first public change since the release (the panels, the only
+                # private frames, are built there): the phone reconnects, is refused, and
+                # goes back to the join form.
+                return
             await channel.changed(writer.until_due(), waiter)
     finally:
         channel.leave(seat)

@@ -60,12 +60,13 @@ class Panels:
     html: dict[tuple[str, str], str]
     #: (player, language) -> the player's own lines, as JSON.
     mine: dict[tuple[int, str], str]
-    #: The seats' tokens that still work when the panels were built.
-    valid: frozenset[str] = frozenset()
+    #: The seats' tokens that no longer worked when the panels were built (a table
+    #: released, a new seat code); a stream opened since the build is not among them.
+    revoked_tokens: frozenset[str] = frozenset()
 
     def revoked(self, seat: Seat) -> bool:
         """The phone of ``seat`` no longer holds its table: released, a new seat code."""
-        return seat.token not in self.valid
+        return seat.token in self.revoked_tokens
 
     def frame(self, seat: Seat) -> str | None:
         """The ``panel`` message of ``seat``'s stream, None if it was not built for it (or
@@ -111,7 +112,7 @@ def build(event: Event, wanted: str, seats: Iterable[Seat]) -> Panels:
         # The tokens are read again at each build (one statement for the hall): a stream
         # opened before its table was released must not carry the next holder's lines.
         held = {seat.token for seat in seats}
-        valid = frozenset(
+        valid = set(
             PlayerToken.objects.filter(key__in=held, confirmed_at__isnull=False).values_list("key", flat=True)
         )
         seats = [seat for seat in seats if seat.token in valid]
@@ -133,7 +134,14 @@ def build(event: Event, wanted: str, seats: Iterable[Seat]) -> Panels:
                     mine[player, language] = _lines(lines[player], context)
         versions = shared.versions
         return Panels(
-            wanted, versions.public, versions.deadline, versions.paused, versions.state, html, mine, valid
+            wanted,
+            versions.public,
+            versions.deadline,
+            versions.paused,
+            versions.state,
+            html,
+            mine,
+            frozenset(held - valid),
         )
     finally:
         db.connections.close_all()  # a thread of the pool: give its connection back at once

@@ -32,7 +32,7 @@ from rooms.views.common import (
 )
 from tournaments import services
 from tournaments.display import sorted_rack
-from tournaments.models import SEAT_ALPHABET, SEAT_CODE_LENGTH, Event, Player, PlayerToken, Round
+from tournaments.models import Event, Player, PlayerToken, Round, seat_code_clean
 from tournaments.selectors import (
     GameView,
     LiveVersions,
@@ -72,17 +72,12 @@ def _find_player(event: Event, who: str) -> Player | None:
     return named[0] if len(named) == 1 else None
 
 
-def _looks_like_seat(who: str) -> bool:
-    typed = "".join(who.split()).upper()
-    return len(typed) == SEAT_CODE_LENGTH and all(c in SEAT_ALPHABET for c in typed)
-
-
 def _take_seat(request: HttpRequest, event: Event, typed: str, who: str) -> PlayerToken:
     """The token for what the phone typed: a seat code, else (where the arbitrator
     confirms joins) a table number or a name."""
     held = request.session.get(SESSION_PLAYERS, {}).get(str(event.pk), {}).get("token", "")
     seen = {"held": held, "address": client_address(request), "device": request.headers.get("User-Agent", "")}
-    if _looks_like_seat(who):
+    if seat_code_clean(who):
         try:
             return services.player_token_issue(event=event, code=typed, seat=who, **seen)
         except services.ApplicationError as exc:

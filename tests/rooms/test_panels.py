@@ -5,6 +5,7 @@ else's, and the plain version message whenever a panel cannot be sent."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import re
 from typing import Any
@@ -306,3 +307,42 @@ def test_player_lines_read_by_id_or_for_the_whole_round_agree(
     assert by_id[players[0].pk].ruling is not None and by_id[players[0].pk].ruling.credited == 28
     assert by_id[players[2].pk].slip is None and by_id[players[2].pk].ruling is not None
     assert set(player_lines(event, round, round.game.number, ids[:1])) == {players[0].pk}
+
+
+def test_a_phone_whose_stream_opens_after_the_last_build_keeps_its_stream(
+    console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
+) -> None:
+    """Found in review: a stream opened after the panels were built (a table joining late)
+    was taken for a released one and ended at once, again and again."""
+    from rooms.views import live
+
+    monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+    _show_at_close(event)
+    anne_seat, bruno_seat = _seat(players[0]), _seat(players[1])
+
+    async def run() -> tuple[list[str], bool]:
+        early, got = live._astream(event, False, anne_seat), []
+
+        async def consume() -> None:
+            async for frame in early:
+                got.append(frame)
+
+        task = asyncio.ensure_future(consume())
+        while len(got) < 2:
+            await asyncio.sleep(0.01)
+        await sync_to_async(lambda: console.post(_url(event, "close/")), thread_sensitive=False)()
+        live.forget_versions()
+        while len(got) < 3:  # Anne's panel: the panels are built, without Bruno's seat
+            await asyncio.sleep(0.01)
+        late, frames, ended = live._astream(event, False, bruno_seat), [], False
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(1):
+                async for frame in late:
+                    frames.append(frame)
+                ended = True
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return frames, ended
+
+    frames, ended = asyncio.run(run())
+    assert not ended and frames[1].startswith("event: version"), frames

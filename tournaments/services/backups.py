@@ -77,7 +77,7 @@ def game_backup(*, game: Game) -> Backup:
     backup = Backup()
     if last is None:
         return backup
-    data = record_json(game)
+    data = record_json(game, seats=True)
     stem = backup_stem(game)
     for number, folder in enumerate(backup_folders()):
         try:

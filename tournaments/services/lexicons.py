@@ -95,14 +95,19 @@ def _name_free(name: str) -> None:
         raise ApplicationError(_("a lexicon named %(name)s already exists") % {"name": repr(name)})
 
 
+def _accepted(name: str, label: str, data: bytes) -> bytes:
+    """A user's list checked (its size, its name free) and packed as stored."""
+    lexicon_size_check(size=len(data), name=label)
+    _name_free(name)
+    return lexicon_pack(data)
+
+
 def lexicon_import(*, name: str, language: str, data: bytes, source_name: str = "") -> Lexicon:
     """Import a user's word list here and now (the terminal's ``event_create``): compiled
     once (which checks it), kept gzipped in the database; the row is created only for a
     list that compiles."""
     label = source_name or name
-    lexicon_size_check(size=len(data), name=label)
-    _name_free(name)
-    packed = lexicon_pack(data)
+    packed = _accepted(name, label, data)
     try:
         compiled = compile_imported(
             hashlib.sha256(packed).hexdigest(), packed, label, max_bytes=lexicon_max_bytes()
@@ -123,10 +128,7 @@ def lexicon_import(*, name: str, language: str, data: bytes, source_name: str = 
 def lexicon_upload(*, name: str, language: str, data: bytes, source_name: str = "") -> Lexicon:
     """Keep a user's word list and have a worker compile it (:func:`lexicon_compile`): the
     row is returned at once, ``importing``. Its messages will be in the active language."""
-    label = source_name or name
-    lexicon_size_check(size=len(data), name=label)
-    _name_free(name)
-    packed = lexicon_pack(data)
+    packed = _accepted(name, source_name or name, data)
     lexicon = Lexicon.objects.create(
         name=name,
         language=language,
@@ -191,6 +193,9 @@ def lexicon_compile(*, lexicon_id: int) -> Lexicon | None:
             written = percent
             Lexicon.objects.filter(pk=lexicon.pk, state=Lexicon.State.IMPORTING).update(progress=percent)
 
+    # Only an import still under way ends here: a late attempt does not turn a list already
+    # said failed (a redelivery, the time limit) back into a ready one.
+    under_way = Lexicon.objects.filter(pk=lexicon.pk, state=Lexicon.State.IMPORTING)
     try:
         compiled = compile_imported(
             lexicon.checksum,
@@ -201,11 +206,11 @@ def lexicon_compile(*, lexicon_id: int) -> Lexicon | None:
         )
     except lexmod.LexiconError as exc:
         refusal = _refusal(exc, label)
-        Lexicon.objects.filter(pk=lexicon.pk).update(
+        under_way.update(
             state=Lexicon.State.FAILED, error=refusal.message, report=refusal.extra.get("report", {})
         )
     else:
-        Lexicon.objects.filter(pk=lexicon.pk).update(
+        under_way.update(
             state=Lexicon.State.READY,
             progress=100,
             word_count=compiled.word_count,

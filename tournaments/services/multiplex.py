@@ -885,12 +885,12 @@ def _check_rulings(rulings: list[dict[str, Any]], hub_round: HubRound, event: Ev
 def _merge(hub_round: HubRound, settings: Any) -> None:
     """Give the round's solo again over every centre's rulings; the caller holds the
     round locked. A player off the ranking (taken off their centre's roster, or removed by
-    the hub's arbitrator) neither holds nor blocks a solo; a removed player is also taken
-    out of the count a solo needs, which their centre still counts them in (a player taken
-    off a roster is out of the counts the centre sends from then)."""
+    the hub's arbitrator) neither holds nor blocks a solo, and is taken out of the count a
+    solo needs, in which their centre counted them when it sent the round."""
     rulings = list(CentreRuling.objects.filter(serving__round=hub_round).select_related("player"))
     ranked = [r for r in rulings if _ranked(r.player)]
-    removed = sum(1 for r in rulings if r.player.removed_at is not None)
+    # Off the ranking, out of the count too: the centre counted them when it sent the round.
+    removed = len(rulings) - len(ranked)
     taking_part = sum(
         Serving.objects.filter(round=hub_round, results_at__isnull=False).values_list(
             "taking_part", flat=True
@@ -1021,6 +1021,15 @@ def roster_receive(
 # ------------------------------------------------------------------ the hub arbitrator's players
 
 
+def _locked_player(player: CentrePlayer) -> CentrePlayer:
+    """The player's row locked after its centre's, in the order an upload of results and a
+    roster lock them (centre, then the player's rows and rounds): no deadlock between them."""
+    Centre.objects.select_for_update().get(pk=player.centre_id)
+    return (
+        CentrePlayer.objects.select_for_update().select_related("centre__multiplex__event").get(pk=player.pk)
+    )
+
+
 def centre_player_remove(
     *, player: CentrePlayer, reason: str, by: User = None, now: dt.datetime | None = None
 ) -> CentrePlayer:
@@ -1033,11 +1042,7 @@ def centre_player_remove(
         raise ApplicationError(_("say why the player is removed from the merged ranking"))
     now = now or timezone.now()
     with transaction.atomic():
-        locked = (
-            CentrePlayer.objects.select_for_update()
-            .select_related("centre__multiplex__event")
-            .get(pk=player.pk)
-        )
+        locked = _locked_player(player)
         if locked.removed_at is not None:
             return locked
         locked.removed_at, locked.removed_reason = now, reason[:200]
@@ -1058,11 +1063,7 @@ def centre_player_restore(*, player: CentrePlayer, reason: str = "", by: User = 
     """Put a removed player back into the merged ranking, with every round they were
     ruled (their rulings were kept); recorded."""
     with transaction.atomic():
-        locked = (
-            CentrePlayer.objects.select_for_update()
-            .select_related("centre__multiplex__event")
-            .get(pk=player.pk)
-        )
+        locked = _locked_player(player)
         if locked.removed_at is None:
             return locked
         old = {"removed_at": locked.removed_at.isoformat(), "removed_reason": locked.removed_reason}

@@ -19,13 +19,13 @@ from django.utils.translation import ngettext
 
 from tournaments.core import ApplicationError, User
 from tournaments.models import (
-    SEAT_ALPHABET,
-    SEAT_CODE_LENGTH,
+    JOIN_WAIT,
     Event,
     Player,
     PlayerToken,
     new_seat_code,
     new_token_key,
+    seat_code_clean,
 )
 from tournaments.services.history import history_record
 
@@ -179,20 +179,11 @@ def _import_rows(event: Event, reader: csv.DictReader[str], by: User) -> list[Pl
 
 #: Phones asking for one table at once, waiting for the arbitrator: more is a flood.
 PENDING_LIMIT = 5
-#: A request the arbitrator has not answered by then is dropped (the phone asks again).
-WAITING_FOR = dt.timedelta(minutes=10)
 
 
 def _seat(event: Event, seat: str) -> Player | None:
-    typed = "".join(seat.split()).upper()
-    if len(typed) != SEAT_CODE_LENGTH:
-        return None
-    found = event.players.people().filter(seat_code=typed).first()
-    # Compared again in constant time: the lookup found a row, the answer must not hint
-    # at how near a guess came.
-    if found is None or not hmac.compare_digest(found.seat_code.encode(), typed.encode()):
-        return None
-    return found
+    code = seat_code_clean(seat)
+    return event.players.people().filter(seat_code=code).first() if code else None
 
 
 def seat_code_needed() -> ApplicationError:
@@ -265,7 +256,7 @@ def player_token_issue(
             # A request goes stale, and an address asking again replaces its own: one
             # address cannot fill a table's waiting list (behind a shared address, each
             # player asks for a different table).
-            tokens.filter(created_at__lt=now - WAITING_FOR).delete()
+            tokens.filter(confirmed_at__isnull=True, created_at__lt=now - JOIN_WAIT).delete()
             if address:
                 tokens.filter(address=address[:45]).delete()
             if tokens.count() >= PENDING_LIMIT:
@@ -305,6 +296,8 @@ def _waiting(token: PlayerToken) -> PlayerToken:
     token = PlayerToken.objects.select_related("player__event").get(pk=token.pk)
     if token.confirmed_at is not None:
         raise ApplicationError(_("this phone has already joined"))
+    if token.created_at < timezone.now() - JOIN_WAIT:
+        raise PlayerToken.DoesNotExist  # stale: as if it had gone (the phone asks again)
     return token
 
 
@@ -394,9 +387,8 @@ def _revoke(player: Player, action: str, by: User) -> int:
 
 
 def _kept_seat_code(event: Event, code: str) -> str:
-    code = code.strip().upper()
-    well_formed = len(code) == SEAT_CODE_LENGTH and all(c in SEAT_ALPHABET for c in code)
-    return code if well_formed and not event.players.filter(seat_code=code).exists() else ""
+    code = seat_code_clean(code)
+    return code if code and not event.players.filter(seat_code=code).exists() else ""
 
 
 def _free_seat_code(event: Event) -> str:
@@ -456,7 +448,7 @@ def player_update(
         changed = [key for key in PLAYER_FIELDS if old[key] != new[key]]
         if paper and not old["paper_only"]:
             # No phone may hand in a slip for a paper-only table: the one there leaves.
-            PlayerToken.objects.filter(player=player).delete()
+            _revoke(player, "release", by)
         history_record(
             event=player.event,
             entity="player",

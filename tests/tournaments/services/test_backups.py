@@ -72,7 +72,7 @@ def test_a_placed_round_writes_the_game_file_to_both_folders(game: Game, local: 
     services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
 
     stem = f"event-{game.event_id}-game-1"
-    expected = exports.record_json(game)
+    expected = exports.record_json(game, seats=True)
     for folder in (local, stick):
         assert _names(folder) == [f"{stem}-latest.json", f"{stem}-round-001.json"]
         assert (folder / f"{stem}-round-001.json").read_bytes() == expected
@@ -90,7 +90,7 @@ def test_the_next_draw_in_the_same_transaction_is_not_needed_for_the_file(game: 
     following = services.round_place(round=Round.objects.get(pk=round.pk))
     assert following is not None and following.number == 3
     latest = (local / f"event-{game.event_id}-game-1-latest.json").read_bytes()
-    assert latest == exports.record_json(game)
+    assert latest == exports.record_json(game, seats=True)
     assert len(json.loads(latest)["rounds"]) == 2
 
 
@@ -137,7 +137,7 @@ def test_the_latest_backup_restores_to_the_same_standings(local: Path) -> None:
     restored = copy.games.get()
     assert (restored.state, restored.end_reason) == (game.state, game.end_reason)
     assert exports.standings_csv(copy) == exports.standings_csv(original)
-    assert exports.record_json(restored) == latest.read_bytes()
+    assert exports.record_json(restored, seats=True) == latest.read_bytes()
 
 
 def test_a_backup_of_a_game_in_progress_restores_and_the_game_goes_on(
@@ -183,7 +183,7 @@ def test_a_restore_writes_its_backup_once_at_its_commit(monkeypatch, local: Path
     copy = _restore(data)  # places every round in one transaction
     stem = f"event-{copy.pk}-game-1"
     assert writes == [f"{stem}-round-{rounds:03d}.json", f"{stem}-latest.json"]
-    assert (local / f"{stem}-latest.json").read_bytes() == exports.record_json(copy.games.get())
+    assert (local / f"{stem}-latest.json").read_bytes() == exports.record_json(copy.games.get(), seats=True)
 
 
 # ------------------------------------------------------------------ failures
@@ -266,7 +266,7 @@ def test_a_write_cut_short_leaves_the_old_file_and_no_temporary_file(monkeypatch
 def test_an_unexpected_error_is_reported_and_the_placement_stands(
     monkeypatch, game: Game, local: Path
 ) -> None:
-    def broken(game: Game) -> bytes:
+    def broken(game: Game, *, seats: bool = False) -> bytes:
         raise RuntimeError("the record could not be built")
 
     monkeypatch.setattr(exports, "record_json", broken)

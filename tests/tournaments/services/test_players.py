@@ -7,9 +7,9 @@ import pytest
 from django.utils import timezone
 
 from tournaments import selectors, services
-from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
+from tournaments.models import JOIN_WAIT, Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
 from tournaments.services import ApplicationError
-from tournaments.services.players import PENDING_LIMIT, WAITING_FOR
+from tournaments.services.players import PENDING_LIMIT
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -128,6 +128,7 @@ def test_a_paper_only_player_joins_on_no_phone(event: Event, players: list[Playe
     token = services.player_token_issue(event=event, code=event.code, seat=players[0].seat_code)
     services.player_update(player=players[0], name=players[0].name, table=1, paper_only=True, by=None)
     assert not PlayerToken.objects.filter(pk=token.pk).exists()
+    assert HistoryEntry.objects.filter(action="release", object_id=players[0].pk).exists()
     with pytest.raises(ApplicationError, match="paper slips") as refused:
         services.player_token_issue(event=event, code=event.code, seat=players[0].seat_code)
     assert refused.value.extra == {"reason": "paper_only"}
@@ -299,6 +300,10 @@ def test_one_address_cannot_fill_a_tables_waiting_list_and_requests_go_stale(
     assert PlayerToken.objects.filter(player=players[0]).count() == 1
     real = services.player_token_issue(event=event, code=event.code, table=1, address="10.0.0.7")
     assert real.confirmed_at is None
-    PlayerToken.objects.filter(player=players[0]).update(created_at=timezone.now() - WAITING_FOR)
+    PlayerToken.objects.filter(player=players[0]).update(created_at=timezone.now() - JOIN_WAIT)
+    # Stale: listed nowhere, confirmed by nobody.
+    assert selectors.join_requests(event) == [] and selectors.waiting_token(real.key) is None
+    with pytest.raises(ApplicationError, match="no longer waits"):
+        services.player_join_confirm(token=real, by=None)
     services.player_token_issue(event=event, code=event.code, table=1, address="10.0.0.8")
     assert [t.address for t in PlayerToken.objects.filter(player=players[0])] == ["10.0.0.8"]
