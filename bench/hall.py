@@ -1940,6 +1940,14 @@ def report_text(report: Mapping[str, Any]) -> str:
         + ("" if r["panel_reload"] else "; DIAGNOSTIC: no panel reloads"),
         f"  server: {r['server']['command']} ({r['server']['database']}, {r['server']['broker']}); "
         f"{r['server']['git']}; {r['machine']}",
+        *(
+            [
+                f"  busy: {r['busy']['processes']} process(es) keeping a core busy beside the run "
+                f"({r['busy']['cpu_s']:.1f} CPU s)"
+            ]
+            if r.get("busy", {}).get("processes")
+            else []
+        ),
         f"  joined {r['joined']}/{r['phones']} in {r['join_s']:.1f} s (page flow p50 "
         f"{_s(r['join_flow']['p50'], 3)} s, max {_s(r['join_flow']['max'], 3)} s)",
         f"  streams connected {st['connected']}/{st['of']}, all within "
@@ -2057,6 +2065,36 @@ def loop_factory() -> Callable[[], asyncio.AbstractEventLoop] | None:
     return uvloop.new_event_loop
 
 
+#: A burner's own code: a core kept busy until its deadline, whatever becomes of the bench.
+BURN = (
+    "import sys, time\nend = time.monotonic() + float(sys.argv[1])\nwhile time.monotonic() < end:\n    pass\n"
+)
+
+
+class Burners:
+    """``count`` processes that each keep a core busy while the hall runs (``--busy``): a
+    hall's laptop also prints and projects. Bounded twice: stopped when the run ends, and
+    each ends by itself after ``limit`` seconds should the bench die without stopping it."""
+
+    def __init__(self, count: int, limit: float) -> None:
+        self.count, self.limit = count, limit
+        self.processes: list[subprocess.Popen[bytes]] = []
+        self.cpu_s = 0.0
+
+    def __enter__(self) -> Burners:
+        for _ in range(self.count):
+            self.processes.append(subprocess.Popen([sys.executable, "-c", BURN, str(self.limit)]))
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for process in self.processes:
+            with suppress(OSError):
+                fields = Path(f"/proc/{process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+                self.cpu_s += (int(fields[11]) + int(fields[12])) / CLK_TCK  # utime + stime
+            process.kill()
+            process.wait()
+
+
 def positive(kind: type[int] | type[float]) -> Callable[[str], Any]:
     def parse(text: str) -> Any:
         try:
@@ -2098,6 +2136,14 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
         help="diagnostic: phones do not reload their panel on a public change (what those reloads cost)",
     )
     parser.add_argument("--quick", action="store_true", help="CI: 100 phones, a 5 s window, about a minute")
+    parser.add_argument(
+        "--busy",
+        type=int,
+        default=0,
+        choices=range(0, 9),
+        metavar="N",
+        help="N processes each keep a core busy through the run (a laptop that also prints)",
+    )
     parser.add_argument("--json", type=Path, help="also write the figures to this file")
     parser.add_argument(
         "--keep", action="store_true", help="keep the temporary data folder and the server's log"
@@ -2211,7 +2257,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 flush=True,
             )
             budget = 600 + options.phones / options.join_rate + options.lead + options.window
-            with asyncio.Runner(loop_factory=loop_factory()) as runner:
+            with Burners(args.busy, budget) as burners, asyncio.Runner(loop_factory=loop_factory()) as runner:
                 report = runner.run(asyncio.wait_for(hall.run(login), timeout=budget))
     except BenchError as exc:
         print(f"bench.hall: {exc}", file=sys.stderr)
@@ -2242,6 +2288,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "machine": f"{os.cpu_count()} cores, load {load:.2f} before, Python {platform.python_version()}, "
         f"aiohttp {aiohttp.__version__}",
         **report,
+        "busy": {"processes": burners.count, "cpu_s": round(burners.cpu_s, 1)},
         "took_s": round(time.monotonic() - started, 1),
     }
     print()

@@ -15,6 +15,7 @@ import json
 import random
 import re
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -665,3 +666,22 @@ def test_the_workers_of_a_web_server_are_counted_as_the_web_server():
         "web (uvicorn)": 50.2,
         "worker": 1.0,
     }
+
+
+def test_busy_processes_keep_a_core_busy_and_end_with_the_run_or_their_limit() -> None:
+    """--busy (issue 31): a hall's laptop also prints and projects."""
+    with hall.Burners(1, limit=30) as burners:
+        (process,) = burners.processes
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and _cpu_s(process.pid) < 0.3:
+            time.sleep(0.05)  # waits for the burner's CPU, not for a fixed delay
+        assert _cpu_s(process.pid) >= 0.3
+    assert process.poll() is not None and burners.cpu_s >= 0.3
+    # Left behind by a bench that died, a burner still ends by itself.
+    with hall.Burners(1, limit=0.2) as short:
+        assert short.processes[0].wait(timeout=10) == 0
+
+
+def _cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / hall.CLK_TCK
