@@ -643,6 +643,27 @@ def cpu_delta(before: Mapping[str, float], after: Mapping[str, float]) -> dict[s
     return {role: round(after.get(role, 0.0) - before.get(role, 0.0), 3) for role in roles}
 
 
+#: The machine's services a slip goes through besides the server, by process name.
+SERVICES = {"postgres": "database", "redis-server": "broker"}
+
+
+def services_cpu(proc: Path = Path("/proc")) -> dict[str, float]:
+    """CPU seconds of the database's and the broker's processes (not the server's: they
+    run as services), reaped backends included (their time moves to the postmaster)."""
+    found: dict[str, float] = defaultdict(float)
+    for entry in os.scandir(proc):
+        if not entry.name.isdecimal():
+            continue
+        try:
+            stat = Path(entry.path, "stat").read_text()
+        except OSError:
+            continue
+        role = SERVICES.get(stat[stat.find("(") + 1 : stat.rfind(")")])
+        if role is not None:
+            found[role] += stat_sample(stat)[2]
+    return dict(found)
+
+
 # --------------------------------------------------------------------------- the server
 
 
@@ -1361,6 +1382,8 @@ class Mark:
     cpu: dict[str, float]
     bench_cpu: float
     machine_busy: float
+    #: The database's and the broker's CPU (:func:`services_cpu`).
+    services: dict[str, float] = field(default_factory=dict)
 
 
 @dataclass
@@ -1405,7 +1428,7 @@ class Hall:
     def mark(self, name: str) -> None:
         cpu = cpu_by_role(self.server.tree()) if self.server is not None else {}
         busy = machine_busy(Path("/proc/stat").read_text())
-        self.marks.append(Mark(name, time.perf_counter(), cpu, time.process_time(), busy))
+        self.marks.append(Mark(name, time.perf_counter(), cpu, time.process_time(), busy, services_cpu()))
 
     async def _sample(self) -> None:
         if self.server is None:
@@ -1639,13 +1662,17 @@ class Hall:
             seconds = after.perf - before.perf
             cpu = cpu_delta(before.cpu, after.cpu)
             bench = after.bench_cpu - before.bench_cpu
-            others = after.machine_busy - before.machine_busy - sum(cpu.values()) - bench
+            services = cpu_delta(before.services, after.services)
+            others = (
+                after.machine_busy - before.machine_busy - sum(cpu.values()) - sum(services.values()) - bench
+            )
             phases.append(
                 {
                     "phase": f"{before.name} -> {after.name}",
                     "seconds": round(seconds, 2),
                     "server_cpu_s": cpu,
                     "server_cpu_pct": round(100 * sum(cpu.values()) / seconds, 1) if seconds > 0 else None,
+                    "services_cpu_s": services,
                     "bench_cpu_s": round(bench, 2),
                     "others_cpu_s": round(max(0.0, others), 2),
                 }
@@ -1818,6 +1845,7 @@ class Hall:
                 "max_threads": dict(threads),
             },
             "phases": self._phase_cpu(),
+            "per_slip": per_slip(self._phase_cpu(), found.sent_in_time),
             "errors": self.log.errors(),
             "requests": {kind: sum(c.values()) for kind, c in sorted(self.log.outcomes.items())},
             "bench": {
@@ -1928,6 +1956,22 @@ def adjudication_text(runs: Sequence[Mapping[str, Any]]) -> str:
     )
 
 
+def per_slip(phases: Sequence[Mapping[str, Any]], slips: int) -> dict[str, float | None]:
+    """The CPU a slip costs, in ms, from the window's phase (the slips are all that happens
+    then): the web processes', the database's, the broker's (issue 31's bound: 2,000
+    slips in 10 s leave about 4 ms of a core each, web and database together)."""
+    window = next((p for p in phases if p["phase"] == "window -> deadline"), None)
+    if window is None or not slips:
+        return {"web_ms": None, "database_ms": None, "broker_ms": None}
+    web = sum(v for k, v in window["server_cpu_s"].items() if k.startswith("web"))
+    services = window.get("services_cpu_s", {})
+    return {
+        "web_ms": round(1000 * web / slips, 2),
+        "database_ms": round(1000 * services.get("database", 0.0) / slips, 2),
+        "broker_ms": round(1000 * services.get("broker", 0.0) / slips, 2),
+    }
+
+
 def report_text(report: Mapping[str, Any]) -> str:
     r = report
     s, st, lat = r["slips"], r["streams"], r["submit_latency_s"]
@@ -1985,6 +2029,12 @@ def report_text(report: Mapping[str, Any]) -> str:
             ", ".join(f"{k} {v:.1f}" for k, v in r["server_cpu_s"]["by_process"].items()),
         ),
     ]
+    if (cost := r.get("per_slip")) and cost["web_ms"] is not None:
+        lines.append(
+            f"  CPU a slip in the window: web {cost['web_ms']:.2f} ms, database "
+            f"{cost['database_ms']:.2f} ms, broker {cost['broker_ms']:.2f} ms "
+            "(PostgreSQL and Redis: the machine's, whoever else uses them)"
+        )
     for phase in r["phases"]:
         lines.append(
             f"    {phase['phase']:<22} {phase['seconds']:>6.1f} s  "

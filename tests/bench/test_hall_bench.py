@@ -685,3 +685,26 @@ def test_busy_processes_keep_a_core_busy_and_end_with_the_run_or_their_limit() -
 def _cpu_s(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / hall.CLK_TCK
+
+
+def test_the_cpu_a_slip_costs_is_read_from_the_window_and_the_services(tmp_path: Path) -> None:
+    """Issue 31: the bound a slip's path must meet is printed (web, database, broker)."""
+    phases = [
+        {"phase": "opened -> window", "server_cpu_s": {"web (uvicorn)": 9.0}, "services_cpu_s": {}},
+        {
+            "phase": "window -> deadline",
+            "server_cpu_s": {"web (uvicorn)": 12.0, "worker": 1.0},
+            "services_cpu_s": {"database": 4.0, "broker": 0.5},
+        },
+    ]
+    assert hall.per_slip(phases, 2000) == {"web_ms": 6.0, "database_ms": 2.0, "broker_ms": 0.25}
+    assert hall.per_slip(phases, 0)["web_ms"] is None
+    # The services are found by process name: a postgres backend, redis, nothing else.
+    tick = hall.CLK_TCK
+    processes = ((11, "postgres", 3 * tick), (12, "redis-server", tick), (13, "python3", 50 * tick))
+    for pid, name, cpu in processes:
+        (tmp_path / str(pid)).mkdir()
+        # proc(5) after the name: state, ppid, ..., utime (the 12th here), ..., starttime.
+        fields = ["S", "1", *["0"] * 9, str(cpu), *["0"] * 7, "5"]
+        (tmp_path / str(pid) / "stat").write_text(f"{pid} ({name}) " + " ".join(fields))
+    assert hall.services_cpu(tmp_path) == {"database": 3.0, "broker": 1.0}
