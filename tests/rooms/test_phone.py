@@ -432,3 +432,20 @@ def test_the_players_page_shows_no_seat_code_a_player_at_the_desk_could_read(
     page = console.get(_url(event, "players/")).content.decode()
     assert not any(p.seat_code in page for p in players)
     assert players[0].seat_code in console.get(_url(event, f"players/{players[0].pk}/")).content.decode()
+
+
+def test_markup_in_a_name_and_a_phones_user_agent_stays_text_on_the_console_and_the_cards(
+    console: Client, event: Event
+) -> None:
+    """Data from people on the pages this issue added: a player's name on the table cards
+    and the waiting list, a phone's User-Agent on the waiting list."""
+    event.seating = Event.Seating.CONFIRM
+    event.save()
+    services.player_add(event=event, name="<img src=x onerror=alert(1)>", club="Club & <b>Co</b>")
+    Client(HTTP_USER_AGENT="<script>alert(2)</script>").post("/j/", {"code": event.code, "who": "1"})
+    cards = console.get(_url(event, "players/cards/")).content.decode()
+    waiting = console.get(_url(event, "players/")).content.decode()
+    for page in (cards, waiting):
+        assert "<img src=x" not in page and "&lt;img src=x onerror=alert(1)&gt;" in page
+    assert "<b>Co</b>" not in cards and "Club &amp; &lt;b&gt;Co&lt;/b&gt;" in cards
+    assert "<script>alert(2)" not in waiting and "&lt;script&gt;alert(2)" in waiting
