@@ -313,6 +313,12 @@ class SlipInputSerializer(MoveInputSerializer):
         required=False, help_text="with round: the slip is refused if that round is no longer current"
     )
     round = number_field(required=False, help_text="with game: the round the slip was written for")
+    sent_at = serializers.DateTimeField(
+        required=False,
+        help_text="a phone's: when it sent the slip, by its clock corrected to the server's (every live "
+        "message carries the server's time). Counts for the deadline when the server received the slip "
+        "at most ARBITER_SLIP_GRACE_SECONDS (5) later, docs/rules.md#slips; ignored on a paper slip.",
+    )
     second = serializers.ChoiceField(
         choices=["correction", "second"],
         required=False,

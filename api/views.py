@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
+import functools
 from typing import Any
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
@@ -18,12 +22,14 @@ from rest_framework.fields import IntegerField
 from rest_framework.pagination import LimitOffsetPagination
 from rest_framework.parsers import FormParser, MultiPartParser
 from rest_framework.permissions import AllowAny, BasePermission
+from rest_framework.renderers import JSONRenderer
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.throttling import ScopedRateThrottle
 from rest_framework.views import APIView
 
-from api.parsers import JSONParser
+from api import auth
+from api.parsers import BodyRefused, JSONParser, parse_json
 from api.permissions import (
     IsEventArbitrator,
     IsEventPlayer,
@@ -83,6 +89,7 @@ from api.serializers import (
 from arbiter.middleware import client_address, received_at
 from scoring.standings import to_dict
 from tournaments import judging, selectors, services
+from tournaments.core import MAX_ANNOUNCED
 from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
 from tournaments.services import ApplicationError
 from tournaments.standings import counted_round_numbers, event_standings, game_standings
@@ -899,6 +906,7 @@ class RoundSlipsView(EventMixin, APIView):
         # A player's slip is the token's player's whatever the body says: the table is dropped.
         table: int | None = fields.pop("table", None)
         second: str | None = fields.pop("second", None)
+        sent_at: dt.datetime | None = fields.pop("sent_at", None)
         game, number = fields.pop("game", None), fields.pop("round", None)
         fields["for_round"] = (game, number) if game is not None else None
         if is_arbitrator(request, event):
@@ -919,23 +927,122 @@ class RoundSlipsView(EventMixin, APIView):
                     source=Slip.Source.PHONE,
                     # When the request reached the server: waiting in it costs the phone nothing.
                     now=received_at(request),
+                    sent_at=sent_at,
                     **fields,
                 )
             except services.NoRoundError as exc:
                 raise NotFound(exc.message) from exc
-        receipt = {
-            "id": result.slip.pk,
-            "received_at": result.slip.received_at,
-            "late": result.slip.late,
-            "late_reason": services.late_reason(result.slip),
-            "current": result.slip.current,
-            "created": result.created,
-            "invalid_words": result.invalid_words,
-        }
         return Response(
-            SlipReceiptSerializer(receipt).data,
-            status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK,
+            slip_receipt(result), status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
         )
+
+
+def slip_receipt(result: services.SubmitResult) -> Any:
+    receipt = {
+        "id": result.slip.pk,
+        "received_at": result.slip.received_at,
+        "late": result.slip.late,
+        "late_reason": services.late_reason(result.slip),
+        "current": result.slip.current,
+        "created": result.created,
+        "invalid_words": result.invalid_words,
+    }
+    return SlipReceiptSerializer(receipt).data
+
+
+_round_slips_view = RoundSlipsView.as_view()
+#: The body of a phone's slip that the quick path reads; anything else takes DRF's.
+#: Larger than any phone's slip (about 200 bytes): such a body is DRF's to read or refuse.
+_PHONE_SLIP_BYTES = 4096
+_PHONE_SLIP_KEYS = frozenset(
+    {"coordinates", "word", "announced_score", "client_id", "game", "round", "sent_at"}
+)
+
+
+def _text(body: dict[str, Any], name: str, longest: int, default: str | None = None) -> str | None:
+    """A text field as the serializer reads it (trimmed, then measured), or None where the
+    serializer could answer otherwise than by accepting it (DRF's path then says why)."""
+    value = body.get(name, default)
+    if not isinstance(value, str):
+        return None
+    value = value.strip()
+    if len(value) > longest or "\x00" in value or any("\ud800" <= ch <= "\udfff" for ch in value):
+        return None
+    return value
+
+
+def _number(value: Any, lowest: int, highest: int) -> bool:
+    return type(value) is int and lowest <= value <= highest
+
+
+def _phone_slip(request: HttpRequest, event_id: int) -> HttpResponse | None:
+    """A phone's slip by the quick path (:mod:`tournaments.services.phone_slips`): the same
+    body, checks and receipt as :class:`RoundSlipsView`'s, without DRF's machinery around
+    them (a hall's slips spent more CPU there than in the slip itself). None: not the plain
+    case, DRF's view takes it (and refuses it, throttles it, or records it otherwise)."""
+    parts = request.META.get("HTTP_AUTHORIZATION", "").split()
+    if (
+        len(parts) != 2
+        or parts[0].lower() != auth.KEYWORD.lower()
+        or request.content_type != "application/json"
+    ):
+        return None
+    try:
+        if int(request.META.get("CONTENT_LENGTH") or 0) > _PHONE_SLIP_BYTES:
+            return None
+        body = parse_json(request.body.decode("utf-8"))
+    except (ValueError, BodyRefused):  # UnicodeDecodeError is a ValueError
+        return None
+    if not isinstance(body, dict) or not body.keys() <= _PHONE_SLIP_KEYS:
+        return None
+    coordinates, word = _text(body, "coordinates", 20), _text(body, "word", 40)
+    client_id = _text(body, "client_id", 64, default="")
+    announced = body.get("announced_score")
+    game, number = body.get("game"), body.get("round")
+    if coordinates is None or word is None or client_id is None:
+        return None
+    if announced is not None and not _number(announced, 0, MAX_ANNOUNCED):
+        return None
+    if (game, number) != (None, None) and not (
+        _number(game, 1, MAX_NUMBER) and _number(number, 1, MAX_NUMBER)
+    ):
+        return None
+    sent_at = None
+    if "sent_at" in body:
+        sent_at = parse_datetime(body["sent_at"]) if isinstance(body["sent_at"], str) else None
+        if sent_at is None or sent_at.tzinfo is None:
+            return None
+    result = services.phone_slip(
+        services.PhoneSlip(
+            key=parts[1],
+            event_id=event_id,
+            coordinates=coordinates,
+            word=word,
+            announced_score=announced,
+            client_id=client_id,
+            for_round=None if game is None or number is None else (int(game), int(number)),
+            received=received_at(request),
+            sent_at=sent_at,
+        )
+    )
+    if result is None:
+        return None
+    return HttpResponse(
+        JSONRenderer().render(slip_receipt(result)),
+        content_type="application/json",
+        status=status.HTTP_201_CREATED,
+        headers={"Vary": "Accept"},
+    )
+
+
+@functools.wraps(_round_slips_view)  # DRF's view as the schema and the URL see it
+def round_slips(request: HttpRequest, event_id: int) -> HttpResponseBase:
+    """The slips of the current round: a phone's plain slip by the quick path, the rest by DRF."""
+    if request.method == "POST":
+        quick = _phone_slip(request, event_id)
+        if quick is not None:
+            return quick
+    return _round_slips_view(request, event_id=event_id)
 
 
 @extend_schema(

@@ -481,6 +481,10 @@ class Slip(models.Model):
     word = models.CharField(_("word"), max_length=40, blank=True)
     announced_score = models.IntegerField(_("announced score"), null=True, blank=True)
     received_at = models.DateTimeField(_("received at"))
+    #: A phone's: when it was sent, on the server's clock (the phone's own corrected by the
+    #: offset it measured), never earlier than the grace before ``received_at`` nor later
+    #: than it; what counts for the deadline (:attr:`handed_in_at`). None: not said.
+    sent_at = models.DateTimeField(_("sent at"), null=True, blank=True)
     source = models.CharField(max_length=10, choices=Source.choices)
     entered_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
@@ -505,6 +509,11 @@ class Slip(models.Model):
 
     def __str__(self) -> str:
         return f"{self.player} {self.coordinates} {self.word} {self.announced_score or ''}".strip()
+
+    @property
+    def handed_in_at(self) -> dt.datetime:
+        """When the slip counts as handed in: sent (a phone that said so), else received."""
+        return self.sent_at or self.received_at
 
 
 class Ruling(models.Model):

@@ -270,6 +270,14 @@ ARBITER_LEXICON_MAX_MB = env_int("ARBITER_LEXICON_MAX_MB", 16)
 if ARBITER_LEXICON_MAX_MB < 1:
     raise EnvError(f"ARBITER_LEXICON_MAX_MB={ARBITER_LEXICON_MAX_MB}: allow at least 1 MB")
 
+# A phone's slip counts from when the phone sent it, by its clock corrected to the
+# server's (live.js measures the offset), when the server got it at most this many seconds
+# later: a hall's slips queued in an overloaded server are not late for it, and a phone
+# whose clock is wrong or whose time is forged gains no more (docs/rules.md#slips).
+ARBITER_SLIP_GRACE_SECONDS = env_int("ARBITER_SLIP_GRACE_SECONDS", 5)
+if not 0 <= ARBITER_SLIP_GRACE_SECONDS <= 30:
+    raise EnvError(f"ARBITER_SLIP_GRACE_SECONDS={ARBITER_SLIP_GRACE_SECONDS}: between 0 and 30 seconds")
+
 # A request body (files aside) larger than this is refused: 413 on the API. Django's
 # default, written here because the API's refusal names it; a CSV of 2,000 players is
 # about 100 kB.

@@ -63,9 +63,11 @@ def env_path(name: str, default: Path) -> Path:
     return Path(raw)
 
 
+#: PostgreSQL through Django's backend with the pool's check made cheaper in a burst
+#: (arbiter/postgresql/base.py).
 _DB_ENGINES = {
-    "postgres": "django.db.backends.postgresql",
-    "postgresql": "django.db.backends.postgresql",
+    "postgres": "arbiter.postgresql",
+    "postgresql": "arbiter.postgresql",
     "sqlite": "django.db.backends.sqlite3",
 }
 

@@ -550,6 +550,10 @@ def test_a_failed_slip_is_sent_again_with_the_same_client_id_after_the_delay(qui
     phone, server = asyncio.run(send_and_wait([500, 503, 201]))
     assert [a.outcome for a in phone.slip.attempts] == ["500", "503", "201"]
     assert len({b["client_id"] for b in server.bodies}) == 1
+    # Every attempt says when the slip was handed in (phone.js), not when it was sent again.
+    assert len({b["sent_at"] for b in server.bodies}) == 1
+    sent_at = dt.datetime.fromisoformat(server.bodies[0].pop("sent_at")).timestamp()
+    assert abs(sent_at - phone.slip.attempts[0].sent) < 0.5
     assert server.bodies[0] == {
         "game": 1,
         "round": 2,

@@ -22,6 +22,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from tests.integration.conftest import require_postgres
+from tests.tournaments.services.test_phone_slips import _entry, _row, token
 from tests.tournaments.test_rows import same_as_the_orm
 from tournaments import services
 from tournaments.models import Event, Player, Round, Ruling, Slip
@@ -200,6 +201,59 @@ def test_slips_queued_behind_a_ruled_round_rule_it_again_side_by_side(open_round
     assert Round.objects.get(pk=round.pk).state == Round.State.ADJUDICATED  # ruled again (eager tasks)
     credited = dict(Ruling.objects.filter(round=round).values_list("player_id", "credited"))
     assert credited[bruno.pk] == credited[claire.pk] == round.top_score
+
+
+def _quick(round: Round, player: Player, key: str, client_id: str) -> services.SubmitResult | None:
+    coordinates, word = round.tops[0].split(" ", 1)
+    return services.phone_slip(
+        services.PhoneSlip(
+            key=key, event_id=round.game.event_id, coordinates=coordinates, word=word,
+            announced_score=round.top_score, client_id=client_id, for_round=None,
+            received=timezone.now(), sent_at=None,
+        )
+    )  # fmt: skip
+
+
+def test_a_quick_slip_is_recorded_as_the_full_path_records_it_on_postgresql(open_round) -> None:
+    """The quick path's one message (the locks, then the slip and its entry) on PostgreSQL."""
+    round, (anne, bruno, _c) = open_round
+    done = _quick(round, anne, token(anne), "quick")
+    assert done is not None
+    full = _slip(round, bruno, client_id="full").slip
+    assert _row(Slip.objects.get(pk=done.slip.pk)) == _row(Slip.objects.get(pk=full.pk))
+    assert _entry(done.slip) == _entry(full)
+
+
+def test_a_quick_slip_waits_for_the_players_slip_being_recorded_then_steps_aside(open_round) -> None:
+    """Read before the other slip committed, it still sees it: its statements run after the
+    locks, each with a snapshot of its own. slip_submit then replaces the first."""
+    round, (anne, _b, _c) = open_round
+    key = token(anne)
+    with holding(round, anne):
+        second = Worker(lambda: _quick(round, anne, key, "second"))
+        second.start()
+        second.join(BLOCKED)
+        assert second.is_alive(), "the quick path did not wait for the player's slip in progress"
+    assert second.finished() is None
+    assert Slip.objects.filter(round=round, player=anne).count() == 1
+
+
+def test_the_same_quick_slip_twice_at_once_is_one_slip(open_round) -> None:
+    round, (anne, _b, _c) = open_round
+    key = token(anne)
+    start = threading.Barrier(2, timeout=WAIT)
+
+    def job() -> services.SubmitResult | None:
+        start.wait()
+        return _quick(round, anne, key, "same")
+
+    workers = [Worker(job) for _ in range(2)]
+    for worker in workers:
+        worker.start()
+    results = [worker.finished() for worker in workers]
+    assert sorted(r is None for r in results) == [False, True]
+    assert Slip.objects.filter(round=round, player=anne).count() == 1
+    assert not _slip(round, anne, client_id="same").created  # what the API answers the second
 
 
 def test_the_hot_paths_rows_are_the_orms_on_postgresql() -> None:

@@ -53,6 +53,7 @@ from tournaments.services.multiplex import (
     sealed_game,
     serve_round,
 )
+from tournaments.services.phone_slips import PhoneSlip, phone_slip
 from tournaments.services.players import (
     PLAYER_FIELDS,
     join_number,
@@ -119,6 +120,7 @@ __all__ = [
     "Backup",
     "NoRoundError",
     "NotServed",
+    "PhoneSlip",
     "RackRefusedError",
     "SubmitResult",
     "TopChoice",
@@ -152,6 +154,7 @@ __all__ = [
     "lexicon_upload",
     "multiplex_create",
     "paper_slip_submit",
+    "phone_slip",
     "player_add",
     "player_join_confirm",
     "player_join_refuse",

@@ -94,7 +94,7 @@ def round_adjudicate_when_quiet(*, round_id: int, newest: int | None, waited: fl
 def arrived_after_time(slip: Slip, round: Round) -> bool:
     """A late slip that reached the arbitrator after its round's deadline (not only after a
     close that came before it): the ruling and the phone say "time was up"."""
-    return slip.late and round.deadline is not None and slip.received_at > round.deadline
+    return slip.late and round.deadline is not None and slip.handed_in_at > round.deadline
 
 
 def slip_input(slip: Slip, round: Round) -> adj.SlipInput:
@@ -570,6 +570,7 @@ def slip_correct(
             round=round,
             player=ruling.player,
             received_at=old.received_at,  # handed in then: only its reading changes
+            sent_at=old.sent_at,
             source=old.source,
             entered_by=user,
             current=True,

@@ -9,6 +9,7 @@ import functools
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+from django.conf import settings
 from django.db import connection, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -118,14 +119,27 @@ def check_round(round: Round, expected: tuple[int, int] | None) -> None:
         )
 
 
-def _late(locked: Round, received: dt.datetime, source: str) -> bool:
-    """Whether a slip that reached the server at ``received`` is late. A phone's slip that
-    arrived before the deadline and before the close is in time even when the close got
-    the round's lock first (it waited behind it): it is ruled with the others. A paper
-    slip typed once the round is closed is late, as it always was (typing stops at the
-    close). Once the round's results have been shown, whatever comes is late: the top is
-    public (a round reopened after it, docs/rules.md#reopening-a-round)."""
-    if locked.time_up(received):
+def sent_time(received: dt.datetime, sent_at: dt.datetime | None, source: str) -> dt.datetime | None:
+    """The time a phone says it sent its slip (its clock corrected by the offset live.js
+    measured), held within ``ARBITER_SLIP_GRACE_SECONDS`` before the receipt and never
+    after it: a phone whose clock is wrong, or that forges its time, gains at most the grace
+    (docs/rules.md#slips). None for a paper slip, or a phone that said nothing."""
+    if sent_at is None or source != Slip.Source.PHONE:
+        return None
+    grace = dt.timedelta(seconds=int(settings.ARBITER_SLIP_GRACE_SECONDS))
+    return min(received, max(sent_at, received - grace))
+
+
+def _late(locked: Round, handed: dt.datetime, received: dt.datetime, source: str) -> bool:
+    """Whether a slip handed in at ``handed`` (:func:`sent_time`, else when it reached the
+    server: ``received``) is late. A phone's slip handed in before the deadline and before
+    the close is in time even when the close got the round's lock first (it waited behind
+    it): it is ruled with the others. A paper slip typed once the round is closed is late,
+    as it always was (typing stops at the close). Once the round's results have been
+    shown, whatever reaches the server is late: the top is public (a round reopened after
+    it, docs/rules.md#reopening-a-round), and a phone's word for when it sent is not
+    taken against that."""
+    if locked.time_up(handed):
         return True
     if locked.first_published_at is not None and received > locked.first_published_at:
         return True
@@ -133,7 +147,7 @@ def _late(locked: Round, received: dt.datetime, source: str) -> bool:
         return False
     if source == Slip.Source.PAPER or locked.closed_at is None:
         return True
-    return received > locked.closed_at
+    return handed > locked.closed_at
 
 
 def late_reason(slip: Slip) -> str | None:
@@ -173,7 +187,7 @@ def _ruled_late(locked: Round, slip: Slip, by: User) -> None:
     if ruling is None:
         return  # ruled on a slip of its own: that slip is what counts
     old = {"reason": ruling.reason}
-    note = adj.Note("time_up" if locked.time_up(slip.received_at) else "late_slip")
+    note = adj.Note("time_up" if locked.time_up(slip.handed_in_at) else "late_slip")
     ruling.reason, ruling.slip, ruling.notes = adj.Reason.LATE, slip, [note.to_dict()]
     ruling.detail = adj.Verdict(adj.Reason.LATE, (note,)).detail
     ruling.save(update_fields=["reason", "slip", "notes", "detail"])
@@ -294,6 +308,7 @@ def slip_submit(
     now: dt.datetime | None = None,
     for_round: tuple[int, int] | None = None,
     second: str | None = None,
+    sent_at: dt.datetime | None = None,
 ) -> SubmitResult:
     """Record a slip. The same ``client_id`` twice returns the first slip (a retry). A
     slip after the deadline is kept, marked late, ruled 0. A second slip on time for the
@@ -315,6 +330,7 @@ def slip_submit(
             _("table %(table)s has withdrawn from the event: ask the arbitrator") % {"table": player.table},
             {"reason": "withdrawn"},
         )
+    received = now or timezone.now()
     slip = _Submission(
         player=player,
         coordinates=coordinates.strip(),
@@ -326,7 +342,8 @@ def slip_submit(
         # The receipt time is taken before the lock: waiting for it (other slips, the
         # close) must not make a slip sent in time late. Callers pass the moment the
         # request reached the server (arbiter.middleware), earlier still.
-        received=now or timezone.now(),
+        received=received,
+        sent=sent_time(received, sent_at, source),
         for_round=for_round,
         second=second,
     )
@@ -350,6 +367,8 @@ class _Submission:
     entered_by: User
     client_id: str
     received: dt.datetime
+    #: :func:`sent_time`: what counts for the deadline when set.
+    sent: dt.datetime | None
     for_round: tuple[int, int] | None
     second: str | None
 
@@ -370,7 +389,7 @@ class _Submission:
                 raise ApplicationError(_("round %(number)s is not open yet") % {"number": locked.number})
             if locked.state == Round.State.PLACED:
                 raise ApplicationError(_("round %(number)s is over") % {"number": locked.number})
-            late = _late(locked, self.received, source)
+            late = _late(locked, self.sent or self.received, self.received, source)
             if source == Slip.Source.PHONE:  # late or not: what is kept must read as a slip
                 _check_readable(locked, self.coordinates, self.word)
             if not late and locked.state == Round.State.ADJUDICATED and not exclusive:
@@ -409,6 +428,7 @@ class _Submission:
                 word=self.word,
                 announced_score=self.announced_score,
                 received_at=self.received,
+                sent_at=self.sent,
                 source=source,
                 entered_by=user,
                 client_id=client_id,

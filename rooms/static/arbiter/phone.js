@@ -251,7 +251,11 @@
       coordinates: blank ? "" : form.coordinates.value.trim(),
       word: blank ? "" : form.word.value.trim(),
       announced_score: score === "" ? null : parseInt(score, 10),
-      client_id: newId()
+      client_id: newId(),
+      // When it was handed in, on the server's clock (live.js keeps the offset): a slip
+      // queued in a busy server, or sent again later, counts from then, within the
+      // server's grace (docs/rules.md#slips).
+      sent_at: new Date(window.arbiterClock ? window.arbiterClock() : Date.now()).toISOString()
     });
     send();
   });

@@ -1,0 +1,49 @@
+"""Django's PostgreSQL backend, with the pool's health check made for a hall's bursts.
+
+With ``CONN_HEALTH_CHECKS`` Django gives its pool (psycopg_pool) a check that sends the
+server an empty query each time a request takes a connection, so that after PostgreSQL
+restarts the next requests get new connections, not errors. Django gives the connection
+back at the end of every request, so a phone's slip paid that round trip on top of its
+own two (the hall benchmark: an eighth of a web process's time in the last seconds of a
+round). Here a connection taken again within :data:`IDLE_CHECK_SECONDS` of its last use
+goes unchecked: in a burst it has just worked; one idle longer is checked, as before. A
+restart within that moment of a connection's last use costs that connection's next
+request an error, and the pool drops it (tests/integration/test_faults_postgres.py)."""
+
+from __future__ import annotations
+
+import threading
+import time
+import weakref
+from typing import Any
+
+from django.db.backends.postgresql import base
+from psycopg_pool import ConnectionPool
+
+#: Seconds since a connection was last taken below which it is given out unchecked.
+IDLE_CHECK_SECONDS = 2.0
+
+_taken: weakref.WeakKeyDictionary[Any, float] = weakref.WeakKeyDictionary()
+_lock = threading.Lock()
+
+
+def check_when_idle(connection: Any) -> None:
+    """psycopg_pool's ``check``: :meth:`ConnectionPool.check_connection` for a connection
+    idle :data:`IDLE_CHECK_SECONDS` or more (or never seen), nothing otherwise."""
+    now = time.monotonic()
+    with _lock:
+        last = _taken.get(connection)
+        _taken[connection] = now
+    if last is None or now - last >= IDLE_CHECK_SECONDS:
+        ConnectionPool.check_connection(connection)
+
+
+class DatabaseWrapper(base.DatabaseWrapper):
+    @property
+    def pool(self) -> Any:
+        pool = super().pool
+        # Django made the pool with ConnectionPool.check_connection (CONN_HEALTH_CHECKS):
+        # the same hook, with the check above (tests/arbiter/test_postgresql.py pins it).
+        if pool is not None and getattr(pool, "_check", None) is ConnectionPool.check_connection:
+            pool._check = check_when_idle
+        return pool

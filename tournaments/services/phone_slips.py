@@ -1,0 +1,238 @@
+"""A phone's slip in two statements: the hall's hot path (README, "A hall of phones").
+
+A hall hands in thousands of slips in the last seconds of a round, nearly all of them the
+plain case: a player's first slip of an open round, in time, in a tournament. Through
+:func:`~tournaments.services.slips.slip_submit` such a slip costs seven statements (the
+token, BEGIN, the round locked, the player's slips, the slip, its history, COMMIT), the
+round's lock held across five round trips to the database, each costing the web process
+CPU as well as time: the hall benchmark found a slip's wall time, not the CPU, to be what
+held the hall back. Here the plain case is:
+
+1. one reading, without a lock: the token's player, its event, the event's current round
+   and whether the player has a slip that matters to this one (one with this client_id,
+   or a current one of this round);
+2. in Python, the checks :func:`slip_submit` makes of such a slip, on what was read;
+3. one writing, in one round trip: the round and the player locked as :func:`slip_submit`
+   locks them, then the slip and its history entry inserted by one statement that reads
+   again, under those locks, everything step 2 relied on. PostgreSQL runs the statements
+   of one message as one transaction, each with a fresh snapshot, so the second sees
+   whatever committed before the locks were granted (a slip of the same player, a close).
+
+Anything else (no such token, a retry, a replacement, a late slip, a training mode, a
+round being closed, a slip that cannot be read) is not decided here: :func:`phone_slip`
+returns None and the caller takes the full path, which decides it and words the answer.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import connection, transaction
+from django.db.models import Model
+
+from tournaments import rows
+from tournaments.core import ApplicationError
+from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Slip
+from tournaments.services.slips import SubmitResult, _check_readable, _late, check_round, sent_time
+
+
+@dataclass(frozen=True)
+class PhoneSlip:
+    """A phone's slip as the API received it (validated: lengths, the score's range)."""
+
+    key: str  # the player token's
+    event_id: int
+    coordinates: str
+    word: str
+    announced_score: int | None
+    client_id: str
+    for_round: tuple[int, int] | None
+    received: dt.datetime
+    sent_at: dt.datetime | None
+
+
+_READ = rows.Columns(Round, Game, Event, Player)
+
+
+def _c(model: type[Model], name: str) -> str:
+    return rows.column(model, name)
+
+
+def _own(model: type[Model], name: str) -> str:
+    """The column of field ``name``, unqualified (for a table under another name)."""
+    return rows.quote(str(getattr(model._meta.get_field(name), "column", name)))
+
+
+@functools.cache
+def _read_sql(vendor: str) -> str:
+    """Step 1: the token's player, the current round of its event (as ``slip_submit``
+    finds it: the last round of the game being played) and whether a slip matters."""
+    return (
+        f"SELECT {_READ.select()}, EXISTS ("
+        f"SELECT 1 FROM {rows.table(Slip)} WHERE {_c(Slip, 'player')} = {_c(Player, 'pk')}"
+        f" AND (({_c(Slip, 'round')} = {_c(Round, 'pk')} AND {_c(Slip, 'current')})"
+        f" OR {_c(Slip, 'client_id')} = %s)"
+        f") FROM {rows.table(PlayerToken)}"
+        f" INNER JOIN {rows.table(Player)} ON {_c(Player, 'pk')} = {_c(PlayerToken, 'player')}"
+        f" INNER JOIN {rows.table(Event)} ON {_c(Event, 'pk')} = {_c(Player, 'event')}"
+        f" INNER JOIN {rows.table(Game)} ON {_c(Game, 'event')} = {_c(Event, 'pk')}"
+        f" INNER JOIN {rows.table(Round)} ON {_c(Round, 'game')} = {_c(Game, 'pk')}"
+        f" WHERE {_c(PlayerToken, 'key')} = %s AND {_c(PlayerToken, 'confirmed_at')} IS NOT NULL"
+        f" AND {_c(Event, 'pk')} = %s AND {_c(Game, 'state')} = %s"
+        f" ORDER BY {_c(Round, 'number')} DESC LIMIT 1"
+    )
+
+
+def _read(slip: PhoneSlip) -> tuple[Round, Player, bool] | None:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            _read_sql(connection.vendor), [slip.client_id, slip.key, slip.event_id, Game.State.PLAYING]
+        )
+        row = cursor.fetchone()
+    if row is None:
+        return None
+    round, game, event, player = _READ.instances(row[:-1])
+    game.event = event
+    round.game = game
+    player.event = event
+    return round, player, bool(row[-1])
+
+
+_INSERT_HISTORY = rows.Insert(HistoryEntry)
+_SLIP_FIELDS = [f for f in Slip._meta.concrete_fields if not f.primary_key]
+_HISTORY_FIELDS = [f for f in HistoryEntry._meta.concrete_fields if not f.primary_key]
+
+
+@functools.cache
+def _insert_sql(vendor: str) -> str:
+    """The slip, inserted only if what the checks read still holds (under the locks)."""
+    marks = ", ".join(["%s"] * len(_SLIP_FIELDS))
+    names = ", ".join(rows.quote(str(f.column)) for f in _SLIP_FIELDS)
+    deadline, paused = _c(Round, "deadline"), _c(Round, "paused_at")
+    return (
+        f"INSERT INTO {rows.table(Slip)} ({names}) SELECT {marks} FROM {rows.table(Round)}"
+        f" INNER JOIN {rows.table(Game)} ON {_c(Game, 'pk')} = {_c(Round, 'game')}"
+        f" INNER JOIN {rows.table(Event)} ON {_c(Event, 'pk')} = {_c(Game, 'event')}"
+        f" INNER JOIN {rows.table(Player)}"
+        f" ON {_c(Player, 'pk')} = %s AND {_c(Player, 'event')} = {_c(Event, 'pk')}"
+        f" INNER JOIN {rows.table(PlayerToken)} ON {_c(PlayerToken, 'player')} = {_c(Player, 'pk')}"
+        f" AND {_c(PlayerToken, 'key')} = %s AND {_c(PlayerToken, 'confirmed_at')} IS NOT NULL"
+        f" WHERE {_c(Round, 'pk')} = %s AND {_c(Round, 'state')} = %s AND {_c(Game, 'state')} = %s"
+        f" AND {_c(Round, 'first_published_at')} IS NULL"
+        f" AND ({deadline} IS NULL OR {paused} IS NOT NULL OR {deadline} >= %s)"
+        f" AND {_c(Event, 'mode')} = %s AND {_c(Event, 'notation')} = %s AND {_c(Event, 'board')} = %s"
+        f" AND {_c(Event, 'first_slip_best_placement')} = %s"
+        f" AND {_c(Player, 'withdrawn_at')} IS NULL AND NOT EXISTS ("
+        f"SELECT 1 FROM {rows.table(Slip)} AS known"
+        f" WHERE known.{_own(Slip, 'player')} = {_c(Player, 'pk')}"
+        f" AND ((known.{_own(Slip, 'round')} = {_c(Round, 'pk')} AND known.{_own(Slip, 'current')})"
+        f" OR known.{_own(Slip, 'client_id')} = %s))"
+        f" RETURNING {rows.quote('id')}"
+    )
+
+
+@functools.cache
+def _write_sql(vendor: str) -> str:
+    """Step 3 on PostgreSQL: the locks (as ``slip_submit`` takes them: the round shared,
+    so that slips never wait for each other and the close waits for them; the player for
+    update, so that two slips of one player go one after the other), then the slip and its
+    history entry in one statement; one message, one transaction."""
+    names = ", ".join(rows.quote(str(f.column)) for f in _HISTORY_FIELDS)
+    values = ", ".join("slip.id" if f.name == "object_id" else "%s" for f in _HISTORY_FIELDS)
+    return (
+        f"SELECT 1 FROM {rows.table(Round)} INNER JOIN {rows.table(Player)} ON {_c(Player, 'pk')} = %s"
+        f" WHERE {_c(Round, 'pk')} = %s"
+        f" FOR SHARE OF {rows.table(Round)} FOR NO KEY UPDATE OF {rows.table(Player)};"
+        f" WITH slip AS ({_insert_sql(vendor)})"
+        f" INSERT INTO {rows.table(HistoryEntry)} ({names}) SELECT {values} FROM slip"
+        f" RETURNING {rows.quote('object_id')}"
+    )
+
+
+def _prepared(fields: list[Any], instance: Model) -> list[Any]:
+    return [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
+
+
+def phone_slip(slip: PhoneSlip) -> SubmitResult | None:
+    """Record ``slip`` when it is the plain case (see the module's text); None otherwise,
+    nothing written: the caller hands it to ``slip_submit``."""
+    found = _read(slip)
+    if found is None:
+        return None
+    round, player, known = found
+    event = round.game.event
+    sent = sent_time(slip.received, slip.sent_at, Slip.Source.PHONE)
+    handed = sent or slip.received
+    if known or player.withdrawn_at is not None or round.state != Round.State.OPEN:
+        return None
+    if event.mode != Event.Mode.TOURNAMENT or _late(round, handed, slip.received, Slip.Source.PHONE):
+        return None
+    try:
+        check_round(round, slip.for_round)
+        _check_readable(round, slip.coordinates, slip.word)
+    except ApplicationError:
+        return None
+    new = Slip(
+        round=round,
+        player=player,
+        coordinates=slip.coordinates,
+        word=slip.word,
+        announced_score=slip.announced_score,
+        received_at=slip.received,
+        sent_at=sent,
+        source=Slip.Source.PHONE,
+        entered_by=None,
+        client_id=slip.client_id,
+        late=False,
+        current=True,
+    )
+    recheck = [
+        player.pk, slip.key, round.pk, Round.State.OPEN, Game.State.PLAYING,
+        connection.ops.adapt_datetimefield_value(handed),
+        event.mode, event.notation, event.board, event.first_slip_best_placement, slip.client_id,
+    ]  # fmt: skip
+    entry = HistoryEntry(
+        event=event,
+        entity="slip",
+        object_id=0,  # the slip's, given by the statement
+        action="submit",
+        actor=None,
+        actor_label="system",
+        new={
+            "player": player.pk,
+            "round": round.number,
+            "coordinates": new.coordinates,
+            "word": new.word,
+            "announced": new.announced_score,
+            "source": new.source,
+        },
+    )
+    history = [
+        value for f, value in zip(_HISTORY_FIELDS, _prepared(_HISTORY_FIELDS, entry), strict=True)
+        if f.name != "object_id"
+    ]  # fmt: skip
+    params = _prepared(_SLIP_FIELDS, new) + recheck
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_write_sql(connection.vendor), [player.pk, round.pk, *params, *history])
+            cursor.nextset()
+            written = cursor.fetchone()
+    else:
+        # SQLite takes one writer at a time (the settings' IMMEDIATE transactions): the same
+        # statement, then the entry, in one transaction.
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute(_insert_sql(connection.vendor), params)
+                written = cursor.fetchone()
+            if written is not None:
+                entry.object_id = written[0]
+                _INSERT_HISTORY(entry)
+    if written is None:
+        return None
+    new.pk = written[0]
+    new._state.adding = False
+    new._state.db = connection.alias
+    return SubmitResult(new)
