@@ -27,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
@@ -170,6 +171,12 @@ class OneThreadASGIHandler(ASGIHandler):
                 PHONE_LANES.done(lane)
 
 
+#: How long a thread may keep the interpreter lock while another asks for it (Python's
+#: default: 5 ms). A phone's slip leaves it twice, for its two statements, and each time
+#: got it back only when the event loop's thread (streams, HTTP) let go: up to 5 ms a
+#: statement, the hall's slips queuing behind it. 0.5 ms: hall benchmark, README.
+SWITCH_INTERVAL_S = 0.0005
+sys.setswitchinterval(SWITCH_INTERVAL_S)
 django.setup(set_prefix=False)
 django_application = OneThreadASGIHandler()
 PHONE_LANES = Lanes(phone_threads())
