@@ -86,7 +86,7 @@ def _training(round: Round) -> None:
     [
         ("no such token", None, {"key": "nope"}),
         ("another event's", None, {"event_id": 999_999}),
-        ("a closed round", _closed, {}),
+        ("a round closed before it", _closed, {}),
         ("time up", _deadline_past, {}),
         ("a training mode", _training, {}),
         ("a slip that cannot be read", None, {"coordinates": "Z99"}),
@@ -130,6 +130,24 @@ def test_a_slip_of_the_round_before_sent_again_is_left_to_it(game: Game, players
     second = Round.objects.get(game=game, number=2)
     services.round_open(round=second)
     assert quick(Round.objects.get(pk=second.pk), players[0], key=key, client_id="kept") is None
+
+
+def test_a_slip_sent_before_the_close_and_queued_behind_it_is_recorded_in_time(
+    game: Game, players: list[Player], settings
+) -> None:
+    """Closed, not yet ruled: the ruling to come reads it. Sent after the close: late, left."""
+    settings.ARBITER_SLIP_GRACE_SECONDS = 5
+    round = draw_and_open(game)
+    closed_at = timezone.now()
+    Round.objects.filter(pk=round.pk).update(state=Round.State.CLOSED, closed_at=closed_at)
+    round = Round.objects.get(pk=round.pk)
+    after = closed_at + dt.timedelta(seconds=1)
+    done = quick(round, players[0], received=after, sent_at=closed_at - dt.timedelta(seconds=1))
+    assert done is not None and not done.slip.late and done.slip.current
+    assert quick(round, players[1], received=after) is None  # handed in after the close
+    assert services.slip_submit(
+        event=game.event, player=players[1], coordinates="8D", word="AA", announced_score=2, now=after
+    ).slip.late
 
 
 @pytest.mark.parametrize(
