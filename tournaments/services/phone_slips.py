@@ -38,7 +38,14 @@ from django.db.models import Model
 from tournaments import rows
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Slip
-from tournaments.services.slips import SubmitResult, _check_readable, _late, check_round, sent_time
+from tournaments.services.slips import (
+    SubmitResult,
+    _check_readable,
+    _late,
+    check_round,
+    sent_time,
+    slip_entry,
+)
 
 
 @dataclass(frozen=True)
@@ -235,14 +242,7 @@ def phone_slip(slip: PhoneSlip) -> SubmitResult | None:
         action="submit",
         actor=None,
         actor_label="system",
-        new={
-            "player": player.pk,
-            "round": round.number,
-            "coordinates": new.coordinates,
-            "word": new.word,
-            "announced": new.announced_score,
-            "source": new.source,
-        },
+        new=slip_entry(new, round),
     )
     history = [
         value for f, value in zip(_HISTORY_FIELDS, _prepared(_HISTORY_FIELDS, entry), strict=True)

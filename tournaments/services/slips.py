@@ -197,6 +197,18 @@ def _ruled_late(locked: Round, slip: Slip, by: User) -> None:
     )  # fmt: skip
 
 
+def slip_entry(slip: Slip, round: Round) -> dict[str, Any]:
+    """What the history keeps of a slip handed in (both paths: phone_slips too)."""
+    return {
+        "player": slip.player_id,
+        "round": round.number,
+        "coordinates": slip.coordinates,
+        "word": slip.word,
+        "announced": slip.announced_score,
+        "source": slip.source,
+    }
+
+
 class NoRoundError(ApplicationError):
     """The event has no round to hand a slip in for (no game, or no draw yet)."""
 
@@ -446,14 +458,7 @@ class _Submission:
                 object_id=slip.pk,
                 action="late" if late else ("second_slip" if keep_earlier else "submit"),
                 by=entered_by,
-                new={
-                    "player": player.pk,
-                    "round": locked.number,
-                    "coordinates": self.coordinates,
-                    "word": self.word,
-                    "announced": self.announced_score,
-                    "source": source,
-                },
+                new=slip_entry(slip, locked),
             )
             return SubmitResult(slip, invalid)
 
