@@ -55,7 +55,10 @@ pytestmark = pytest.mark.integration
 
 #: The settings of the hub's event and of every centre's: a centre joins only with the hub's.
 #: A solo needs 8 players: none at a centre of 4, given over the 12 of the multiplex.
-SETTINGS = ("--language", "english", "--notation", "gcg", "--solo-min-players", "8")
+#: The draws are numbered so that every run plays the same racks: of 5,600 random English
+#: games 3 end within 6 rounds on a rack without a legal move, one at its first
+#: (``python -m solver play --seed 3411``), which the draw centre rightly ends there.
+SETTINGS = ("--language", "english", "--notation", "gcg", "--solo-min-players", "8", "--random-seed", "1")
 PLAYERS = 4
 #: Bounds of a centre's run (seconds): a whole game with its syncs takes well under a minute.
 PLAY_TIMEOUT = 600.0
@@ -153,6 +156,8 @@ class Centre:
             argv += ["--until-round", str(until)]
         out = self.run(f"play-{until or 'end'}", *argv, "--json", timeout=PLAY_TIMEOUT)
         played: dict[str, Any] = json.loads(out)
+        # The whole report on a failure: "ended" and "last_error" tell why a run stopped short.
+        assert until is None or played["placed"] == until, played
         return played
 
     def play_to_the_end_in_the_background(self) -> Any:
@@ -218,10 +223,10 @@ def test_a_hub_and_three_centres_as_processes(
 
     # The draw centre leads; Dakar follows three rounds behind and fetches ahead as it
     # goes (each close and placement syncs) and when its arbitrator syncs.
-    assert binche.play(until=6)["placed"] == 6
+    binche.play(until=6)
     ahead = dakar.play(until=3)
     assert ahead == {**ahead, "placed": 3, "waiting": 0, "last_error": ""}
-    assert binche.play(until=7)["placed"] == 7
+    binche.play(until=7)
     assert "the hub has served up to game 1, round 8" in dakar.run(
         "sync", "multiplex_sync", "--event", dakar.event
     )
@@ -234,7 +239,7 @@ def test_a_hub_and_three_centres_as_processes(
 
     # Rabat starts now: seven rounds (21 minutes of game time) after the draw centre.
     rabat.run("join", "multiplex_join", "--event", rabat.event, "--hub", direct, "--key", keys["Rabat"])
-    assert rabat.play(until=2)["placed"] == 2
+    rabat.play(until=2)
 
     # The link is back; the three play to the end at the same time.
     relay.cut.clear()
@@ -326,7 +331,7 @@ def test_a_centre_key_writes_neither_another_centres_tables_nor_an_open_round(
         centre.run(
             "join", "multiplex_join", "--event", centre.event, "--hub", direct, "--key", keys[centre.name]
         )
-    assert binche.play(until=3)["placed"] == 3
+    binche.play(until=3)
     played = dakar.play(until=2)
     assert played == {**played, "placed": 2, "waiting": 0, "last_error": ""}
 
