@@ -38,6 +38,7 @@ from django.db.models import Model
 from tournaments import rows
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Slip
+from tournaments.services.history import history_record
 from tournaments.services.slips import (
     SubmitResult,
     _check_readable,
@@ -114,7 +115,6 @@ def _read(slip: PhoneSlip) -> tuple[Round, Player, bool] | None:
     return round, player, bool(row[-1])
 
 
-_INSERT_HISTORY = rows.Insert(HistoryEntry)
 _SLIP_FIELDS = [f for f in Slip._meta.concrete_fields if not f.primary_key]
 _HISTORY_FIELDS = [f for f in HistoryEntry._meta.concrete_fields if not f.primary_key]
 
@@ -266,8 +266,10 @@ def phone_slip(slip: PhoneSlip) -> SubmitResult | None:
                 cursor.execute(_insert_sql(connection.vendor), params)
                 written = cursor.fetchone()
             if written is not None:
-                entry.object_id = written[0]
-                _INSERT_HISTORY(entry)
+                history_record(
+                    event=event, entity="slip", object_id=written[0], action="submit", by=None,
+                    new=entry.new,
+                )  # fmt: skip
     if written is None:
         return None
     new.pk = written[0]
