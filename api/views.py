@@ -953,7 +953,7 @@ def slip_receipt(result: services.SubmitResult) -> Any:
 _round_slips_view = RoundSlipsView.as_view()
 #: The body of a phone's slip that the quick path reads; anything else takes DRF's.
 #: Larger than any phone's slip (about 200 bytes): such a body is DRF's to read or refuse.
-_PHONE_SLIP_BYTES = 4096
+PHONE_SLIP_BYTES = 4096
 _PHONE_SLIP_KEYS = frozenset(
     {"coordinates", "word", "announced_score", "client_id", "game", "round", "sent_at"}
 )
@@ -975,11 +975,11 @@ def _number(value: Any, lowest: int, highest: int) -> bool:
     return type(value) is int and lowest <= value <= highest
 
 
-def _phone_slip(request: HttpRequest, event_id: int) -> HttpResponse | None:
-    """A phone's slip by the quick path (:mod:`tournaments.services.phone_slips`): the same
-    body, checks and receipt as :class:`RoundSlipsView`'s, without DRF's machinery around
-    them (a hall's slips spent more CPU there than in the slip itself). None: not the plain
-    case, DRF's view takes it (and refuses it, throttles it, or records it otherwise)."""
+def phone_slip_of(request: HttpRequest, event_id: int) -> services.PhoneSlip | None:
+    """A phone's slip for the quick path (:mod:`tournaments.services.phone_slips`): the same
+    body as :class:`RoundSlipsView` reads, read without DRF's machinery (a hall's slips spent
+    more CPU there than in the slip itself). None: not the plain case, DRF's view takes it
+    (and refuses it, throttles it, or records it otherwise)."""
     parts = request.META.get("HTTP_AUTHORIZATION", "").split()
     if (
         len(parts) != 2
@@ -988,7 +988,7 @@ def _phone_slip(request: HttpRequest, event_id: int) -> HttpResponse | None:
     ):
         return None
     try:
-        if int(request.META.get("CONTENT_LENGTH") or 0) > _PHONE_SLIP_BYTES:
+        if int(request.META.get("CONTENT_LENGTH") or 0) > PHONE_SLIP_BYTES:
             return None
         body = parse_json(request.body.decode("utf-8"))
     except (ValueError, BodyRefused):  # UnicodeDecodeError is a ValueError
@@ -1012,19 +1012,30 @@ def _phone_slip(request: HttpRequest, event_id: int) -> HttpResponse | None:
         sent_at = parse_datetime(body["sent_at"]) if isinstance(body["sent_at"], str) else None
         if sent_at is None or sent_at.tzinfo is None:
             return None
-    result = services.phone_slip(
-        services.PhoneSlip(
-            key=parts[1],
-            event_id=event_id,
-            coordinates=coordinates,
-            word=word,
-            announced_score=announced,
-            client_id=client_id,
-            for_round=None if game is None or number is None else (int(game), int(number)),
-            received=received_at(request),
-            sent_at=sent_at,
-        )
+    return services.PhoneSlip(
+        key=parts[1],
+        event_id=event_id,
+        coordinates=coordinates,
+        word=word,
+        announced_score=announced,
+        client_id=client_id,
+        for_round=None if game is None or number is None else (int(game), int(number)),
+        received=received_at(request),
+        sent_at=sent_at,
     )
+
+
+#: The request's attribute holding a slip the server recorded before Django saw the request
+#: (on the event loop, arbiter/hall.py): the view answers with its receipt.
+RECORDED = "arbiter_recorded_slip"
+
+
+def _phone_slip(request: HttpRequest, event_id: int) -> HttpResponse | None:
+    """A phone's plain slip recorded by the quick path, and its receipt; None: DRF's view."""
+    result: services.SubmitResult | None = getattr(request, RECORDED, None)
+    if result is None:
+        slip = phone_slip_of(request, event_id)
+        result = None if slip is None else services.phone_slip(slip)
     if result is None:
         return None
     return HttpResponse(

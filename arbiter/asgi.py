@@ -18,6 +18,9 @@ A request goes to its thread once: Django's handler went three times (the reques
 signals, the view, the response's closing), each a thread switch and a wake-up of the
 event loop (:meth:`OneThreadASGIHandler.handle`).
 
+On PostgreSQL a phone's plain slip does not go to the thread at all: its statements run on
+the event loop (arbiter/hall.py), then Django answers it there.
+
 The arbitrator does not queue behind the hall: the console, the projector and the API
 called with an arbitrator's token run in a second thread of their own (at 2,000 phones
 the close waited 22 s behind the slips in the phones' thread)."""
@@ -114,7 +117,9 @@ class OneThreadASGIHandler(ASGIHandler):
             return
         try:
             set_script_prefix(get_script_prefix(scope))
-            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+            response = await hall.slip_response(self, scope, body_file) if hall.takes(scope) else None
+            if response is None:
+                response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
             if response.streaming:
                 await self._stream(response, receive, send)
             else:
@@ -181,7 +186,8 @@ django.setup(set_prefix=False)
 django_application = OneThreadASGIHandler()
 PHONE_LANES = Lanes(phone_threads())
 
-from arbiter.middleware import SCOPE_KEY  # noqa: E402  (after Django's set-up)
+from arbiter import hall  # noqa: E402  (after Django's set-up)
+from arbiter.middleware import SCOPE_KEY  # noqa: E402
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

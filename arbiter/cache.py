@@ -17,7 +17,7 @@ import time
 from typing import Any
 
 from django.core.cache.backends.locmem import LocMemCache
-from django.core.cache.backends.redis import RedisCache
+from django.core.cache.backends.redis import RedisCache, RedisCacheClient
 from django.utils.functional import cached_property
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
@@ -45,6 +45,25 @@ _LINKS: dict[str, _Link] = {}
 _LINKS_LOCK = threading.Lock()
 
 
+class SharedClients(RedisCacheClient):
+    """Django's client makes a new ``redis.Redis`` for each operation, whose making costs
+    more CPU than the GET it then sends (0.14 ms against 0.06 ms, measured with redis-py
+    8.1): one per connection pool here, shared by the process's threads, as redis-py
+    allows (the pool hands each command its own connection)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Any] = {}
+
+    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+        own: Any = self  # RedisCacheClient's attributes, private to Django (and to its stubs)
+        index = own._get_connection_pool_index(write)
+        client = self._clients.get(index)
+        if client is None:  # two threads at once make one each: one is kept, both work
+            client = self._clients[index] = own._client(connection_pool=own._get_connection_pool(index))
+        return client
+
+
 class FallbackRedisCache(RedisCache):
     """Django makes a cache object per request context: under ASGI, one per request. Its
     client, and so its connection pool, came new with each: every slip of a hall opened a
@@ -61,7 +80,7 @@ class FallbackRedisCache(RedisCache):
             if link is None:
                 timeout = {"TIMEOUT": params.get("TIMEOUT", 300)}
                 memory = LocMemCache(f"arbiter-fallback-{len(_LINKS)}", timeout)
-                link = _LINKS[name] = _Link(own._class(own._servers, **own._options), memory)
+                link = _LINKS[name] = _Link(SharedClients(own._servers, **own._options), memory)
         self._link = link
         self._memory = link.memory
 

@@ -88,3 +88,12 @@ def test_the_cache_objects_of_one_process_share_redis_and_the_memory(
     assert next_request.incr("rate:slip:7") == 2
     other = FallbackRedisCache(location.replace("/0", "/1"), {"OPTIONS": {}})
     assert other._cache is not away._cache and not other.away
+
+
+def test_the_process_makes_one_redis_client_per_connection_pool(location: str) -> None:
+    """Django's client made one at each operation, which cost more than a GET."""
+    client = FallbackRedisCache(location.replace("/0", "/2"), OPTIONS)._cache
+    assert isinstance(client, fallback.SharedClients)
+    first = client.get_client("a")
+    assert client.get_client("b") is first and client.get_client("c", write=True) is first  # one server
+    assert first.connection_pool is client._get_connection_pool(0)

@@ -165,17 +165,18 @@ def test_the_arbitrator_is_answered_while_the_phones_thread_is_busy(monkeypatch)
 # ------------------------------------------------------------------ the whole ASGI application
 
 
-def _asgi_get(
-    path: str, headers: list[tuple[bytes, bytes]] | None = None
+def asgi_request(
+    path: str, headers: list[tuple[bytes, bytes]] | None = None, method: str = "GET", body: bytes = b""
 ) -> tuple[int, dict[bytes, bytes], bytes]:
-    """GET ``path`` through arbiter.asgi.application as uvicorn would call it."""
-    from arbiter import asgi
+    """``path`` through arbiter.asgi.application as uvicorn would call it, on a loop of its
+    own (closed with the pool arbiter/hall.py keeps for it)."""
+    from arbiter import asgi, hall
 
     scope = {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
-        "method": "GET",
+        "method": method,
         "scheme": "http",
         "path": path,
         "raw_path": path.encode(),
@@ -191,7 +192,7 @@ def _asgi_get(
     async def receive() -> dict:
         asked.append(1)
         if len(asked) == 1:
-            return {"type": "http.request", "body": b"", "more_body": False}
+            return {"type": "http.request", "body": body, "more_body": False}
         while not any(m["type"] == "http.response.body" and not m.get("more_body") for m in sent):
             await asyncio.sleep(0.01)  # the client stays until the answer is complete
         return {"type": "http.disconnect"}
@@ -199,15 +200,21 @@ def _asgi_get(
     async def send(message: dict) -> None:
         sent.append(message)
 
-    asyncio.run(asgi.application(scope, receive, send))
+    async def run() -> None:
+        try:
+            await asgi.application(scope, receive, send)
+        finally:
+            await hall.close_pools()
+
+    asyncio.run(run())
     start = next(m for m in sent if m["type"] == "http.response.start")
-    body = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
-    return start["status"], {name.lower(): value for name, value in start["headers"]}, body
+    content = b"".join(m.get("body", b"") for m in sent if m["type"] == "http.response.body")
+    return start["status"], {name.lower(): value for name, value in start["headers"]}, content
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_page_through_the_asgi_application_runs_the_whole_middleware_chain() -> None:
-    status, headers, body = _asgi_get("/j/", [(b"accept-language", b"fr")])
+    status, headers, body = asgi_request("/j/", [(b"accept-language", b"fr")])
     assert status == 200
     assert b"content-security-policy" in headers  # django-csp, inside the chain
     assert b"csrftoken" in headers.get(b"set-cookie", b"")  # the join form's token
@@ -216,7 +223,7 @@ def test_a_page_through_the_asgi_application_runs_the_whole_middleware_chain() -
 
 @pytest.mark.django_db(transaction=True)
 def test_an_api_error_through_the_asgi_application_is_json() -> None:
-    status, headers, body = _asgi_get("/api/events/999999/", [(b"authorization", b"Token nope")])
+    status, headers, body = asgi_request("/api/events/999999/", [(b"authorization", b"Token nope")])
     assert status in (401, 404) and headers[b"content-type"].startswith(b"application/json")
     assert b'"error"' in body
 

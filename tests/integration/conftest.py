@@ -15,6 +15,7 @@ failed test.
 from __future__ import annotations
 
 import contextlib
+import datetime as dt
 import json
 import os
 import re
@@ -33,6 +34,10 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
+from django.db import connection
+
+from tournaments import services
+from tournaments.models import Event, Player, Round
 
 ROOT = Path(__file__).resolve().parents[2]
 MANAGE = ROOT / "manage.py"
@@ -469,3 +474,35 @@ def scratch_database(prefix: str = "arbiter_it") -> Iterator[str]:
 def database_url() -> Iterator[str]:
     with scratch_database() as url:
         yield url
+
+
+# ------------------------------------------------------------------ a round on PostgreSQL
+
+
+def event_with_players(name: str, count: int, seed: int) -> tuple[Event, list[Player]]:
+    """An English event of ``count`` players."""
+    event = services.event_create(
+        name=name,
+        starts_on=dt.date(2026, 11, 24),
+        lexicon=services.lexicon_bundled(name="enable"),
+        language="english",
+        notation="gcg",
+        random_seed=seed,
+    )
+    return event, [services.player_add(event=event, name=f"Player {i + 1}") for i in range(count)]
+
+
+@pytest.fixture
+def open_round() -> tuple[Round, list[Player]]:
+    """A round open on PostgreSQL, its tops found, and the three players of its event."""
+    require_postgres()
+    if connection.vendor != "postgresql":
+        pytest.fail("DATABASE_URL is PostgreSQL but the test database is not", pytrace=False)
+    event, players = event_with_players("Locks", 3, seed=5)
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    round = Round.objects.get(pk=round.pk)
+    assert round.tops, "the solve task did not run"
+    services.round_open(round=round)
+    return Round.objects.select_related("game__event").get(pk=round.pk), players

@@ -11,7 +11,6 @@ connection) and looks at what another connection can do meanwhile. Needs ``DATAB
 
 from __future__ import annotations
 
-import datetime as dt
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -21,11 +20,11 @@ import pytest
 from django.db import connection, transaction
 from django.utils import timezone
 
-from tests.integration.conftest import require_postgres
+from tests.integration.conftest import event_with_players, require_postgres
 from tests.tournaments.services.test_phone_slips import _entry, _row, token
 from tests.tournaments.test_rows import same_as_the_orm
 from tournaments import services
-from tournaments.models import Event, Player, Round, Ruling, Slip
+from tournaments.models import Player, Round, Ruling, Slip
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -33,33 +32,6 @@ pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 #: still waiting after BLOCKED.
 WAIT = 10.0
 BLOCKED = 0.5
-
-
-def _event(name: str, count: int, seed: int) -> tuple[Event, list[Player]]:
-    event = services.event_create(
-        name=name,
-        starts_on=dt.date(2026, 11, 24),
-        lexicon=services.lexicon_bundled(name="enable"),
-        language="english",
-        notation="gcg",
-        random_seed=seed,
-    )
-    return event, [services.player_add(event=event, name=f"Player {i + 1}") for i in range(count)]
-
-
-@pytest.fixture
-def open_round() -> tuple[Round, list[Player]]:
-    require_postgres()
-    if connection.vendor != "postgresql":
-        pytest.fail("DATABASE_URL is PostgreSQL but the test database is not", pytrace=False)
-    event, players = _event("Locks", 3, seed=5)
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
-    assert round is not None
-    round = Round.objects.get(pk=round.pk)
-    assert round.tops, "the solve task did not run"
-    services.round_open(round=round)
-    return Round.objects.select_related("game__event").get(pk=round.pk), players
 
 
 def _slip(round: Round, player: Player, **more: Any) -> services.SubmitResult:
@@ -259,5 +231,5 @@ def test_the_same_quick_slip_twice_at_once_is_one_slip(open_round) -> None:
 def test_the_hot_paths_rows_are_the_orms_on_postgresql() -> None:
     """tests/tournaments/test_rows.py's comparison, on PostgreSQL (psycopg's own types)."""
     require_postgres()
-    event, players = _event("Rows", 2, seed=6)
+    event, players = event_with_players("Rows", 2, seed=6)
     same_as_the_orm(services.game_start(event=event), players)

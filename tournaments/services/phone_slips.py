@@ -96,23 +96,20 @@ def _read_sql(vendor: str) -> str:
     )
 
 
-def _read(slip: PhoneSlip) -> tuple[Round, Player, bool] | None:
-    params: list[Any] = [slip.client_id, slip.key, slip.event_id, Game.State.PLAYING]
+def _read_params(slip: PhoneSlip) -> list[Any]:
+    return [slip.client_id, slip.key, slip.event_id, Game.State.PLAYING]
+
+
+def _read(slip: PhoneSlip) -> tuple[Any, ...] | None:
+    """Step 1: the row of :func:`_read_sql`, or None (no such token, no round)."""
     if connection.vendor == "postgresql":
         with _postgresql_cursor() as cursor:
-            cursor.execute(_read_sql(connection.vendor), params, prepare=True)
-            row = cursor.fetchone()
-    else:
-        with connection.cursor() as cursor:
-            cursor.execute(_read_sql(connection.vendor), params)
-            row = cursor.fetchone()
-    if row is None:
-        return None
-    round, game, event, player = _READ.instances(row[:-1])
-    game.event = event
-    round.game = game
-    player.event = event
-    return round, player, bool(row[-1])
+            cursor.execute(_read_sql(connection.vendor), _read_params(slip), prepare=True)
+            return cursor.fetchone()
+    with connection.cursor() as cursor:
+        cursor.execute(_read_sql(connection.vendor), _read_params(slip))
+        row: tuple[Any, ...] | None = cursor.fetchone()
+        return row
 
 
 _SLIP_FIELDS = [f for f in Slip._meta.concrete_fields if not f.primary_key]
@@ -194,14 +191,27 @@ def _prepared(fields: list[Any], instance: Model) -> list[Any]:
     return [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
 
 
-def phone_slip(slip: PhoneSlip) -> SubmitResult | None:
-    """Record ``slip`` when it is the plain case (see the module's text); None otherwise,
-    nothing written: the caller hands it to ``slip_submit``."""
-    found = _read(slip)
-    if found is None:
+@dataclass
+class _Plan:
+    """What step 2 decided: the slip to write, its history entry, and the statements'
+    parameters."""
+
+    slip: Slip
+    entry: HistoryEntry
+    lock: list[Any]
+    write: list[Any]  # the slip's, then the recheck's (the insert of SQLite)
+    history: list[Any]  # the entry's, but for its object_id (the slip's id)
+
+
+def _plan(slip: PhoneSlip, row: tuple[Any, ...] | None) -> _Plan | None:
+    """Step 2 on the row of step 1: the plan of step 3, or None where the full path decides."""
+    if row is None:
         return None
-    round, player, known = found
-    event = round.game.event
+    round, game, event, player = _READ.instances(row[:-1])
+    game.event = event
+    round.game = game
+    player.event = event
+    known = bool(row[-1])
     sent = sent_time(slip.received, slip.sent_at, Slip.Source.PHONE)
     handed = sent or slip.received
     # Closed and not yet ruled: the ruling to come reads it (it takes the round's lock
@@ -248,31 +258,60 @@ def phone_slip(slip: PhoneSlip) -> SubmitResult | None:
         value for f, value in zip(_HISTORY_FIELDS, _prepared(_HISTORY_FIELDS, entry), strict=True)
         if f.name != "object_id"
     ]  # fmt: skip
-    params = _prepared(_SLIP_FIELDS, new) + recheck
+    return _Plan(new, entry, [player.pk, round.pk], _prepared(_SLIP_FIELDS, new) + recheck, history)
+
+
+def _written(plan: _Plan, written: tuple[Any, ...] | None) -> SubmitResult | None:
+    if written is None:
+        return None
+    plan.slip.pk = written[0]
+    plan.slip._state.adding = False
+    plan.slip._state.db = connection.alias
+    return SubmitResult(plan.slip)
+
+
+def phone_slip(slip: PhoneSlip) -> SubmitResult | None:
+    """Record ``slip`` when it is the plain case (see the module's text); None otherwise,
+    nothing written: the caller hands it to ``slip_submit``."""
+    plan = _plan(slip, _read(slip))
+    if plan is None:
+        return None
     if connection.vendor == "postgresql":
         # One round trip: BEGIN, the locks, the rows, COMMIT sent together (pipeline mode),
         # each statement with a snapshot of its own, taken after the locks were granted.
         raw = connection.connection
         with _postgresql_cursor() as lock, _postgresql_cursor() as write:
             with raw.pipeline(), raw.transaction():
-                lock.execute(_lock_sql(connection.vendor), [player.pk, round.pk], prepare=True)
-                write.execute(_write_sql(connection.vendor), [*params, *history], prepare=True)
+                lock.execute(_lock_sql(connection.vendor), plan.lock, prepare=True)
+                write.execute(_write_sql(connection.vendor), [*plan.write, *plan.history], prepare=True)
             written = write.fetchone()
     else:
         # SQLite takes one writer at a time (the settings' IMMEDIATE transactions): the same
         # statement, then the entry, in one transaction.
         with transaction.atomic():
             with connection.cursor() as cursor:
-                cursor.execute(_insert_sql(connection.vendor), params)
+                cursor.execute(_insert_sql(connection.vendor), plan.write)
                 written = cursor.fetchone()
             if written is not None:
                 history_record(
-                    event=event, entity="slip", object_id=written[0], action="submit", by=None,
-                    new=entry.new,
+                    event=plan.entry.event, entity="slip", object_id=written[0], action="submit",
+                    by=None, new=plan.entry.new,
                 )  # fmt: skip
-    if written is None:
+    return _written(plan, written)
+
+
+async def aphone_slip(slip: PhoneSlip, db: psycopg.AsyncConnection[Any]) -> SubmitResult | None:
+    """:func:`phone_slip` on PostgreSQL for a caller on the event loop (arbiter/asgi.py), on
+    ``db``, a connection of its own in autocommit mode: the same statements, the process's
+    thread never waited for (a hall's slips waited there for each other's round trips)."""
+    async with psycopg.AsyncCursor(db) as cursor:
+        await cursor.execute(_read_sql("postgresql"), _read_params(slip), prepare=True)
+        plan = _plan(slip, await cursor.fetchone())
+    if plan is None:
         return None
-    new.pk = written[0]
-    new._state.adding = False
-    new._state.db = connection.alias
-    return SubmitResult(new)
+    async with psycopg.AsyncCursor(db) as lock, psycopg.AsyncCursor(db) as write:
+        async with db.pipeline(), db.transaction():
+            await lock.execute(_lock_sql("postgresql"), plan.lock, prepare=True)
+            await write.execute(_write_sql("postgresql"), [*plan.write, *plan.history], prepare=True)
+        written = await write.fetchone()
+    return _written(plan, written)

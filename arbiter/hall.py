@@ -1,0 +1,149 @@
+"""A phone's plain slip recorded on the event loop, on PostgreSQL: the hall's hot path.
+
+Through Django's handler a slip waits for the process's phones' thread (arbiter/asgi.py),
+and that thread waits for each of the slip's two round trips to the database while the
+slips behind it wait for the thread; the thread and the event loop also take turns at
+the interpreter lock, a switch at each statement. The hall benchmark showed a web process
+spending about twice the slip's own CPU around it. Here the slip's statements
+(:func:`~tournaments.services.phone_slips.aphone_slip`) run on the event loop, on a
+connection of a small pool of this process's own, so that while one slip waits for
+PostgreSQL the loop reads the next; then Django's middleware and view run, on the loop
+and without a database (Django refuses one there), to answer exactly as the view answers
+a slip it records itself (api/views.py, ``RECORDED``).
+
+Anything else goes to Django as before, the body read here handed on: a slip that is not
+the plain case, another vendor (SQLite takes one writer at a time: the thread suits it), a
+database that fails or a pool that stays busy (the full path then says what is wrong).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import io
+import logging
+import weakref
+from typing import Any
+
+import psycopg
+from django.core import signals
+from django.core.exceptions import SynchronousOnlyOperation
+from django.db import connections
+from django.http.response import HttpResponseBase
+from django.urls import Resolver404, resolve
+from psycopg_pool import AsyncConnectionPool, PoolTimeout
+
+from api import views
+from tournaments.services.phone_slips import aphone_slip
+
+logger = logging.getLogger(__name__)
+
+#: The path's ending of the slips of a round (api/urls.py), checked before anything else.
+SLIPS_PATH_END = "/rounds/current/slips/"
+#: Connections of a process's pool: a slip holds one for its two round trips (about a
+#: millisecond); a hall's 200 slips a second need one or two at a time.
+POOL_SIZE = 4
+#: How long a slip waits for a connection of the pool before Django's path takes it.
+POOL_WAIT_S = 5.0
+
+_pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncConnectionPool[Any]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+@functools.cache
+def _on_postgresql() -> bool:
+    return bool(connections["default"].vendor == "postgresql")
+
+
+def takes(scope: dict[str, Any]) -> bool:
+    """Whether the request may be a phone's slip that this module records."""
+    return (
+        scope.get("method") == "POST"
+        and str(scope.get("path", "")).endswith(SLIPS_PATH_END)
+        and _on_postgresql()
+    )
+
+
+async def _configure(db: psycopg.AsyncConnection[Any]) -> None:
+    """Django's settings of a new connection (the time zone; the role when one is set)."""
+    wrapper: Any = connections["default"]
+    timezone_name = wrapper.timezone_name
+    if timezone_name and db.info.parameter_status("TimeZone") != timezone_name:
+        await db.execute(wrapper.ops.set_time_zone_sql(), [timezone_name])
+    if role := wrapper.settings_dict["OPTIONS"].get("assume_role"):
+        await db.execute(psycopg.sql.SQL("SET ROLE {}").format(psycopg.sql.Identifier(role)))
+
+
+async def _pool() -> AsyncConnectionPool[Any]:
+    """The pool of the running event loop (uvicorn runs one a process)."""
+    loop = asyncio.get_running_loop()
+    pool = _pools.get(loop)
+    if pool is None:
+        params = dict(connections["default"].get_connection_params())
+        params.pop("cursor_factory", None)  # Django's, synchronous: psycopg's own binds on the server
+        params["autocommit"] = True  # the read outside a transaction, as Django's
+        pool = AsyncConnectionPool(
+            kwargs=params,
+            min_size=1,
+            max_size=POOL_SIZE,
+            timeout=POOL_WAIT_S,
+            configure=_configure,
+            name="arbiter-hall",
+            open=False,
+        )
+        _pools[loop] = pool
+        await pool.open()
+    return pool
+
+
+async def close_pools() -> None:
+    """Close the pool of the running loop (tests, which start a loop per test)."""
+    pool = _pools.pop(asyncio.get_running_loop(), None)
+    if pool is not None:
+        await pool.close()
+
+
+async def slip_response(handler: Any, scope: dict[str, Any], body_file: Any) -> HttpResponseBase | None:
+    """The answer to a phone's plain slip, recorded here; None: Django's path takes the
+    request, its body untouched, nothing written."""
+    size = body_file.seek(0, io.SEEK_END)
+    body_file.seek(0)
+    if size > views.PHONE_SLIP_BYTES:
+        return None
+    # A copy: Django's request closes the file it read its body from.
+    body = io.BytesIO(body_file.read())
+    body_file.seek(0)
+    try:
+        request, refusal = handler.create_request(scope, body)
+        if request is None or refusal is not None:
+            return None
+        match = resolve(request.path_info)
+        if match.func is not views.round_slips:
+            return None
+        slip = views.phone_slip_of(request, match.kwargs["event_id"])
+        if slip is None:
+            return None
+        pool = await _pool()
+        async with pool.connection() as db:
+            result = await aphone_slip(slip, db)
+    except Resolver404:
+        return None
+    except (psycopg.Error, PoolTimeout, OSError):
+        logger.warning("a slip left to Django's path: the database failed on the event loop", exc_info=True)
+        return None
+    except SynchronousOnlyOperation:
+        # A statement of Django's in the plan (a relation not read with the row): a defect,
+        # said in the log; the slip is not lost for it, Django's path records it.
+        logger.error("a slip left to Django's path: Django queried on the event loop", exc_info=True)
+        return None
+    if result is None:
+        return None
+    setattr(request, views.RECORDED, result)
+    # Django's middleware and view, on the loop: no statement runs there (Django refuses
+    # one in an event loop), only the headers and the receipt of api/views.py.
+    signals.request_started.send(sender=handler.__class__, scope=scope)
+    response: HttpResponseBase = handler.get_response(request)
+    response._handler_class = handler.__class__  # type: ignore[attr-defined]
+    response.close()  # the request's signals, as Django's path closes its responses
+    return response
