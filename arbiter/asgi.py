@@ -40,9 +40,9 @@ from asgiref.sync import SyncToAsync, ThreadSensitiveContext, sync_to_async
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
-from django.http import FileResponse
+from django.http import FileResponse, HttpRequest
 from django.http.response import HttpResponseBase
-from django.urls import set_script_prefix
+from django.urls import ResolverMatch, set_script_prefix
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings.local")
 
@@ -117,15 +117,28 @@ class OneThreadASGIHandler(ASGIHandler):
             return
         try:
             set_script_prefix(get_script_prefix(scope))
-            response = await hall.slip_response(self, scope, body_file) if hall.takes(scope) else None
-            if response is None:
-                response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+            if hall.is_slip(scope):
+                with live.SLIPS.answering():  # before the streams' panels (rooms/views/live.py)
+                    await self._send_slip(scope, body_file, send)
+                return
+            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
             if response.streaming:
                 await self._stream(response, receive, send)
             else:
                 await self.send_response(response, send)
         finally:
             body_file.close()
+
+    async def _send_slip(self, scope: dict[str, Any], body_file: Any, send: Any) -> None:
+        response = await hall.slip_response(self, scope, body_file) if hall.takes(scope) else None
+        if response is None:
+            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+        await self.send_response(response, send)
+
+    def resolve_request(self, request: HttpRequest) -> ResolverMatch:
+        # A slip on the event loop was routed there already (arbiter/hall.py): not twice.
+        known: ResolverMatch | None = getattr(request, "resolver_match", None)
+        return known if known is not None else super().resolve_request(request)
 
     def _respond(self, scope: dict[str, Any], body_file: Any) -> HttpResponseBase:
         signals.request_started.send(sender=self.__class__, scope=scope)
@@ -188,6 +201,7 @@ PHONE_LANES = Lanes(phone_threads())
 
 from arbiter import hall  # noqa: E402  (after Django's set-up)
 from arbiter.middleware import SCOPE_KEY  # noqa: E402
+from rooms.views import live  # noqa: E402
 
 
 async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:

@@ -1,15 +1,14 @@
 """A phone's plain slip recorded on the event loop, on PostgreSQL: the hall's hot path.
 
 Through Django's handler a slip waits for the process's phones' thread (arbiter/asgi.py),
-and that thread waits for each of the slip's two round trips to the database while the
-slips behind it wait for the thread; the thread and the event loop also take turns at
-the interpreter lock, a switch at each statement. The hall benchmark showed a web process
-spending about twice the slip's own CPU around it. Here the slip's statements
-(:func:`~tournaments.services.phone_slips.aphone_slip`) run on the event loop, on a
-connection of this process's own, so that while one slip waits for
-PostgreSQL the loop reads the next; then Django's middleware and view run, on the loop
-and without a database (Django refuses one there), to answer exactly as the view answers
-a slip it records itself (api/views.py, ``RECORDED``).
+and that thread waits for each of the slip's round trips to the database while the slips
+behind it wait for the thread; the thread and the event loop also take turns at the
+interpreter lock, a switch at each statement. Here the slip is planned on the loop (the
+event's current round as the process last read it, :mod:`tournaments.services.phone_slips`)
+and written with the slips that queued meanwhile, in one statement on this process's one
+connection (:class:`~tournaments.services.phone_slips.Batches`); then Django's middleware
+and view run, on the loop and without a database (Django refuses one there), to answer
+exactly as the view answers a slip it records itself (api/views.py, ``RECORDED``).
 
 Anything else goes to Django as before, the body read here handed on: a slip that is not
 the plain case, another vendor (SQLite takes one writer at a time: the thread suits it), a
@@ -19,6 +18,7 @@ database that fails or a pool that stays busy (the full path then says what is w
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import functools
 import io
 import logging
@@ -34,17 +34,16 @@ from django.urls import Resolver404, resolve
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
 from api import views
-from tournaments.services.phone_slips import aphone_slip
+from tournaments.services.phone_slips import Batches, batch_function_sql
 
 logger = logging.getLogger(__name__)
 
 #: The path's ending of the slips of a round (api/urls.py), checked before anything else.
 SLIPS_PATH_END = "/rounds/current/slips/"
-#: Connections of a process's pool. One: a process's slips go to PostgreSQL one after the
-#: other, as they went from the phones' thread, and wait on the loop meanwhile at no cost.
-#: With four, the hall benchmark measured more CPU on both sides (600 phones, the window:
-#: web 4.8 s against 3.5 s, PostgreSQL 2.4 ms a slip against 1.5), more transactions
-#: holding the round in SHARE mode at once.
+#: Connections of a process's pool. One: a process's batches of slips go to PostgreSQL one
+#: after the other, the next one growing meanwhile at no cost. With four (one slip a
+#: statement then), the hall benchmark measured more CPU on both sides (600 phones, the
+#: window: web 4.8 s against 3.5 s, PostgreSQL 2.4 ms a slip against 1.5).
 POOL_SIZE = 1
 #: How long a slip waits for a connection of the pool before Django's path takes it.
 POOL_WAIT_S = 5.0
@@ -52,6 +51,7 @@ POOL_WAIT_S = 5.0
 _pools: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, AsyncConnectionPool[Any]] = (
     weakref.WeakKeyDictionary()
 )
+_batches_of: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, Batches] = weakref.WeakKeyDictionary()
 
 
 @functools.cache
@@ -59,23 +59,26 @@ def _on_postgresql() -> bool:
     return bool(connections["default"].vendor == "postgresql")
 
 
+def is_slip(scope: dict[str, Any]) -> bool:
+    """Whether the request may be a slip (a phone's, or the arbitrator's through the API)."""
+    return scope.get("method") == "POST" and str(scope.get("path", "")).endswith(SLIPS_PATH_END)
+
+
 def takes(scope: dict[str, Any]) -> bool:
     """Whether the request may be a phone's slip that this module records."""
-    return (
-        scope.get("method") == "POST"
-        and str(scope.get("path", "")).endswith(SLIPS_PATH_END)
-        and _on_postgresql()
-    )
+    return is_slip(scope) and _on_postgresql()
 
 
 async def _configure(db: psycopg.AsyncConnection[Any]) -> None:
-    """Django's settings of a new connection (the time zone; the role when one is set)."""
+    """Django's settings of a new connection (the time zone; the role when one is set),
+    and the batch function of the slips (a temporary one: it goes with the connection)."""
     wrapper: Any = connections["default"]
     timezone_name = wrapper.timezone_name
     if timezone_name and db.info.parameter_status("TimeZone") != timezone_name:
         await db.execute(wrapper.ops.set_time_zone_sql(), [timezone_name])
     if role := wrapper.settings_dict["OPTIONS"].get("assume_role"):
         await db.execute(psycopg.sql.SQL("SET ROLE {}").format(psycopg.sql.Identifier(role)))
+    await db.execute(batch_function_sql())
 
 
 async def _pool() -> AsyncConnectionPool[Any]:
@@ -100,9 +103,25 @@ async def _pool() -> AsyncConnectionPool[Any]:
     return pool
 
 
+async def _batches() -> Batches:
+    """The slips' batches of the running event loop, written on its pool."""
+    loop = asyncio.get_running_loop()
+    batches = _batches_of.get(loop)
+    if batches is None:
+        pool = await _pool()
+        batches = _batches_of[loop] = Batches(pool.connection)
+    return batches
+
+
 async def close_pools() -> None:
     """Close the pool of the running loop (tests, which start a loop per test)."""
-    pool = _pools.pop(asyncio.get_running_loop(), None)
+    loop = asyncio.get_running_loop()
+    batches = _batches_of.pop(loop, None)
+    if batches is not None and batches.task is not None:
+        batches.task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await batches.task
+    pool = _pools.pop(loop, None)
     if pool is not None:
         await pool.close()
 
@@ -124,12 +143,11 @@ async def slip_response(handler: Any, scope: dict[str, Any], body_file: Any) -> 
         match = resolve(request.path_info)
         if match.func is not views.round_slips:
             return None
+        request.resolver_match = match
         slip = views.phone_slip_of(request, match.kwargs["event_id"])
         if slip is None:
             return None
-        pool = await _pool()
-        async with pool.connection() as db:
-            result = await aphone_slip(slip, db)
+        result = await (await _batches()).record(slip)
     except Resolver404:
         return None
     except (psycopg.Error, PoolTimeout, OSError):

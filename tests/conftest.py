@@ -23,9 +23,19 @@ from solver.formats.cgp import parse_board
 from solver.tiles import tile_set
 from tournaments import services
 from tournaments.models import Event, Lexicon
+from tournaments.services import phone_slips
 
 DATA = Path(__file__).parent / "data"
 CORPUS = DATA / "corpus"
+
+
+@pytest.fixture(autouse=True)
+def _phone_slips_read_afresh() -> Iterator[None]:
+    """The rounds the quick path remembers (tournaments/services/phone_slips.py) are of one
+    test's database: each test starts without them."""
+    phone_slips.forget()
+    yield
+    phone_slips.forget()
 
 
 @pytest.fixture(autouse=True, scope="session")

@@ -16,6 +16,7 @@ import contextlib
 import dataclasses
 import json
 import logging
+import random
 import threading
 import time
 from collections import Counter
@@ -54,9 +55,17 @@ MIN_LOOK_SECONDS = 0.02
 #: that queued behind the close: tournaments/services/rulings.py, RULE_AGAIN_QUIET), and
 #: each build sends every phone its panel.
 PANEL_EVERY_SECONDS = 1.0
+#: The longest a public change waits for the phones' slips this process is answering.
+SLIPS_FIRST_SECONDS = 3.0
+#: How often the waiting change looks whether they have been answered.
+SLIPS_FIRST_POLL_SECONDS = 0.05
 #: After Redis failed, the listener tries again this much later.
 RECONNECT_SECONDS = 2.0
 HEARTBEAT_SECONDS = 15.0
+#: Each stream beats at its own pace, up to this share sooner than HEARTBEAT_SECONDS:
+#: a hall's streams open together and are written to together (each public change), and
+#: 2,000 heartbeats at one instant held up the slips of that second (hall benchmark).
+HEARTBEAT_SPREAD = 0.25
 #: A stream ends after this long and the browser reconnects (after RETRY_MS): a phone
 #: that vanished without closing its connection holds a server thread no longer.
 LIFETIME_SECONDS = 300.0
@@ -73,6 +82,38 @@ _memo: dict[int, tuple[float, LiveVersions]] = {}
 #: Set, every open stream ends within CHECK_SECONDS (the browsers reconnect): for a
 #: server that stops, and for the tests, whose database goes when a test ends.
 STOP = threading.Event()
+
+
+class _Slips:
+    """The phones' slips this process is answering (counted by arbiter/asgi.py).
+
+    A public change wakes every phone's stream of the process at once, to write its panel:
+    at the close of a 2,000-phone round, 2,000 writes and the panels' building, while the
+    slips sent before the deadline were still queued in the process. Each step of such a
+    slip then waited behind the 2,000 writes: the slips of the round's last seconds were
+    answered 5 to 8 s late (hall benchmark, a core kept busy). The slips go first: the
+    change waits until they are answered, :data:`SLIPS_FIRST_SECONDS` at most (slips
+    that never stop coming must not keep the phones from the change)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    @contextlib.contextmanager
+    def answering(self) -> Iterator[None]:
+        self.count += 1
+        try:
+            yield
+        finally:
+            self.count -= 1
+
+    async def answered(self, at_most: float) -> None:
+        until = time.monotonic() + at_most
+        while self.count > 0 and time.monotonic() < until:
+            await asyncio.sleep(SLIPS_FIRST_POLL_SECONDS)
+
+
+#: Of this process (its event loop: only the loop's coroutines count and wait).
+SLIPS = _Slips()
 
 
 def _computed(event: Event) -> LiveVersions:
@@ -178,8 +219,10 @@ class _Channel:
             return
         self.failed = None
         if versions != self.versions:
-            await self._build_panels(versions)
             phones = self.versions is None or _for_phones(versions) != _for_phones(self.versions)
+            if phones and self.versions is not None and self.seats:
+                await SLIPS.answered(SLIPS_FIRST_SECONDS)
+            await self._build_panels(versions)
             self.versions = versions
             self._wake(phones)
 
@@ -341,6 +384,7 @@ class _Writer:
         self.event, self.arbitrator = event, arbitrator
         self.started = self.last_write = time.monotonic()
         self.sent: tuple[str, str] | None = None
+        self.beat = HEARTBEAT_SECONDS * (1 - HEARTBEAT_SPREAD * random.random())
 
     def open(self) -> bool:
         return time.monotonic() - self.started < LIFETIME_SECONDS and not STOP.is_set()
@@ -348,7 +392,7 @@ class _Writer:
     def until_due(self) -> float:
         """Seconds until the next heartbeat or the end of the stream's life."""
         now = time.monotonic()
-        return min(self.last_write + HEARTBEAT_SECONDS, self.started + LIFETIME_SECONDS) - now
+        return min(self.last_write + self.beat, self.started + LIFETIME_SECONDS) - now
 
     def unreadable(self) -> None:
         # The database is unreachable (restarting, or gone at the end of a test): the stream
@@ -367,7 +411,7 @@ class _Writer:
             if not first and (panel := _panel(versions, panels, seat)):
                 return panel
             return f"event: version\ndata: {json.dumps(_body(versions, self.arbitrator))}\n\n"
-        if now - self.last_write >= HEARTBEAT_SECONDS:
+        if now - self.last_write >= self.beat:
             # A write is the only way a WSGI server learns that the phone has gone; the
             # page counts it as a sign of life (a slip waiting to be sent goes then).
             self.last_write = now

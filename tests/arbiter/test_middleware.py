@@ -8,6 +8,7 @@ import asyncio
 import datetime as dt
 import io
 import time
+from typing import Any
 
 import pytest
 from django.http import HttpRequest, HttpResponse
@@ -226,6 +227,31 @@ def test_an_api_error_through_the_asgi_application_is_json() -> None:
     status, headers, body = asgi_request("/api/events/999999/", [(b"authorization", b"Token nope")])
     assert status in (401, 404) and headers[b"content-type"].startswith(b"application/json")
     assert b'"error"' in body
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_slip_is_counted_while_it_is_answered_for_the_streams_to_wait(monkeypatch) -> None:
+    # rooms/views/live.py, SLIPS: a public change waits for the slips being answered.
+    from arbiter import asgi
+    from rooms.views import live
+
+    seen: list[int] = []
+    respond = asgi.OneThreadASGIHandler._respond
+
+    def counting(self: Any, scope: dict, body_file: Any) -> Any:
+        seen.append(live.SLIPS.count)
+        return respond(self, scope, body_file)
+
+    monkeypatch.setattr(asgi.OneThreadASGIHandler, "_respond", counting)
+    status, _headers, _body = asgi_request(
+        "/api/events/999999/rounds/current/slips/",
+        [(b"authorization", b"Player nope"), (b"content-type", b"application/json")],
+        method="POST",
+        body=b'{"coordinates": "8H", "word": "PROOF"}',
+    )
+    asgi_request("/api/events/999999/", [(b"authorization", b"Token nope")])
+    assert status in (401, 403, 404)
+    assert seen == [1, 0] and live.SLIPS.count == 0  # the slip only, and not after it
 
 
 def test_with_two_phone_threads_a_busy_one_does_not_hold_the_other_phones(monkeypatch) -> None:

@@ -6,17 +6,21 @@ same rows written, and everything else left to Django's path with its body. Need
 
 from __future__ import annotations
 
+import asyncio
 import json
 from typing import Any
 
 import psycopg
 import pytest
 from django.core.exceptions import SynchronousOnlyOperation
+from django.utils import timezone
 
 from arbiter import hall
 from tests.arbiter.test_middleware import asgi_request
 from tests.tournaments.services.test_phone_slips import _entry, _row, token
-from tournaments.models import Player, Round, Slip
+from tournaments import services
+from tournaments.models import HistoryEntry, Player, Round, Slip
+from tournaments.services import phone_slips
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -28,13 +32,13 @@ OWN = {b"date", b"content-length"}
 def on_the_loop(monkeypatch) -> list[Any]:
     """What the loop's path decided for each slip it saw (a receipt, or None: Django's)."""
     seen: list[Any] = []
-    recorded = hall.aphone_slip
+    recorded = phone_slips.Batches.record
 
-    async def spy(slip: Any, db: Any) -> Any:
-        seen.append(await recorded(slip, db))
+    async def spy(self: phone_slips.Batches, slip: Any) -> Any:
+        seen.append(await recorded(self, slip))
         return seen[-1]
 
-    monkeypatch.setattr(hall, "aphone_slip", spy)
+    monkeypatch.setattr(phone_slips.Batches, "record", spy)
     return seen
 
 
@@ -103,22 +107,138 @@ def test_what_is_not_the_plain_case_goes_to_djangos_path_with_its_body(open_roun
 
 
 @pytest.mark.parametrize(
-    "failure",
+    ("where", "failure"),
     [
-        psycopg.OperationalError("the server closed the connection"),
-        SynchronousOnlyOperation("a query of Django's on the loop"),  # a defect, logged
+        ("the batch's statement", psycopg.OperationalError("the server closed the connection")),
+        ("the slip's reading", SynchronousOnlyOperation("a query of Django's on the loop")),  # a defect
     ],
 )
-def test_a_failure_on_the_loop_leaves_the_slip_to_djangos_path(open_round, monkeypatch, failure) -> None:
+def test_a_failure_on_the_loop_leaves_the_slip_to_djangos_path(
+    open_round, monkeypatch, where: str, failure: Exception
+) -> None:
     round, (anne, _b, _c) = open_round
     tried: list[Any] = []
 
-    async def failing(slip: Any, db: Any) -> Any:
+    async def failing_batch(plans: Any, db: Any) -> Any:
+        tried.extend(plan.slip.client_id for plan in plans)
+        raise failure
+
+    async def failing_record(self: Any, slip: Any) -> Any:
         tried.append(slip.client_id)
         raise failure
 
-    monkeypatch.setattr(hall, "aphone_slip", failing)
+    if where == "the batch's statement":
+        monkeypatch.setattr(phone_slips, "awrite_batch", failing_batch)
+    else:
+        monkeypatch.setattr(phone_slips.Batches, "record", failing_record)
     status, _h, body = _post(round, token(anne), client_id="after-failure")
     assert tried == ["after-failure"] and status == 201 and body["created"]
     assert Slip.objects.get(pk=body["id"]).client_id == "after-failure"
     assert Player.objects.get(pk=anne.pk).slips.count() == 1
+
+
+def _phone_slip(round: Round, key: str, client_id: str) -> services.PhoneSlip:
+    coordinates, word = round.tops[0].split(" ", 1)
+    return services.PhoneSlip(
+        key=key, event_id=round.game.event_id, coordinates=coordinates, word=word,
+        announced_score=round.top_score, client_id=client_id, for_round=None,
+        received=timezone.now(), sent_at=None,
+    )  # fmt: skip
+
+
+def _record(
+    first: services.PhoneSlip | None, together: list[services.PhoneSlip], sizes: list[int]
+) -> list[Any]:
+    """``first`` recorded alone (the round then known to the process), then ``together``
+    at once, on the loop's batches; the size of each batch written in ``sizes``."""
+    written = phone_slips.awrite_batch
+
+    async def counted(plans: Any, db: Any) -> Any:
+        sizes.append(len(plans))
+        return await written(plans, db)
+
+    async def run() -> list[Any]:
+        try:
+            batches = await hall._batches()
+            if first is not None:
+                assert await batches.record(first) is not None
+            return list(await asyncio.gather(*(batches.record(slip) for slip in together)))
+        finally:
+            await hall.close_pools()
+
+    phone_slips.awrite_batch = counted  # type: ignore[assignment]
+    try:
+        return asyncio.run(run())
+    finally:
+        phone_slips.awrite_batch = written  # type: ignore[assignment]
+
+
+def test_slips_that_arrive_together_are_written_in_one_batch_as_the_full_path_writes_them(
+    open_round,
+) -> None:
+    round, (anne, bruno, chloe) = open_round
+    sizes: list[int] = []
+    keys = [token(p) for p in (anne, bruno, chloe)]
+    together = [_phone_slip(round, key, f"batch-{n}") for n, key in enumerate(keys[1:])]
+    results = _record(_phone_slip(round, keys[0], "first"), together, sizes)
+    assert sizes == [1, 2]  # the first alone, the two others in one statement
+    full = _slip_of_the_full_path(round, anne)
+    for result, player in zip(results, (bruno, chloe), strict=True):
+        assert result is not None and result.created
+        stored = Slip.objects.get(pk=result.slip.pk)
+        assert (stored.player_id, stored.client_id) == (player.pk, result.slip.client_id)
+        assert _row(stored) == _row(full) and _entry(stored) == _entry(full)
+
+
+def _slip_of_the_full_path(round: Round, player: Player) -> Slip:
+    """A slip of the full path, for comparison (a new one for ``player``, replacing theirs)."""
+    coordinates, word = round.tops[0].split(" ", 1)
+    return services.slip_submit(
+        event=round.game.event, player=player, coordinates=coordinates, word=word,
+        announced_score=round.top_score, client_id="full",
+    ).slip  # fmt: skip
+
+
+def test_in_a_batch_only_the_plain_slips_are_written_the_others_are_left_to_djangos_path(open_round) -> None:
+    round, (anne, bruno, chloe) = open_round
+    anne_key, bruno_key, chloe_key = token(anne), token(bruno), token(chloe)
+    sizes: list[int] = []
+    together = [
+        _phone_slip(round, anne_key, "kept"),  # sent again: a retry
+        _phone_slip(round, bruno_key, "bruno"),
+        _phone_slip(round, token(bruno), "bruno-other-phone"),  # the same player, another token
+        _phone_slip(round, "nobody", "x"),
+        _phone_slip(round, chloe_key, "chloe"),
+        _phone_slip(round, chloe_key, "chloe-again"),  # the same token: the next batch
+    ]
+    results = _record(_phone_slip(round, anne_key, "kept"), together, sizes)
+    written = [r is not None for r in results]
+    # Bruno's two phones: the first in the batch's order (its tokens') is written.
+    assert written[1] != written[2] and [written[n] for n in (0, 3, 4, 5)] == [False, False, True, False]
+    bruno_slip = "bruno" if written[1] else "bruno-other-phone"
+    # The slips not written were tried once more on a reading of the round (it may have
+    # changed since the process read it), alone or together.
+    assert sizes[:3] == [1, 5, 1] and sum(sizes) == 1 + 6 + 4
+    stored = Slip.objects.filter(round=round).order_by("player__table", "pk")
+    assert [(s.player_id, s.client_id) for s in stored] == [
+        (anne.pk, "kept"), (bruno.pk, bruno_slip), (chloe.pk, "chloe")
+    ]  # fmt: skip
+    assert HistoryEntry.objects.filter(entity="slip").count() == 3
+
+
+def test_a_batch_waits_for_a_players_slip_being_recorded_and_that_slip_steps_aside(open_round) -> None:
+    from tests.integration.test_slip_locks import BLOCKED, Worker, holding
+
+    round, (anne, bruno, _c) = open_round
+    anne_key, bruno_key = token(anne), token(bruno)
+    sizes: list[int] = []
+    together = [_phone_slip(round, anne_key, "loop"), _phone_slip(round, bruno_key, "loop")]
+    with holding(round, anne):
+        batch = Worker(lambda: _record(None, together, sizes))
+        batch.start()
+        batch.join(BLOCKED)
+        assert batch.is_alive(), "the batch did not wait for the player's slip in progress"
+    anne_result, bruno_result = batch.finished()
+    assert anne_result is None and bruno_result is not None  # hers goes to Django's path
+    assert Slip.objects.get(round=round, player=anne).client_id == ""  # the one held
+    assert Slip.objects.get(round=round, player=bruno).client_id == "loop"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections import Counter
 
 import pytest
 from django.test import Client
@@ -229,6 +230,17 @@ def test_an_async_stream_sends_a_heartbeat_when_nothing_changes(
 
     got = asyncio.run(scenario())
     assert got[1].startswith("event: version") and got[2].startswith("event: ping")
+
+
+def test_streams_opened_together_do_not_beat_together(event: Event) -> None:
+    from rooms.views import live
+
+    beats = [live._Writer(event, arbitrator=False).beat for _ in range(200)]
+    low = live.HEARTBEAT_SECONDS * (1 - live.HEARTBEAT_SPREAD)
+    assert all(low <= beat <= live.HEARTBEAT_SECONDS for beat in beats)
+    # Spread over the band: no quarter of it holds more than half of the streams.
+    quarters = Counter(min(3, int((beat - low) / (live.HEARTBEAT_SECONDS - low) * 4)) for beat in beats)
+    assert len(quarters) == 4 and max(quarters.values()) < 100
 
 
 def test_a_poked_channel_looks_at_once_instead_of_at_its_next_look(

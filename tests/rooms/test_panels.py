@@ -346,3 +346,44 @@ def test_a_phone_whose_stream_opens_after_the_last_build_keeps_its_stream(
 
     frames, ended = asyncio.run(run())
     assert not ended and frames[1].startswith("event: version"), frames
+
+
+def test_a_public_change_waits_for_the_slips_the_process_is_answering(
+    console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
+) -> None:
+    # At a hall's close the slips sent before the deadline may still be queued in the
+    # process: the 2,000 panels go once they are answered (rooms/views/live.py, SLIPS).
+    from rooms.views import live
+
+    monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+    monkeypatch.setattr(live, "SLIPS_FIRST_SECONDS", 60.0)  # only the slip's answer ends the wait
+
+    async def scenario() -> tuple[int, list[str]]:
+        received: list[str] = []
+
+        async def consume() -> None:
+            async for frame in live._astream(event, False, await sync_to_async(_seat)(players[0])):
+                received.append(frame)
+
+        task = asyncio.ensure_future(consume())
+        async with asyncio.timeout(10):
+            while len(received) < 2:
+                await asyncio.sleep(0.01)
+            before = live._memo[event.pk][1].public
+            with live.SLIPS.answering():
+                await sync_to_async(console.post, thread_sensitive=False)(_url(event, "close/"))
+                live.forget_versions()
+                live._channels[event.pk].poke()
+                while event.pk not in live._memo or live._memo[event.pk][1].public == before:
+                    await asyncio.sleep(0.01)  # the channel has seen the close...
+                await asyncio.sleep(10 * live.SLIPS_FIRST_POLL_SECONDS)
+                held = len(received)  # ...and writes nothing while the slip is answered
+            while len(received) < 3:
+                await asyncio.sleep(0.01)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return held, received
+
+    held, received = asyncio.run(scenario())
+    assert held == 2
+    assert received[2].startswith("event: panel") and _data(received[2])["state"] == "adjudicated"
