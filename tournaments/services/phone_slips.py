@@ -267,7 +267,8 @@ def batch_function_sql() -> str:
     write = _arrayed(_write_sql("postgresql", " INTO slip_id, slip_player"), 3)
     return (
         f"CREATE OR REPLACE FUNCTION {BATCH_FUNCTION}({arguments})"
-        f" RETURNS TABLE (slip_index integer, slip_id {types[0]}, slip_player {types[0]})"
+        f" RETURNS TABLE (slip_index integer, slip_id {Slip._meta.pk.db_type(connection)},"
+        f" slip_player {Player._meta.pk.db_type(connection)})"
         " LANGUAGE plpgsql AS $arbiter$\n#variable_conflict use_column\nBEGIN\n"
         f"PERFORM 1 FROM {rows.table(Round)} WHERE {_c(Round, 'pk')} = ANY(p1)"
         f" FOR SHARE OF {rows.table(Round)};\n"
