@@ -132,6 +132,23 @@ def test_a_slip_of_the_round_before_sent_again_is_left_to_it(game: Game, players
     assert quick(Round.objects.get(pk=second.pk), players[0], key=key, client_id="kept") is None
 
 
+def test_a_round_remembered_by_the_process_but_replaced_since_is_read_again(
+    game: Game, players: list[Player]
+) -> None:
+    # The process remembers the event's current round for the hall's slips (KNOWN_SECONDS):
+    # the next round opened within that time, a slip goes to it, not to the one remembered.
+    first = draw_and_open(game)
+    assert quick(first, players[0], client_id="one") is not None
+    services.round_close(round=first)
+    services.top_choose(round=Round.objects.get(pk=first.pk), move_text=first.tops[0])
+    services.round_place(round=Round.objects.get(pk=first.pk), draw_next=True)
+    second = Round.objects.get(game=game, number=2)
+    services.round_open(round=second)
+    done = quick(Round.objects.get(pk=second.pk), players[1], client_id="two")
+    assert done is not None and Slip.objects.get(pk=done.slip.pk).round_id == second.pk
+    assert Slip.objects.filter(round=first).count() == 1
+
+
 def test_a_slip_sent_before_the_close_and_queued_behind_it_is_recorded_in_time(
     game: Game, players: list[Player], settings
 ) -> None:
