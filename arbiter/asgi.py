@@ -18,8 +18,8 @@ A request goes to its thread once: Django's handler went three times (the reques
 signals, the view, the response's closing), each a thread switch and a wake-up of the
 event loop (:meth:`OneThreadASGIHandler.handle`).
 
-On PostgreSQL a phone's plain slip does not go to the thread at all: its statements run on
-the event loop (arbiter/hall.py), then Django answers it there.
+On PostgreSQL a phone's plain slip and its live stream do not go to the thread at all: their
+statements run on the event loop (arbiter/hall.py), then Django answers them there.
 
 The arbitrator does not queue behind the hall: the console, the projector and the API
 called with an arbitrator's token run in a second thread of their own (at 2,000 phones
@@ -121,7 +121,11 @@ class OneThreadASGIHandler(ASGIHandler):
                 with live.SLIPS.answering():  # before the streams' panels (rooms/views/live.py)
                     await self._send_slip(scope, body_file, send)
                 return
-            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+            response = None
+            if hall.takes_stream(scope):
+                response = await hall.stream_response(self, scope, body_file)
+            if response is None:
+                response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
             if response.streaming:
                 await self._stream(response, receive, send)
             else:

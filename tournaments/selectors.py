@@ -12,6 +12,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any, cast
 
+import psycopg
 from django.contrib.auth.models import User as AuthUser
 from django.core.cache import cache
 from django.db import connection
@@ -60,13 +61,13 @@ _TOKEN = rows.Columns(PlayerToken, Player, Event)
 
 
 @functools.cache
-def _token_sql(vendor: str) -> str:
+def _token_sql(vendor: str, match: str = "= %s") -> str:
     c = rows.column
     return (
         f"SELECT {_TOKEN.select()} FROM {rows.table(PlayerToken)}"
         f" INNER JOIN {rows.table(Player)} ON {c(Player, 'pk')} = {c(PlayerToken, 'player')}"
         f" INNER JOIN {rows.table(Event)} ON {c(Event, 'pk')} = {c(Player, 'event')}"
-        f" WHERE {c(PlayerToken, 'key')} = %s AND {c(PlayerToken, 'confirmed_at')} IS NOT NULL"
+        f" WHERE {c(PlayerToken, 'key')} {match} AND {c(PlayerToken, 'confirmed_at')} IS NOT NULL"
     )
 
 
@@ -75,9 +76,20 @@ def player_token(key: str) -> PlayerToken | None:
     waiting for the arbitrator's confirmation is none yet. Every slip of a hall reads it
     (the API's player authentication): in SQL written once (tournaments/rows.py)."""
     found = rows.fetch(_token_sql(connection.vendor), [key], _TOKEN)
-    if not found:
-        return None
-    token, player, event = found[0]
+    return _token_of(found[0]) if found else None
+
+
+async def aplayer_tokens(keys: list[str], db: psycopg.AsyncConnection[Any]) -> dict[str, PlayerToken]:
+    """:func:`player_token` of each of ``keys`` found, by key, on an event loop, through
+    ``db`` (PostgreSQL: arbiter/hall.py, the phones' live streams opened there)."""
+    async with psycopg.AsyncCursor(db) as cursor:
+        await cursor.execute(_token_sql("postgresql", "= ANY(%s)"), [keys], prepare=True)
+        found = [_token_of(_TOKEN.instances(row)) for row in await cursor.fetchall()]
+    return {token.key: token for token in found}
+
+
+def _token_of(found: list[Any]) -> PlayerToken:
+    token, player, event = found
     player.event = event
     token.player = player
     return cast(PlayerToken, token)

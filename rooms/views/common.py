@@ -3,12 +3,15 @@ messages."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from importlib import import_module
+from typing import Any, cast
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
+from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
@@ -24,6 +27,8 @@ from tournaments.state import StateError
 #: The session key holding the player joined on this browser, per event:
 #: {"<event id>": {"player": id, "token": key}}.
 SESSION_PLAYERS = "arbiter_players"
+#: A token's reading on an event loop.
+TokenOf = Callable[[str], Awaitable[PlayerToken | None]]
 
 
 #: The most digits a number typed in a page may have (a table, a round, a score, seconds):
@@ -73,7 +78,27 @@ def session_player(request: HttpRequest, event: Event | int) -> tuple[Player | N
     # The token, not the session, says who this phone is: a table the arbitrator released
     # is no longer this browser's. Read as every slip reads it (one statement written once:
     # a hall's 2,000 streams open at once after a Wi-Fi drop).
-    token = selectors.player_token(str(joined.get("token", "")))
+    return _seated(selectors.player_token(str(joined.get("token", ""))), joined, event_id)
+
+
+def session_store(request: HttpRequest) -> SessionBase:
+    """The session of ``request`` as SessionMiddleware makes it, for code that runs before
+    the middleware (arbiter/hall.py)."""
+    engine = import_module(settings.SESSION_ENGINE)
+    return cast(SessionBase, engine.SessionStore(request.COOKIES.get(settings.SESSION_COOKIE_NAME)))
+
+
+async def asession_player(store: SessionBase, event_id: int, token_of: TokenOf) -> tuple[Player | None, str]:
+    """:func:`session_player` on an event loop: the session through the cache's own
+    asynchronous read, the token through ``token_of`` (as :func:`~tournaments.selectors.
+    player_token` finds it)."""
+    joined = (await store.aget(SESSION_PLAYERS, {})).get(str(event_id))
+    if not joined:
+        return None, ""
+    return _seated(await token_of(str(joined.get("token", ""))), joined, event_id)
+
+
+def _seated(token: PlayerToken | None, joined: dict[str, Any], event_id: int) -> tuple[Player | None, str]:
     if token is None or token.player_id != joined.get("player") or token.player.event_id != event_id:
         return None, ""
     return token.player, token.key

@@ -24,6 +24,7 @@ from collections.abc import AsyncIterator, Iterator
 
 from asgiref.sync import sync_to_async
 from django import db
+from django.contrib import auth
 from django.core.handlers.asgi import ASGIRequest
 from django.http import HttpRequest, JsonResponse, StreamingHttpResponse
 from django.http.response import HttpResponseBase
@@ -33,9 +34,9 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 
 from rooms.views import panels
-from rooms.views.common import session_player
+from rooms.views.common import TokenOf, asession_player, session_player, session_store
 from rooms.views.panels import Panels, Seat
-from rooms.views.phone import rack_order
+from rooms.views.phone import SORT_DEFAULT, SORT_KEY, rack_order
 from tournaments import notify
 from tournaments.models import Event, Player
 from tournaments.permissions import can_arbitrate
@@ -351,19 +352,54 @@ def _body(versions: LiveVersions, arbitrator: bool) -> dict[str, object]:
     return body
 
 
-def _listener(request: HttpRequest, event_id: int) -> tuple[Event, bool, Player | None, str] | JsonResponse:
+@dataclasses.dataclass(frozen=True)
+class Listener:
+    """Who listens to an event's versions: its arbitrator, or a phone's player and token."""
+
+    event: Event
+    arbitrator: bool
+    player: Player | None = None
+    token: str = ""
+    #: The player's rack order, when read with the session on the event loop.
+    sort: str = ""
+
+
+#: The request's attribute holding its :class:`Listener` when found on the event loop
+#: before Django's chain (arbiter/hall.py): the view then reads nothing itself.
+FOUND = "arbiter_listener"
+
+
+def _listener(request: HttpRequest, event_id: int) -> Listener | JsonResponse:
     """The event, whether the caller arbitrates it, else the phone's player and token."""
     if getattr(request.user, "is_authenticated", False):
         event = get_object_or_404(Event, pk=event_id)
         if can_arbitrate(request.user, event):
-            return event, True, None, ""
+            return Listener(event, True)
     # A phone: its event comes with its player, in the one statement that checks its token.
     player, token = session_player(request, event_id)
     if player is None:
         get_object_or_404(Event, pk=event_id)  # no such event: 404, as for the arbitrator
         message = _("join the event first")
         return JsonResponse({"error": {"code": "forbidden", "message": message, "detail": {}}}, status=403)
-    return player.event, False, player, token
+    return Listener(player.event, False, player, token)
+
+
+async def aphone_listener(request: HttpRequest, event_id: int, token_of: TokenOf) -> Listener | None:
+    """A phone's :func:`_listener` on the event loop, before Django's chain: its session
+    read from the cache, its token through ``token_of`` (arbiter/hall.py). A hall's streams
+    open together (the round's start, the Wi-Fi back), and in the phones' one thread
+    (arbiter/asgi.py) each waited for the round trips of those before it. None: the view
+    decides (a logged-in session, maybe the arbitrator's; no player; a rack order that the
+    URL changes, written to the session)."""
+    if "sort" in request.GET:
+        return None
+    store = session_store(request)
+    if await store.ahas_key(auth.SESSION_KEY):
+        return None
+    player, token = await asession_player(store, event_id, token_of)
+    if player is None:
+        return None
+    return Listener(player.event, False, player, token, str(await store.aget(SORT_KEY, SORT_DEFAULT)))
 
 
 @never_cache
@@ -372,8 +408,7 @@ def live(request: HttpRequest, event_id: int) -> JsonResponse:
     found = _listener(request, event_id)
     if isinstance(found, JsonResponse):
         return found
-    event, arbitrator, _player, _token = found
-    return JsonResponse(_body(versions_for(event), arbitrator))
+    return JsonResponse(_body(versions_for(found.event), found.arbitrator))
 
 
 class _Writer:
@@ -481,20 +516,24 @@ async def _astream(event: Event, arbitrator: bool, seat: Seat | None = None) -> 
 
 @never_cache
 def live_stream(request: HttpRequest, event_id: int) -> HttpResponseBase:
-    found = _listener(request, event_id)
+    found: Listener | JsonResponse | None = getattr(request, FOUND, None)
+    on_the_loop = found is not None
+    if found is None:
+        found = _listener(request, event_id)
     if isinstance(found, JsonResponse):
         return found
-    event, arbitrator, player, token = found
     if isinstance(request, ASGIRequest):
         seat = None
-        if player is not None and request.GET.get("panel"):  # the phone page's stream
-            seat = Seat(player.pk, translation.get_language(), rack_order(request), token)
-        # The connection this check used goes back now, not when the stream ends minutes
-        # later: 2,000 open streams must not hold 2,000 database connections.
-        db.connections.close_all()
-        stream: Iterator[str] | AsyncIterator[str] = _astream(event, arbitrator, seat)
+        if found.player is not None and request.GET.get("panel"):  # the phone page's stream
+            order = found.sort or rack_order(request)
+            seat = Seat(found.player.pk, translation.get_language(), order, found.token)
+        if not on_the_loop:
+            # The connection this check used goes back now, not when the stream ends
+            # minutes later: 2,000 open streams must not hold 2,000 database connections.
+            db.connections.close_all()
+        stream: Iterator[str] | AsyncIterator[str] = _astream(found.event, found.arbitrator, seat)
     else:
-        stream = _stream(event, arbitrator)  # a WSGI server's thread per phone
+        stream = _stream(found.event, found.arbitrator)  # a WSGI server's thread per phone
     response = StreamingHttpResponse(stream, content_type="text/event-stream")
     # A proxy (nginx) buffers a response unless told not to: the events would arrive late.
     response["X-Accel-Buffering"] = "no"

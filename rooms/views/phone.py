@@ -114,12 +114,16 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
     return render(request, "phone/join.html", {"form": form})
 
 
+#: The session key of the player's rack order, and the order by default (vowels first).
+SORT_KEY, SORT_DEFAULT = "arbiter_sort", "v"
+
+
 def rack_order(request: HttpRequest) -> str:
     """The player's rack order (``?sort=``, then kept in the session): vowels first by default."""
     order = request.GET.get("sort")
     if order in ("a", "v"):
-        request.session["arbiter_sort"] = order
-    return str(request.session.get("arbiter_sort", "v"))
+        request.session[SORT_KEY] = order
+    return str(request.session.get(SORT_KEY, SORT_DEFAULT))
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ middle of a round: tests/integration/test_faults.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import socket
 
 import pytest
@@ -97,3 +98,20 @@ def test_the_process_makes_one_redis_client_per_connection_pool(location: str) -
     first = client.get_client("a")
     assert client.get_client("b") is first and client.get_client("c", write=True) is first  # one server
     assert first.connection_pool is client._get_connection_pool(0)
+
+
+def test_the_read_on_the_event_loop_falls_back_to_the_memory_as_well(away: FallbackRedisCache) -> None:
+    """A live stream's session is read on the loop (arbiter/hall.py): Redis refusing it
+    is noticed as for the other operations, and the memory answers meanwhile."""
+
+    async def read(key: str) -> object:
+        try:
+            return await away.aget(key, "none")
+        finally:
+            await fallback.aclose()
+
+    assert not away.away
+    assert asyncio.run(read("view")) == "none"
+    assert away.away  # the refusal was noticed
+    away.set("view", {"board": "..."}, 30)  # in memory meanwhile
+    assert asyncio.run(read("view")) == {"board": "..."}

@@ -23,6 +23,15 @@ from tournaments.selectors import player_lines
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+@pytest.fixture(autouse=True)
+def _no_messages(settings) -> None:
+    """The streams look on their clock, as on the embedded default: a test makes its change
+    in one go (a close and its ruling, say), and with REDIS_URL set the close's message
+    woke the streams between the two, a panel then built at the close (found running
+    these tests after others that had connected to Redis on the loop)."""
+    settings.ARBITER_LIVE_REDIS_URL = ""
+
+
 def _data(frame: str) -> dict[str, Any]:
     found: dict[str, Any] = json.loads(frame.split("data: ", 1)[1])
     return found
