@@ -44,20 +44,19 @@ class _Link:
         self.memory = memory
         self.away_until = 0.0
         self.lock = threading.Lock()
-        #: Per event loop: an asyncio connection belongs to the loop that opened it.
-        self.on_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _OnLoop]
+        self.on_loops: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, _LoopClient]
         self.on_loops = weakref.WeakKeyDictionary()
 
-    def on_loop(self) -> _OnLoop:
+    def on_loop(self) -> _LoopClient:
         """The asynchronous client of the running loop, on the same server and options."""
         loop = asyncio.get_running_loop()
         found = self.on_loops.get(loop)
         if found is None:
-            found = self.on_loops[loop] = _OnLoop(self.client)
+            found = self.on_loops[loop] = _LoopClient(self.client)
         return found
 
 
-class _OnLoop:
+class _LoopClient:
     """A Redis client of one event loop, whose reads are gathered (arbiter/gathered.py)."""
 
     def __init__(self, shared: Any) -> None:
