@@ -398,7 +398,10 @@ def test_at_0000_the_phone_closes_its_form_and_says_time_is_up(
     until = phone.locator("#receipt .until")
     assert "Vous pouvez le remplacer jusqu’à la fin du temps" in until.inner_text()
     phone.fill("#slip input[name=word]", "ABC")  # typing when time runs out
+    assert phone.evaluate("() => document.activeElement.name") == "word"
     phone.wait_for_selector("#slip .time-up", timeout=LIVE_MS)
+    # Issue 32: the focus goes to the status line, not to the page's top with the field.
+    assert phone.evaluate("() => document.activeElement.hasAttribute('data-focus-here')")
     assert "Temps écoulé" in phone.locator("#slip .time-up").inner_text()
     assert phone.locator("#slip .time-up").get_attribute("role") == "status"  # said aloud
     assert phone.locator("#slip button.primary").is_disabled()
@@ -1436,3 +1439,42 @@ def test_the_console_shows_the_tops_once_a_worker_has_computed_them(
     page.get_by_text(re.compile(r"^Top \d+ \(\d+ solutions?\)")).wait_for(timeout=LIVE_MS)
     assert page.get_by_text("Calcul des tops…").count() == 0
     page.context.close()
+
+
+@pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
+def test_the_consoles_wide_tables_scroll_in_their_own_box_at_320_px(
+    browser: Any, live_server: Any, event: Event, locale: str
+) -> None:
+    """Found by issue 32: at 320 px the standings (546 px wide), the history, the players,
+    the sheets and the event list scrolled the whole page sideways, its menu and title
+    with it. Each wide table scrolls in its own region, which the keyboard reaches."""
+    long_name, long_club = "Marie-Christine de La Tour d'Auvergne", "Scrabble Club de Villeneuve-lès-Avignon"
+    services.player_add(event=event, name=long_name, club=long_club)
+    round = open_round(event)
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    services.round_place(round=Round.objects.get(pk=round.pk))
+    base = live_server.url
+    desk = console(browser, base, event, locale)
+    desk.set_viewport_size({"width": 320, "height": 800})
+    suffix = locale[:2]
+    for name in ("events", "players", "standings", "history", "sheets"):
+        desk.goto(f"{base}/console/" if name == "events" else f"{base}/console/{event.pk}/{name}/")
+        past = desk.evaluate(  # what sticks out, to say so when the page is too wide
+            "() => [...document.body.querySelectorAll('*')]"
+            ".filter(e => e.getBoundingClientRect().right > 321 && !e.closest('.scroll-x'))"
+            ".map(e => e.tagName + ' ' + (e.textContent || '').slice(0, 30))"
+        )
+        assert desk.evaluate("() => document.documentElement.scrollWidth") <= 320, (name, past)
+        regions = desk.locator(".scroll-x[role=region][tabindex='0']")
+        assert regions.count() >= 1, name
+        wide = desk.evaluate(
+            "() => [...document.querySelectorAll('.scroll-x')]"
+            ".filter(r => r.scrollWidth > r.clientWidth).length"
+        )
+        if name == "standings":
+            assert wide == 1  # wider than the phone: scrolled in its box
+            desk.locator(".scroll-x").first.focus()
+            desk.keyboard.press("ArrowRight")
+            desk.wait_for_function("() => document.querySelector('.scroll-x').scrollLeft > 0")
+        shot(desk, f"console-{name}-320-{suffix}")
+    desk.context.close()

@@ -347,7 +347,12 @@
   document.body.addEventListener("live-time", function (e) {
     var form = document.getElementById("slip"), panel = document.getElementById("panel");
     if (!form || !panel || !panel.contains(e.detail.el)) { return; }
+    // A disabled field loses the focus to the page's top: it goes to the status line,
+    // which says the time is up, so that a screen reader's user is not lost.
+    var typing = form.contains(document.activeElement);
     form.querySelectorAll("input:not([type=hidden]), button").forEach(function (c) { c.disabled = e.detail.up; });
+    var line = panel.querySelector("[data-focus-here]");
+    if (e.detail.up && typing && line) { line.focus({ preventScroll: true }); }
     // "You may replace it until the deadline" is no longer true once the time is up.
     document.querySelectorAll("#receipt .until").forEach(function (s) { s.hidden = e.detail.up; });
     var said = form.querySelector(".time-up");
