@@ -257,8 +257,10 @@ class _Channel:
         return self.versions
 
     def waiter(self, arbitrator: bool = True) -> asyncio.Future[None]:
-        """Done at the next change (or failure, or STOP): taken *before* the versions are
-        read, so that a change while the stream writes is not missed. A phone's stream
+        """Done at the next change (or failure, or STOP): taken as the versions are read
+        (no await between), before the stream writes them, so that a change meanwhile is
+        not missed (taken before the reading, it would be the one the reading resolves,
+        and the stream would wake once more for nothing). A phone's stream
         (not ``arbitrator``) is woken only by a change it writes (:func:`_for_phones`)."""
         return self._changed if arbitrator else self._changed_for_phones
 
@@ -493,12 +495,12 @@ async def _astream(event: Event, arbitrator: bool, seat: Seat | None = None) -> 
     try:
         yield f"retry: {RETRY_MS}\n\n"
         while writer.open():
-            waiter = channel.waiter(arbitrator)
             try:
                 versions = await channel.first()
             except Exception:
                 writer.unreadable()
                 return
+            waiter = channel.waiter(arbitrator)
             if channel.failed is not None:
                 writer.unreadable()
                 return
