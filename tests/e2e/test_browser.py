@@ -591,6 +591,10 @@ def test_the_results_reach_the_phones_once_the_arbitrator_publishes_them(
     phone.wait_for_function(
         "() => document.querySelector('[data-panel-said]').textContent.startsWith('Résultat du coup')"
     )
+    # Issue 32: with the top, the player's own slip, score and ruling are said.
+    said = phone.locator("[data-panel-said]").inner_text()
+    assert f"Votre bulletin : {coordinates} {word} → {round.top_score}" in said, said
+    assert "TOP" in said and said.count(word) == 2, said  # the top's, then the slip's
     shot(phone, "phone-result-published")
     for context in (desk.context, phone.context):
         context.close()

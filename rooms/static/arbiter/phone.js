@@ -314,9 +314,21 @@
   });
   /* A new panel says what changed (its [data-say] sentence) in the page's own live
      region: the round opened, the results are being checked, the results are out. */
-  var told = (panel.querySelector("[data-say]") || {}).textContent || "";
-  function tell() {
+  function saying() {
     var line = (panel.querySelector("[data-say]") || {}).textContent || "";
+    // With the result, the player's own: their slip, its score and its ruling (the
+    // sentence that explains it is on the screen, not said).
+    var mine = panel.querySelector('[data-mine="result"] .mine');
+    if (line && mine) {
+      var said = mine.cloneNode(true);
+      said.querySelectorAll(".why").forEach(function (w) { w.remove(); });
+      line += " " + said.textContent.replace(/\s+/g, " ").trim();
+    }
+    return line;
+  }
+  var told = saying();
+  function tell() {
+    var line = saying();
     var region = document.querySelector("[data-panel-said]");
     if (line && line !== told && region) { region.textContent = line; }
     told = line;
