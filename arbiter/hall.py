@@ -186,21 +186,21 @@ async def stream_response(handler: Any, scope: dict[str, Any], body_file: Any) -
     return None if request is None else _answer(handler, scope, request)
 
 
-async def _recorded(request: HttpRequest) -> bool:
-    slip = views.phone_slip_of(request, request.resolver_match.kwargs["event_id"])  # type: ignore[union-attr]
+async def _recorded(request: HttpRequest, event_id: int) -> bool:
+    slip = views.phone_slip_of(request, event_id)
     result = None if slip is None else await (await _batches()).record(slip)
     setattr(request, views.RECORDED, result)
     return result is not None
 
 
-async def _listening(request: HttpRequest) -> bool:
-    event_id = request.resolver_match.kwargs["event_id"]  # type: ignore[union-attr]
+async def _listening(request: HttpRequest, event_id: int) -> bool:
     listener = await live.aphone_listener(request, event_id, (await _on_loop()).tokens.get)
     setattr(request, live.FOUND, listener)
     return listener is not None
 
 
-Find = Callable[[HttpRequest], Awaitable[bool]]
+#: What the view needs, found on the loop for the request to the event of this id.
+Find = Callable[[HttpRequest, int], Awaitable[bool]]
 
 
 async def _found(handler: Any, scope: dict[str, Any], body: Any, view: Any, find: Find) -> HttpRequest | None:
@@ -217,7 +217,7 @@ async def _found(handler: Any, scope: dict[str, Any], body: Any, view: Any, find
         if match.func is not view:
             return None
         request.resolver_match = match
-        if not await find(request):
+        if not await find(request, match.kwargs["event_id"]):
             return None
     except Resolver404:
         return None
