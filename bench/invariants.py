@@ -31,6 +31,14 @@ def _number(text: str) -> int:
 
 def standings_totals(page: str) -> dict[int, int]:
     """Table -> total of the first standings table of a page (console, projector)."""
+    hall = re.search(r'<table class="hall-ranking[^"]*">(.*?)</table>', page, re.S)
+    if hall is not None:
+        # The projector's rows (rank, name, total, gap), each saying its player's table; the
+        # rows of the pages not shown now are hidden, not gone.
+        return {
+            int(table): _number(_text(re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)[2]))
+            for table, row in re.findall(r'<tr data-table="(\d+)"[^>]*>(.*?)</tr>', hall.group(1), re.S)
+        }
     table = re.search(r'<table class="list standings">(.*?)</table>', page, re.S)
     if table is None:
         return {}

@@ -13,6 +13,7 @@ from django.utils import translation
 
 from rooms.charts import podium_chart
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx
+from scoring.standings import Row
 from tournaments.display import sorted_rack
 from tournaments.models import Event, Game
 from tournaments.selectors import (
@@ -25,10 +26,10 @@ from tournaments.selectors import (
 )
 from tournaments.standings import counted_round_numbers, game_standings
 
-#: Rows of the standings on the projector: the hall reads the top of the table.
-HALL_ROWS = 8
-#: The final standings have the side of the screen to themselves.
-HALL_ROWS_OVER = 12
+#: What one screen of the hall shows (``?screen=``): everything (a single screen), or one
+#: thing at its largest when a hall has several: the board; the rack, clock and round's
+#: state; the standings.
+SCREENS = ("all", "board", "round", "standings")
 
 
 def join_url(request: HttpRequest, event: Event) -> str:
@@ -44,6 +45,26 @@ def join_qr_svg(url: str) -> str:
     return out.getvalue().decode()
 
 
+#: How long a page of the standings stays on the projector (ms).
+TURN_MS = 8000
+
+
+def _widths(rows: list[Row]) -> str:
+    """The standings' number columns as wide as their longest figure (classes of app.css):
+    the rest of the screen's width goes to the names."""
+    if not rows:
+        return ""
+    rank = max(len(str(r.rank)) for r in rows)
+    total = max(len(str(r.total)) for r in rows)
+    gap = max(len(str(r.diff)) for r in rows)
+    return f"r{min(rank, 5)} t{min(total, 6)} g{min(gap, 6)}"
+
+
+def hall_screen(request: HttpRequest) -> str:
+    screen = request.GET.get("screen", "all")
+    return screen if screen in SCREENS else "all"
+
+
 def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
     versions = live_versions(event)
     view = public_view(event, versions.public)
@@ -53,9 +74,9 @@ def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
     placed = bool(counted)
     over = game is not None and game.state == Game.State.ENDED
     url = join_url(request, event)
-    rows = (
-        game_standings(game)[: HALL_ROWS_OVER if over else HALL_ROWS] if game is not None and placed else []
-    )
+    screen = hall_screen(request)
+    # Every player: the projector turns the pages (hall.js), as many rows a page as fit.
+    rows = game_standings(game) if game is not None and placed else []
     return {
         "event": event,
         "versions": versions,
@@ -70,6 +91,11 @@ def _hall_context(request: HttpRequest, event: Event) -> dict[str, object]:
         "chart": podium_chart(game, rows) if over and game is not None and rows else "",
         "join_url": url,
         "join_qr": join_qr_svg(url),
+        "screen": screen,
+        "widths": _widths(rows),
+        "turn_ms": TURN_MS,
+        # The code a latecomer joins with, on every screen that has the room for it.
+        "show_join": not over and (screen in ("all", "round") or (screen == "standings" and not rows)),
     }
 
 

@@ -299,7 +299,7 @@ def test_a_round_with_two_phones_a_paper_slip_and_the_projector(
     # Place it: the next rack is drawn, the standings appear on the projector.
     arbitrator.get_by_role("button", name=re.compile("Placer|Place", re.I)).click()
     arbitrator.wait_for_load_state()
-    projector.wait_for_selector("table.standings", timeout=LIVE_MS)
+    projector.wait_for_selector("table.hall-ranking", timeout=LIVE_MS)
     shot(projector, "projector-standings")
     shot(arbitrator, "console-next-round")
     assert Round.objects.filter(game__event=event).count() == 2
@@ -773,11 +773,11 @@ def test_the_projector_is_read_from_the_back_of_the_hall(
     following = services.round_open(round=following)  # round 7: rack, countdown, standings
 
     hall.goto(f"{live_server.url}/hall/{event.pk}/")
-    hall.wait_for_selector("table.standings", timeout=LIVE_MS)
+    hall.wait_for_selector("table.hall-ranking", timeout=LIVE_MS)
     hall.wait_for_selector(".hall-clock .countdown")
-    assert _px(hall, "table.board thead th") >= 26  # coordinates, 15 px before
-    assert _px(hall, "table.standings td") >= 30  # 21.6 px before
-    gaps = hall.locator("table.standings tbody tr td:nth-child(5)").all_inner_texts()
+    assert _px(hall, "table.board thead th") >= 22  # coordinates, 15 px before
+    assert _px(hall, "table.hall-ranking td") >= 64  # 21.6 px before (tests/e2e/test_projector.py)
+    gaps = hall.locator("table.hall-ranking tbody tr td:nth-child(4)").all_inner_texts()
     assert f"\u2212{tops - total}" in gaps and not any(g.startswith("-") for g in gaps)
     shot(hall, "projector-round")
     hall.goto("about:blank")
@@ -795,7 +795,7 @@ def test_the_projector_is_read_from_the_back_of_the_hall(
     side = hall.locator(".hall-side").inner_text()
     assert "La partie est terminée." in side and "Classement final" in side
     assert "coup 2" not in side and "Prochain tirage" not in side
-    assert hall.locator("table.standings tbody tr").count() == 3
+    assert hall.locator("table.hall-ranking tbody tr").count() == 3
     # The game drawn in the board's place: the podium's gaps, its words as big as the standings'.
     chart = hall.locator(".hall-chart svg.chart")
     box = chart.bounding_box()
@@ -1089,7 +1089,7 @@ def test_every_board_and_rack_fit_a_phone_from_320_px(
         for i in range(tiles.count()):
             box = tiles.nth(i).bounding_box()
             assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (board, width, i)
-            assert box["height"] >= 44  # still a finger's target
+            assert box["height"] >= 44 and box["width"] >= 44, (board, width, i, box)  # a finger's target
         last = phone.locator(f'table.board td.sq[data-c="{size - 1}"]').first.bounding_box()
         assert last is not None and last["x"] + last["width"] <= width, (board, width)
     shot(phone, f"phone-320-{board}")

@@ -165,6 +165,7 @@
     if (dir) { dir.textContent = dirLabel(across); }
   }
   function render() {
+    grid();
     panel.querySelectorAll("td.sq.pending").forEach(function (td) {
       td.classList.remove("pending", "blank");
       td.querySelectorAll(".tmp").forEach(function (s) { s.remove(); });
@@ -235,6 +236,75 @@
     }
   });
 
+  /* ---------------------------------------------------- the board by keyboard */
+  /* The board is one tab stop, a grid: the arrow keys move between its squares (Home and
+     End to the ends of a row), Enter or Space places the rack tile chosen on the square,
+     or takes back the tile placed there; a letter of the rack typed on a square places
+     that tile and moves on along the word's direction. */
+  var at = null; // {r, c}: the square that holds the board's tab stop
+  function grid() {
+    var table = panel.querySelector("table.board");
+    if (!table) { return; }
+    table.setAttribute("role", "grid");
+    var wrap = table.closest(".board-wrap");
+    if (wrap) { wrap.removeAttribute("tabindex"); } // the squares are the stop now
+    var size = table.querySelectorAll("tbody tr").length;
+    if (!at || !cell(at.r, at.c)) { at = { r: Math.floor(size / 2), c: Math.floor(size / 2) }; }
+    table.querySelectorAll("td.sq").forEach(function (td) { td.tabIndex = -1; });
+    cell(at.r, at.c).tabIndex = 0;
+  }
+  function goTo(r, c) {
+    var td = cell(r, c);
+    if (!td) { return false; }
+    cell(at.r, at.c).tabIndex = -1;
+    at = { r: r, c: c };
+    td.tabIndex = 0;
+    td.focus();
+    return true;
+  }
+  var STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+  panel.addEventListener("keydown", function (e) {
+    var td = e.target.closest ? e.target.closest("td.sq") : null;
+    if (!td || e.altKey || e.ctrlKey || e.metaKey) { return; }
+    var r = +td.dataset.r, c = +td.dataset.c;
+    var size = panel.querySelectorAll("table.board tbody tr").length;
+    var step = STEPS[e.key];
+    if (step || e.key === "Home" || e.key === "End") {
+      e.preventDefault();
+      if (step) { goTo(r + step[0], c + step[1]); } else { goTo(r, e.key === "Home" ? 0 : size - 1); }
+      return;
+    }
+    if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      var here = tap.placed.filter(function (x) { return x.r === r && x.c === c; });
+      if (here.length) {
+        tap.placed = tap.placed.filter(function (x) { return x !== here[0]; });
+        render();
+      } else {
+        td.click();
+      }
+      return;
+    }
+    if (e.key.length !== 1 || td.dataset.letter || td.classList.contains("pending")) { return; }
+    var wanted = e.key.toUpperCase();
+    var tiles = panel.querySelectorAll(".rack .tile");
+    for (var i = 0; i < tiles.length; i++) {
+      var free = !tap.placed.some(function (x) { return x.index === i; });
+      if (free && !tiles[i].disabled && tiles[i].dataset.letter === wanted) {
+        e.preventDefault();
+        tap.placed.push({ r: r, c: c, letter: wanted, index: i });
+        tap.selected = null;
+        render();
+        // On along the word, over the letters already on the board.
+        var dr = tap.across ? 0 : 1, dc = tap.across ? 1 : 0;
+        var nr = r + dr, nc = c + dc;
+        while (cell(nr, nc) && boardLetter(nr, nc)) { nr += dr; nc += dc; }
+        goTo(nr, nc);
+        return;
+      }
+    }
+  });
+
   /* ---------------------------------------------------------------- the form */
   panel.addEventListener("submit", function (e) {
     var form = e.target;
@@ -277,6 +347,7 @@
     var box = document.getElementById("receipt");
     var active = document.activeElement;
     focused = active && panel.contains(active) && active !== panel ? (active.name || active.id || "") : null;
+    if (focused === "" && active.matches("td.sq")) { focused = "board"; }
     kept = form && box ? {
       round: box.dataset.round,
       coordinates: form.coordinates.value,
@@ -300,10 +371,12 @@
     } else {
       tap = { placed: [], selected: null, across: true };
     }
+    grid();
     kept = null;
     sayAgain();
     if (focused !== null) {
-      var again = focused && (panel.querySelector('[name="' + focused + '"]') || document.getElementById(focused));
+      var again = focused === "board" && at ? cell(at.r, at.c)
+        : focused && (panel.querySelector('[name="' + focused + '"]') || document.getElementById(focused));
       var target = again && !again.disabled ? again : panel.querySelector("[data-focus-here]");
       if (target) { target.focus({ preventScroll: true }); }
       focused = null;
@@ -382,5 +455,6 @@
     restoreTyping();
     tell();
   });
+  grid();
   if (pending()) { send(); }
 })();
