@@ -31,6 +31,9 @@ read them), or ``--server-command`` (a template with ``{port}``, ``{host}`` and
    JSON, a network error) or at the stream's next message, whichever comes first.
 5. The arbitrator closes the round ``--close-after`` seconds after the deadline, and the
    bench waits until the round is adjudicated with every slip ruled.
+6. With ``--actions N``, N cycles of the arbitrator's console actions follow, each timed
+   to the console's page and to every phone and the projector showing it
+   (bench/console.py).
 
 Printed (and written with ``--json``): submit latency (from the phone's first attempt to
 its acknowledgement) p50/p95/p99/max; in-time slips (first attempt sent before the
@@ -1079,6 +1082,8 @@ class Phone:
         self.public_changes: list[float] = []
         #: Panels the stream sent (rooms/views/panels.py) instead of a reload.
         self.panels_pushed = 0
+        #: Public version -> when its panel was in place (perf counter): what the player sees.
+        self.shown: dict[str, float] = {}
         self.pending: dict[str, Any] | None = None
         self.sending = False
         self.stopped = False
@@ -1126,6 +1131,13 @@ class Phone:
         if self.session is not None:
             with suppress(Exception):
                 await asyncio.wait_for(self.session.close(), timeout=10)
+
+    def resume(self) -> None:
+        """Its stream open again after :meth:`stop` (the page still open, its cookies kept)."""
+        if self.page is None:
+            return
+        self.stopped, self.polling, self.session, self.pending = False, False, None, None
+        self.open_stream()
 
     # ------------------------------------------------------------------ joining
 
@@ -1272,6 +1284,7 @@ class Phone:
             html = body.get("html")
             if isinstance(html, str):  # the stream sent the panel: phone.js puts it in place
                 self.panels_pushed += 1
+                self.shown.setdefault(public, now)
                 self.round_key = round_key(html) or self.round_key
             else:
                 self.reload_panel()
@@ -1291,15 +1304,16 @@ class Phone:
             for _ in range(10):
                 self.panel_again = False
                 # phone.js adds the version its stream announced (?v=), as the page does.
-                version = quote(self.known_public, safe="")
+                public = self.known_public
                 answer = await self._get(
                     "panel",
-                    f"{self.play_url}?part=panel&v={version}",
+                    f"{self.play_url}?part=panel&v={quote(public, safe='')}",
                     timeout=REQUEST_TIMEOUT,
                     headers=headers,
                 )
                 if answer.status == 200:
                     self.round_key = round_key(answer.text)
+                    self.shown.setdefault(public, time.perf_counter())
                 if not self.panel_again or self.stopped:
                     break
         finally:
@@ -1407,6 +1421,8 @@ class Options:
     #: Off (a diagnostic, not what phones do): no phone reloads its panel when the public
     #: version changes, to tell what those reloads cost the server.
     panels: bool = True
+    #: Cycles of the arbitrator's actions after the measured round (bench/console.py).
+    actions: int = 0
 
 
 class Hall:
@@ -1556,6 +1572,11 @@ class Hall:
                 reasons.update(str(r["reason"]) for r in review["rulings"])
             for task in background:
                 task.cancel()
+            actions: dict[str, Any] = {}
+            if options.actions and ruled["final_state"] == "adjudicated":
+                from bench import console  # it builds on this module
+
+                actions = await console.play(arbitrator, phones, login, options.actions, self.log)
             return self._report(
                 phones=phones,
                 measured=measured,
@@ -1569,6 +1590,7 @@ class Hall:
                 stored_body=stored_body,
                 rulings=rulings,
                 reasons=reasons,
+                actions=actions,
             )
         finally:
             for task in background:
@@ -1702,6 +1724,7 @@ class Hall:
         stored_body: Sequence[Mapping[str, Any]],
         rulings: Mapping[int, int | None] | None,
         reasons: Counter[str],
+        actions: Mapping[str, Any],
     ) -> dict[str, Any]:
         count = len(phones)
         sent = [
@@ -1773,6 +1796,7 @@ class Hall:
             "round_s": round(self.options.lead + self.options.window),
             "rounds_before": self.options.rounds_before,
             "panel_reload": self.options.panels,
+            "actions": dict(actions),
             "panels": {
                 "pushed": sum(p.panels_pushed for p in phones),
                 "asked": sum(self.log.outcomes["panel"].values()),
@@ -2054,6 +2078,10 @@ def report_text(report: Mapping[str, Any]) -> str:
         f"{kind}: " + ", ".join(f"{o} x{n}" for o, n in c.items()) for kind, c in r["errors"].items()
     )
     lines.append(f"  errors: {errors or 'none'}")
+    if r.get("actions"):
+        from bench.console import report_lines  # it builds on this module
+
+        lines += report_lines(r["actions"])
     b = r["bench"]
     lines.append(
         f"  bench: CPU {_s(b['cpu_s'], 1)} s, event loop lag max {_s(b['loop_lag_max_ms'], 0)} ms "
@@ -2195,6 +2223,13 @@ def parse_args(argv: Sequence[str] | None) -> argparse.Namespace:
     )
     parser.add_argument("--quick", action="store_true", help="CI: 100 phones, a 5 s window, about a minute")
     parser.add_argument(
+        "--actions",
+        type=int,
+        default=0,
+        metavar="N",
+        help="then N cycles of the arbitrator's console actions, timed (bench/console.py)",
+    )
+    parser.add_argument(
         "--busy",
         type=int,
         default=0,
@@ -2249,6 +2284,7 @@ def options_from(args: argparse.Namespace) -> Options:
         request_timeout=args.request_timeout,
         seed=args.seed,
         panels=not args.no_panel_reload,
+        actions=max(0, args.actions),
     )
 
 
@@ -2314,7 +2350,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                 f"{options.rounds_before} rounds before, open files allowed {files}...",
                 flush=True,
             )
-            budget = 600 + options.phones / options.join_rate + options.lead + options.window
+            budget = (
+                600
+                + options.phones / options.join_rate
+                + options.lead
+                + options.window
+                + 120 * options.actions
+            )
             with Burners(args.busy, budget) as burners, asyncio.Runner(loop_factory=loop_factory()) as runner:
                 report = runner.run(asyncio.wait_for(hall.run(login), timeout=budget))
     except BenchError as exc:
@@ -2364,4 +2406,8 @@ def _wrong(report: Mapping[str, Any]) -> bool:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    # Run as the module bench.hall, not as __main__: bench/console.py imports its names
+    # (BenchError among them) from bench.hall, which must be this run's, not a second copy.
+    import importlib
+
+    raise SystemExit(importlib.import_module("bench.hall").main())

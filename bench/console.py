@@ -1,0 +1,365 @@
+"""The arbitrator's actions at hall size (issue 32): ``python -m bench.hall --actions N``.
+
+After the measured round of the hall benchmark (its phones joined, their slips ruled),
+the arbitrator plays N more cycles from the console, as a browser does: a form posted
+with its CSRF token, the redirect followed to the round's page. Each action is timed:
+
+- its server time: from the click to the console's page shown (the POST and the page it
+  redirects to; the close, until the page shows the review: the worker's rulings done);
+- the time from the click to the last phone, and to the projector, showing it: the public
+  version the action left (read once the console shows it; for the close, the round
+  closed, its rulings done or not), in place in the phone's panel (pushed by its stream
+  or reloaded) and in the projector's panel (reloaded on its stream's message, as htmx
+  does).
+
+The arbitrator reads the page for THINK_SECONDS before each click.
+
+A cycle: publish the round's results, correct one ruling, place the top and draw the
+next rack (the tops solved before the next action, not timed), open the round, close it
+(no slips: every player ruled "no slip")."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import suppress
+from dataclasses import dataclass, field
+from functools import partial
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urljoin
+
+import aiohttp
+
+from bench.hall import (
+    REQUEST_TIMEOUT,
+    STREAM_RETRY_SECONDS,
+    Answer,
+    Arbitrator,
+    BenchError,
+    RequestLog,
+    cookie_header,
+    csrf_token,
+    fetch,
+    summary_s,
+)
+from bench.live import SseParser
+
+if TYPE_CHECKING:
+    from bench.hall import Phone
+
+ACTIONS = ("publish", "correction", "place", "open", "close")
+#: The issue's targets: the server's time for an action at p95, every screen at p99.
+TARGET_SERVER_P95_S = 0.3
+TARGET_SCREENS_P99_S = 1.0
+#: How long the bench waits for every phone and the projector to show an action.
+SHOWN_TIMEOUT = 30.0
+OPEN_SECONDS = 120
+POLL_SECONDS = 0.02
+#: The arbitrator reads the page before the next click. Back to back, each action would
+#: also wait for the phones' panels of the one before (built at most once a second and
+#: process: rooms/views/live.py, PANEL_EVERY_SECONDS).
+THINK_SECONDS = 2.0
+#: The versions a web process serves are up to half a second old (rooms/views/live.py,
+#: CACHE_SECONDS): the version an action left is read once that long has passed since
+#: the console showed it (the phones' times run from the click all the same).
+VERSION_AGE_SECONDS = 0.6
+
+
+@dataclass
+class Timed:
+    action: str
+    server_s: float
+    #: From the click to each phone showing the action (None: not within SHOWN_TIMEOUT).
+    phones_s: list[float | None] = field(default_factory=list)
+    projector_s: float | None = None
+
+
+class Console:
+    """The arbitrator's laptop: the console's pages, with a session, as a browser."""
+
+    def __init__(self, base: str, event_id: int, log: RequestLog) -> None:
+        self.base, self.event_id, self.log = base, event_id, log
+        self.session = aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar())
+        self.cookies: dict[str, str] = {}
+        self.page = ""
+
+    async def close(self) -> None:
+        await self.session.close()
+
+    async def _request(self, method: str, url: str, **options: Any) -> Answer:
+        headers = {
+            "Cookie": cookie_header(self.cookies),
+            "Accept-Language": "en",
+            **options.pop("headers", {}),
+        }
+        answer = await fetch(
+            self.session,
+            self.log,
+            "console",
+            method,
+            url,
+            timeout=REQUEST_TIMEOUT,
+            headers=headers,
+            **options,
+        )
+        self.cookies.update(answer.cookies)
+        return answer
+
+    async def login(self, user: str, password: str) -> None:
+        url = f"{self.base}/accounts/login/"
+        form = await self._request("GET", url)
+        token = csrf_token(form.text)
+        posted = await self._request(
+            "POST",
+            url,
+            data={"csrfmiddlewaretoken": token, "username": user, "password": password},
+            headers={"Origin": self.base, "Referer": url},
+        )
+        if posted.status != 302:
+            raise BenchError(f"the console's login refused ({posted.outcome})")
+        await self.show()
+
+    async def show(self) -> Answer:
+        """The round's page, as the arbitrator sees it."""
+        answer = await self._request("GET", f"{self.base}/console/{self.event_id}/")
+        if answer.status != 200:
+            raise BenchError(f"the console's page: {answer.outcome}")
+        self.page = answer.text
+        return answer
+
+    async def post(self, path: str, data: Mapping[str, Any]) -> None:
+        """A form of the page posted (its CSRF token and round), the redirect followed."""
+        key = re.search(r'name="round_key" value="([^"]*)"', self.page)
+        url = f"{self.base}/console/{self.event_id}/{path}"
+        body = {
+            "csrfmiddlewaretoken": csrf_token(self.page),
+            "round_key": key.group(1) if key else "",
+            **data,
+        }
+        posted = await self._request("POST", url, data=body, headers={"Origin": self.base, "Referer": url})
+        if posted.status != 302:
+            raise BenchError(f"POST {url}: {posted.outcome} {posted.text[:300]}")
+        await self.show()
+        refused = re.search(r'<li class="msg error">(.*?)</li>', self.page, re.S)
+        if refused:
+            raise BenchError(f"POST {url} refused: {refused.group(1).strip()}")
+
+    async def public_version(self) -> str:
+        answer = await self._request(
+            "GET", f"{self.base}/live/{self.event_id}/", headers={"Accept": "application/json"}
+        )
+        return str(answer.json()["public"])
+
+
+class Projector:
+    """The hall's screen: the arbitrator's session, the live stream, the panel reloaded
+    at each new public version (templates/hall/hall.html)."""
+
+    def __init__(self, console: Console) -> None:
+        self.console = console
+        self.session = aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar())
+        self.shown: dict[str, float] = {}
+        self.known = ""
+        self.heard = asyncio.Event()
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.get_running_loop().create_task(self._stream())
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with suppress(asyncio.CancelledError, Exception):
+                await self.task
+        await self.session.close()
+
+    def _headers(self) -> dict[str, str]:
+        return {"Cookie": cookie_header(self.console.cookies)}
+
+    async def _stream(self) -> None:
+        base, event = self.console.base, self.console.event_id
+        for _ in range(100_000):  # bounded: stopped at the end of the run
+            with suppress(aiohttp.ClientError, OSError, TimeoutError):
+                async with self.session.get(
+                    f"{base}/live/{event}/stream/",
+                    headers={"Accept": "text/event-stream", **self._headers()},
+                    timeout=aiohttp.ClientTimeout(total=None),
+                ) as response:
+                    parser = SseParser()
+                    async for raw in response.content:
+                        found = parser.feed(raw.decode("utf-8", errors="replace"))
+                        if found is not None and found[0] in ("version", "ping"):
+                            self.heard.set()
+                            with suppress(ValueError, KeyError, TypeError):
+                                await self._follow(str(json.loads(found[1])["public"]))
+            await asyncio.sleep(STREAM_RETRY_SECONDS)
+
+    async def _follow(self, public: str) -> None:
+        if public == self.known:
+            return
+        self.known = public
+        answer = await fetch(
+            self.session,
+            self.console.log,
+            "projector",
+            "GET",
+            urljoin(self.console.base, f"/hall/{self.console.event_id}/?part=panel&screen=all"),
+            timeout=REQUEST_TIMEOUT,
+            headers={"HX-Request": "true", "HX-Target": "hall", **self._headers()},
+        )
+        if answer.status == 200:
+            self.shown.setdefault(public, time.perf_counter())
+
+
+def _first(shown: Mapping[str, float], showing: Callable[[str], bool], clicked: float) -> float | None:
+    """When a screen first showed the action (a version ``showing`` accepts), from the click."""
+    times = [at - clicked for version, at in shown.items() if at >= clicked and showing(version)]
+    return round(min(times), 4) if times else None
+
+
+async def _shown(
+    showing: Callable[[str], bool], clicked: float, phones: Sequence[Phone], projector: Projector
+) -> Timed:
+    screens = [p.shown for p in phones if p.page is not None]
+    until = time.perf_counter() + SHOWN_TIMEOUT
+    while time.perf_counter() < until:
+        if all(_first(shown, showing, clicked) is not None for shown in [projector.shown, *screens]):
+            break
+        await asyncio.sleep(POLL_SECONDS)
+    timed = Timed("", 0.0)
+    timed.phones_s = [_first(shown, showing, clicked) for shown in screens]
+    timed.projector_s = _first(projector.shown, showing, clicked)
+    return timed
+
+
+def _closed(round: str, version: str) -> bool:
+    """The close shows on the screens as the round closed ("the results are being
+    checked"), whether the worker's rulings came before the screen looked or after."""
+    return _round_state(version) in ((round, "closed"), (round, "adjudicated"))
+
+
+def _round_state(version: str) -> tuple[str, str]:
+    """(round, state) of a public version ("412.57.closed": round 57 closed)."""
+    parts = version.split(".")
+    return (parts[1], parts[2]) if len(parts) >= 3 else ("", "")
+
+
+async def _act(
+    name: str,
+    console: Console,
+    arbitrator: Arbitrator,
+    phones: Sequence[Phone],
+    projector: Projector,
+    path: str,
+    data: Mapping[str, Any],
+) -> Timed:
+    await asyncio.sleep(THINK_SECONDS)
+    clicked = time.perf_counter()
+    await console.post(path, data)
+    if name == "close":  # to the review shown: the worker rules, the page follows
+        await arbitrator.wait_round(lambda r: r["state"] == "adjudicated", "the rulings of the close")
+        await console.show()
+    server = time.perf_counter() - clicked
+    await asyncio.sleep(VERSION_AGE_SECONDS)
+    left = await console.public_version()
+    showing: Callable[[str], bool] = left.__eq__
+    if name == "close":
+        showing = partial(_closed, _round_state(left)[0])
+    timed = await _shown(showing, clicked, phones, projector)
+    timed.action, timed.server_s = name, round(server, 4)
+    return timed
+
+
+async def play(
+    arbitrator: Arbitrator,
+    phones: Sequence[Phone],
+    login: Mapping[str, str | None],
+    cycles: int,
+    log: RequestLog,
+) -> dict[str, Any]:
+    """``cycles`` of the arbitrator's actions, the round current being adjudicated; the
+    phones' streams open again first (they were stopped to count their slips)."""
+    user, password = login.get("user"), login.get("password")
+    if not user or not password:
+        raise BenchError("--actions needs the arbitrator's username and password (the console's login)")
+    console = Console(arbitrator.base, arbitrator.event_id, log)
+    projector = Projector(console)
+    timings: list[Timed] = []
+    ended = False
+    try:
+        await console.login(user, password)
+        for phone in phones:
+            phone.resume()
+        projector.start()
+        await asyncio.wait_for(projector.heard.wait(), timeout=SHOWN_TIMEOUT)
+        for _ in range(cycles):
+            current = await arbitrator.current_round()
+            if current is None or current["state"] != "adjudicated":
+                raise BenchError(f"the actions begin on an adjudicated round, not {current}")
+            if not current.get("published_at"):
+                timings.append(await _act("publish", console, arbitrator, phones, projector, "publish/", {}))
+            review = await arbitrator.call("GET", "rounds/current/review/")
+            ruling = review["rulings"][len(timings) % len(review["rulings"])]
+            correction = {
+                "credited": int(ruling["credited"]) + 1,
+                "warnings": "",
+                "penalty": "",
+                "reason": "bench",
+            }
+            path = f"rulings/{ruling['id']}/"
+            timings.append(await _act("correction", console, arbitrator, phones, projector, path, correction))
+            place = {"typed": "", "rejected": ""}
+            timings.append(await _act("place", console, arbitrator, phones, projector, "place/", place))
+            following = await arbitrator.current_round()
+            if following is None or following["state"] != "drawn":
+                ended = True  # the bag is empty: the game is over, the cycles too
+                break
+            await arbitrator.wait_round(lambda r: r["move_count"] is not None, "the tops of the next rack")
+            await console.show()
+            opened = {"seconds": OPEN_SECONDS}
+            timings.append(await _act("open", console, arbitrator, phones, projector, "open/", opened))
+            timings.append(await _act("close", console, arbitrator, phones, projector, "close/", {}))
+    finally:
+        await projector.stop()
+        await console.close()
+    return {"game_ended": ended, "actions": report(timings)}
+
+
+def report(timings: Sequence[Timed]) -> dict[str, Any]:
+    by_action: dict[str, Any] = {}
+    for name in ACTIONS:
+        done = [t for t in timings if t.action == name]
+        if not done:
+            continue
+        phones = [s for t in done for s in t.phones_s]
+        by_action[name] = {
+            "times": len(done),
+            "server": summary_s([t.server_s for t in done]),
+            "phones": summary_s([s for s in phones if s is not None]),
+            "phones_not_shown": sum(1 for s in phones if s is None),
+            "projector": summary_s([t.projector_s for t in done if t.projector_s is not None]),
+            "projector_not_shown": sum(1 for t in done if t.projector_s is None),
+        }
+    return by_action
+
+
+def report_lines(found: Mapping[str, Any]) -> list[str]:
+    """What :func:`play` found, as the bench prints it."""
+    lines = [
+        "",
+        f"console actions (server: click -> console page shown, target p95 <= {TARGET_SERVER_P95_S:g} s; "
+        f"screens: click -> last phone and projector, target p99 <= {TARGET_SCREENS_P99_S:g} s)"
+        + (", until the game ended:" if found["game_ended"] else ":"),
+    ]
+    for name, row in found["actions"].items():
+        server, phones, projector = row["server"], row["phones"], row["projector"]
+        lines.append(
+            f"  {name:<10} x{row['times']}: server p50 {server['p50']} p95 {server['p95']} "
+            f"max {server['max']} s; "
+            f"phones p99 {phones['p99']} max {phones['max']} s ({row['phones_not_shown']} not shown); "
+            f"projector max {projector['max']} s ({row['projector_not_shown']} not shown)"
+        )
+    return lines
