@@ -126,6 +126,15 @@ def test_every_page_at_200_percent_zoom_keeps_to_the_width(
             ".map(e => e.tagName + '.' + e.className + ' ' + (e.textContent || '').slice(0, 30)).slice(0, 5)"
         )
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 640, (url, wide)
+    # The projector's screens, a link each, within the window when the list is open.
+    desk.goto(f"{base}/console/{event.pk}/")
+    desk.locator("details.screens summary").click()
+    links = desk.locator("details.screens a")
+    assert links.all_inner_texts() == ["La grille", "Le tirage et le chrono", "Le classement"]
+    for i in range(3):
+        box = links.nth(i).bounding_box()
+        assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 640 and box["height"] >= 44
+    assert links.nth(2).get_attribute("href") == f"/hall/{event.pk}/?screen=standings"
     shot(desk, "console-round-200-percent")
     phone.context.close()
     desk.context.close()

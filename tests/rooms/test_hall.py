@@ -336,3 +336,50 @@ def test_the_projector_speaks_the_events_language_not_the_arbitrators(
     console.post("/i18n/setlang/", {"language": "fr"})
     page = console.get(f"/hall/{event.pk}/").content.decode()
     assert 'lang="en"' in page and "Game 1" in page
+
+
+def _ranked_and_open(console: Client, event: Event, opened: Round) -> None:
+    """Round 1 placed (the standings after it), round 2 open."""
+    console.post(_url(event, "close/"))
+    console.post(_url(event, "place/"))
+    console.post(_url(event, "open/"), {"seconds": 180})
+
+
+def test_each_screen_of_the_hall_shows_its_one_thing(console: Client, event: Event, opened: Round) -> None:
+    """Issue 32: a hall with several screens gives each one thing; the reloads keep it."""
+    _ranked_and_open(console, event, opened)
+    parts = {
+        "board": 'class="hall-board"',
+        "rack": 'class="hall-rack"',
+        "clock": "countdown huge",
+        "standings": 'class="hall-ranking',
+        "join": 'class="join"',
+    }
+    expected = {
+        "all": {"board", "rack", "clock", "standings", "join"},
+        "board": {"board"},
+        "round": {"rack", "clock", "join"},
+        "standings": {"standings"},
+        "anything": {"board", "rack", "clock", "standings", "join"},  # unknown: the single screen
+    }
+    for screen, shown in expected.items():
+        page = console.get(f"/hall/{event.pk}/?screen={screen}").content.decode()
+        assert {name for name, mark in parts.items() if mark in page} == shown, screen
+        kept = "all" if screen == "anything" else screen
+        assert f"?part=panel&amp;screen={kept}" in page, screen  # the live reloads ask for the same
+
+
+def test_the_halls_standings_name_every_player_escaped_each_row_with_its_table(
+    console: Client, event: Event, opened: Round
+) -> None:
+    services.player_add(event=event, name='<img src=x onerror=alert(1)> Zoé & "Léa"')
+    _ranked_and_open(console, event, opened)
+    Event.objects.filter(pk=event.pk).update(hall_language="en")
+    page = console.get(f"/hall/{event.pk}/?screen=standings").content.decode()
+    ranking = page.split('<table class="hall-ranking')[1].split("</table>")[0]
+    assert "<img" not in ranking and "&lt;img src=x onerror=alert(1)&gt; Zoé &amp; &quot;Léa&quot;" in ranking
+    assert ranking.count("<tr data-table=") == 4  # every player, hall.js shows them a page at a time
+    assert "Standings · after round 1" in page and 'data-page-text="page {p}/{n}"' in page
+    Event.objects.filter(pk=event.pk).update(hall_language="fr")
+    page = console.get(f"/hall/{event.pk}/?screen=standings").content.decode().replace("\xa0", " ")
+    assert "Classement · après le coup 1" in page and "Négatif" in page
