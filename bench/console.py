@@ -75,6 +75,9 @@ class Timed:
     #: From the click to each phone showing the action (None: not within SHOWN_TIMEOUT).
     phones_s: list[float | None] = field(default_factory=list)
     projector_s: float | None = None
+    #: Where the server time went: the form posted (its redirect followed), the worker's
+    #: rulings (the close), the page shown after them.
+    parts: dict[str, float] = field(default_factory=dict)
 
 
 class Console:
@@ -259,8 +262,10 @@ async def _act(
     await asyncio.sleep(THINK_SECONDS)
     clicked = time.perf_counter()
     await console.post(path, data)
+    parts = {"posted": time.perf_counter() - clicked}
     if name == "close":  # to the review shown: the worker rules, the page follows
         await arbitrator.wait_round(lambda r: r["state"] == "adjudicated", "the rulings of the close")
+        parts["ruled"] = time.perf_counter() - clicked
         await console.show()
     server = time.perf_counter() - clicked
     await asyncio.sleep(VERSION_AGE_SECONDS)
@@ -270,6 +275,7 @@ async def _act(
         showing = partial(_closed, _round_state(left)[0])
     timed = await _shown(showing, clicked, phones, projector)
     timed.action, timed.server_s = name, round(server, 4)
+    timed.parts = {part: round(seconds, 4) for part, seconds in parts.items()}
     return timed
 
 
@@ -342,6 +348,10 @@ def report(timings: Sequence[Timed]) -> dict[str, Any]:
             "phones_not_shown": sum(1 for s in phones if s is None),
             "projector": summary_s([t.projector_s for t in done if t.projector_s is not None]),
             "projector_not_shown": sum(1 for t in done if t.projector_s is None),
+            "parts_p50": {
+                part: summary_s([t.parts[part] for t in done if part in t.parts])["p50"]
+                for part in sorted({part for t in done for part in t.parts})
+            },
         }
     return by_action
 
@@ -360,6 +370,8 @@ def report_lines(found: Mapping[str, Any]) -> list[str]:
             f"  {name:<10} x{row['times']}: server p50 {server['p50']} p95 {server['p95']} "
             f"max {server['max']} s; "
             f"phones p99 {phones['p99']} max {phones['max']} s ({row['phones_not_shown']} not shown); "
-            f"projector max {projector['max']} s ({row['projector_not_shown']} not shown)"
+            f"projector max {projector['max']} s ({row['projector_not_shown']} not shown); "
+            + ", ".join(f"{part} {seconds} s" for part, seconds in row["parts_p50"].items())
+            + " (p50, from the click)"
         )
     return lines

@@ -4,6 +4,9 @@ built on the server, in the page's language: no script draws it, no build step m
 
 from __future__ import annotations
 
+import functools
+
+from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -30,6 +33,15 @@ def player_chart(view: GameView | None, round: Round | None, lines: PlayerLines)
         scores.append(lines.credited.get(round.number))
     if not tops:
         return ""
+    return _player_svg(translation.get_language(), tuple(tops), tuple(scores))
+
+
+#: Drawn once per process for each course of a game (the page's language, the tops, the
+#: player's scores), about 10 KB each: each public change sends every phone of a hall its
+#: chart, drawing them was most of the work of building the phones' panels, and most
+#: changes (an open, a close, another player's correction) leave them as they were.
+@functools.lru_cache(maxsize=4096)
+def _player_svg(language: str | None, tops: tuple[int, ...], scores: tuple[int | None, ...]) -> str:
     total = sum(s or 0 for s in scores)
     at_top = sum(1 for top, s in zip(tops, scores, strict=True) if s is not None and s >= top)
     said = ngettext(
@@ -39,11 +51,11 @@ def player_chart(view: GameView | None, round: Round | None, lines: PlayerLines)
     ) % {
         "total": total,
         "tops": sum(tops),
-        "gap": minus(gaps(tops, scores)[-1]),
+        "gap": minus(gaps(list(tops), list(scores))[-1]),
         "at_top": at_top,
         "rounds": len(tops),
     }
-    chart = layout(tops, [Line(_("you"), tuple(scores))], chart_words(_), PHONE)
+    chart = layout(list(tops), [Line(_("you"), scores)], chart_words(_), PHONE)
     return svg(chart, label=said)
 
 

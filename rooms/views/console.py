@@ -416,8 +416,8 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
 
 
 def ruling_path(event: Event) -> str:
-    """The address of a ruling's page but its id: the review links its 2,000 rulings in a
-    hall, and a ``{% url %}`` each cost a quarter of a second (bench/console.py)."""
+    """The address of a ruling's page but its id: the review links every ruling of a hall
+    (2,000), and a ``{% url %}`` each was a good part of the page's time."""
     return reverse("console:ruling", kwargs={"event_id": event.pk, "ruling_id": 0}).removesuffix("0/")
 
 

@@ -7,8 +7,8 @@ from bench.console import Timed, report, report_lines
 
 def test_each_action_is_summed_up_apart_and_a_screen_that_never_showed_it_is_counted():
     timings = [
-        Timed("place", 0.12, [0.4, 0.5, None], 0.6),
-        Timed("place", 0.20, [0.3, 0.9, 0.7], None),
+        Timed("place", 0.12, [0.4, 0.5, None], 0.6, {"posted": 0.12}),
+        Timed("place", 0.20, [0.3, 0.9, 0.7], None, {"posted": 0.2}),
         Timed("open", 0.05, [0.2], 0.3),
     ]
     found = report(timings)
@@ -17,6 +17,7 @@ def test_each_action_is_summed_up_apart_and_a_screen_that_never_showed_it_is_cou
     assert place["times"] == 2 and place["server"]["max"] == 0.2
     assert place["phones"]["n"] == 5 and place["phones"]["max"] == 0.9 and place["phones_not_shown"] == 1
     assert place["projector"]["n"] == 1 and place["projector_not_shown"] == 1
+    assert place["parts_p50"] == {"posted": 0.12}
 
 
 def test_the_lines_say_the_targets_and_every_action():
