@@ -2,7 +2,9 @@
 
 ``python -m pytest tests/e2e`` writes every screenshot to var/screenshots/ (or to
 ``ARBITER_SCREENSHOTS``); this copies the set the README and issue 13 show, refusing to
-run when one is missing (a test that did not get that far). Look at each before committing."""
+run when one is missing (a test that did not get that far), and puts the projector's
+screens (tests/e2e/test_projector.py: every board, screen and aspect ratio) on one sheet
+a board in docs/screenshots/projector/. Look at each before committing."""
 
 from __future__ import annotations
 
@@ -30,6 +32,14 @@ SET = {
 #: The docs names the browser tests save under another name: the result after six rounds
 #: (test_the_projector_is_read_from_the_back_of_the_hall), with a chart worth looking at.
 SOURCE = {"phone-result": "phone-game-chart"}
+#: The projector's sheets: a row a screen, a column a window (test_projector's names).
+PROJECTOR_BOARDS = ("standard", "large", "grand")
+PROJECTOR_PLAYERS = 300
+PROJECTOR_ROLES = ("all", "board", "round", "standings")
+PROJECTOR_SIZES = ("1920x1080", "1920x1200", "1440x1080", "1280x720", "1280x800", "960x720")
+#: Each screen drawn this high on a sheet (pixels); JPEG at this quality (the sheets are
+#: for looking at the layout, about 350 KB each).
+SHEET_ROW, SHEET_QUALITY = 200, 60
 
 
 def main(source: Path = ROOT / "var" / "screenshots", target: Path = ROOT / "docs" / "screenshots") -> int:
@@ -42,6 +52,58 @@ def main(source: Path = ROOT / "var" / "screenshots", target: Path = ROOT / "doc
     for name, what in SET.items():
         shutil.copyfile(sources[name], target / f"{name}.png")
         print(f"{name}.png: {what}")
+    return projector(source / "projector", target / "projector")
+
+
+def projector(source: Path, target: Path) -> int:
+    from PIL import Image, ImageDraw  # ReportLab's dependency: installed with Arbiter
+
+    names = [
+        f"{board}-{PROJECTOR_PLAYERS}-{role}-{size}.jpg"
+        for board in PROJECTOR_BOARDS
+        for role in PROJECTOR_ROLES
+        for size in PROJECTOR_SIZES
+    ]
+    missing = [name for name in names if not (source / name).exists()]
+    if missing:
+        print(f"missing in {source}: {len(missing)} screens (python -m pytest tests/e2e/test_projector.py)")
+        return 1
+    target.mkdir(parents=True, exist_ok=True)
+    pad, head = 10, 30
+    for board in PROJECTOR_BOARDS:
+        rows = []
+        for role in PROJECTOR_ROLES:
+            row = []
+            for size in PROJECTOR_SIZES:
+                with Image.open(source / f"{board}-{PROJECTOR_PLAYERS}-{role}-{size}.jpg") as image:
+                    width = round(image.width * SHEET_ROW / image.height)
+                    row.append(image.resize((width, SHEET_ROW), Image.Resampling.LANCZOS))
+            rows.append(row)
+        widths = [max(row[i].width for row in rows) for i in range(len(PROJECTOR_SIZES))]
+        sheet = Image.new(
+            "RGB",
+            (sum(widths) + pad * (len(widths) + 1), head + len(rows) * (SHEET_ROW + head) + pad),
+            "white",
+        )
+        draw = ImageDraw.Draw(sheet)
+        x = pad
+        for i, size in enumerate(PROJECTOR_SIZES):
+            draw.text((x, 5), size, fill="black", font_size=20)
+            y = head
+            for role, row in zip(PROJECTOR_ROLES, rows, strict=True):
+                draw.text((x, y + 3), f"?screen={role}", fill="#333", font_size=20)
+                sheet.paste(row[i], (x, y + head - 4))
+                y += SHEET_ROW + head
+            x += widths[i] + pad
+        name = f"{board}-{PROJECTOR_PLAYERS}-players.jpg"
+        sheet.save(target / name, quality=SHEET_QUALITY)
+        print(f"projector/{name}: the {board} board, every screen and window")
+    for role in PROJECTOR_ROLES:
+        with Image.open(source / f"standard-{PROJECTOR_PLAYERS}-{role}-1920x1080.jpg") as image:
+            image.save(target / f"{role}-1080p.jpg", quality=SHEET_QUALITY)
+    for moment in ("published-all", "over-all"):
+        with Image.open(source / f"moment-{moment}.jpg") as image:
+            image.save(target / f"{moment}-4x3-720p.jpg", quality=SHEET_QUALITY)
     return 0
 
 

@@ -96,6 +96,25 @@ def test_the_board_is_played_from_the_keyboard(live_server: Any, browser: Any, e
     phone.context.close()
 
 
+def test_a_letter_the_rack_lacks_is_played_with_its_blank_from_the_keyboard(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    open_round(event, typed="?EIRSTN", seconds=600)
+    phone = join(browser, live_server.url, event, 1, "fr-FR")
+    phone.wait_for_selector("ol.rack .tile")
+    phone.locator("td.sq[tabindex='0']").focus()
+    assert phone.evaluate(FOCUSED) == [7, 7]
+    for key in ("ArrowLeft", "ArrowLeft", "ArrowLeft"):
+        phone.keyboard.press(key)
+    for key in "qeiw":  # no Q and no W in the rack: the blank is the Q, the W is refused
+        phone.keyboard.press(key)
+    assert phone.locator("#slip input[name=word]").input_value() == "qEI"
+    assert phone.locator("#slip input[name=coordinates]").input_value() == "8E"
+    assert phone.locator("td.sq.pending.blank").count() == 1  # circled, as on paper
+    assert phone.evaluate(FOCUSED) == [7, 7]  # after the I: W placed nothing, the focus stayed
+    phone.context.close()
+
+
 def test_every_page_at_200_percent_zoom_keeps_to_the_width(
     live_server: Any, browser: Any, event: Event
 ) -> None:

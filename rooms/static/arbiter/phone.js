@@ -239,8 +239,8 @@
   /* ---------------------------------------------------- the board by keyboard */
   /* The board is one tab stop, a grid: the arrow keys move between its squares (Home and
      End to the ends of a row), Enter or Space places the rack tile chosen on the square,
-     or takes back the tile placed there; a letter of the rack typed on a square places
-     that tile and moves on along the word's direction. */
+     or takes back the tile placed there; a letter typed on a square places the rack's
+     tile of that letter (else its blank, as that letter) and moves on along the word. */
   var at = null; // {r, c}: the square that holds the board's tab stop
   function grid() {
     var table = panel.querySelector("table.board");
@@ -285,25 +285,30 @@
       }
       return;
     }
-    if (e.key.length !== 1 || td.dataset.letter || td.classList.contains("pending")) { return; }
+    if (!/^[a-z]$/i.test(e.key) || td.dataset.letter || td.classList.contains("pending")) { return; }
+    // The rack's tile of that letter, else its blank played as that letter (lower case).
     var wanted = e.key.toUpperCase();
+    var index = freeTile(wanted), letter = wanted;
+    if (index < 0) { index = freeTile("?"); letter = wanted.toLowerCase(); }
+    if (index < 0) { return; }
+    e.preventDefault();
+    tap.placed.push({ r: r, c: c, letter: letter, index: index });
+    tap.selected = null;
+    render();
+    // On along the word, over the letters already on the board.
+    var dr = tap.across ? 0 : 1, dc = tap.across ? 1 : 0;
+    var nr = r + dr, nc = c + dc;
+    while (cell(nr, nc) && boardLetter(nr, nc)) { nr += dr; nc += dc; }
+    goTo(nr, nc);
+  });
+  function freeTile(letter) {
     var tiles = panel.querySelectorAll(".rack .tile");
     for (var i = 0; i < tiles.length; i++) {
-      var free = !tap.placed.some(function (x) { return x.index === i; });
-      if (free && !tiles[i].disabled && tiles[i].dataset.letter === wanted) {
-        e.preventDefault();
-        tap.placed.push({ r: r, c: c, letter: wanted, index: i });
-        tap.selected = null;
-        render();
-        // On along the word, over the letters already on the board.
-        var dr = tap.across ? 0 : 1, dc = tap.across ? 1 : 0;
-        var nr = r + dr, nc = c + dc;
-        while (cell(nr, nc) && boardLetter(nr, nc)) { nr += dr; nc += dc; }
-        goTo(nr, nc);
-        return;
-      }
+      var used = tap.placed.some(function (x) { return x.index === i; });
+      if (!used && !tiles[i].disabled && tiles[i].dataset.letter === letter) { return i; }
     }
-  });
+    return -1;
+  }
 
   /* ---------------------------------------------------------------- the form */
   panel.addEventListener("submit", function (e) {
