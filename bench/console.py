@@ -225,17 +225,16 @@ def _first(shown: Mapping[str, float], showing: Callable[[str], bool], clicked: 
 
 async def _shown(
     showing: Callable[[str], bool], clicked: float, phones: Sequence[Phone], projector: Projector
-) -> Timed:
+) -> tuple[list[float | None], float | None]:
+    """When each phone, then the projector, first showed the action (None: not within
+    SHOWN_TIMEOUT), from the click."""
     screens = [p.shown for p in phones if p.page is not None]
     until = time.perf_counter() + SHOWN_TIMEOUT
     while time.perf_counter() < until:
         if all(_first(shown, showing, clicked) is not None for shown in [projector.shown, *screens]):
             break
         await asyncio.sleep(POLL_SECONDS)
-    timed = Timed("", 0.0)
-    timed.phones_s = [_first(shown, showing, clicked) for shown in screens]
-    timed.projector_s = _first(projector.shown, showing, clicked)
-    return timed
+    return [_first(shown, showing, clicked) for shown in screens], _first(projector.shown, showing, clicked)
 
 
 def _closed(round: str, version: str) -> bool:
@@ -273,10 +272,10 @@ async def _act(
     showing: Callable[[str], bool] = left.__eq__
     if name == "close":
         showing = partial(_closed, _round_state(left)[0])
-    timed = await _shown(showing, clicked, phones, projector)
-    timed.action, timed.server_s = name, round(server, 4)
-    timed.parts = {part: round(seconds, 4) for part, seconds in parts.items()}
-    return timed
+    phones_s, projector_s = await _shown(showing, clicked, phones, projector)
+    return Timed(
+        name, round(server, 4), phones_s, projector_s, {part: round(t, 4) for part, t in parts.items()}
+    )
 
 
 async def play(

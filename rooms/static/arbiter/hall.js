@@ -54,5 +54,4 @@
   window.addEventListener("resize", function () { clearTimeout(again); again = setTimeout(layout, 150); });
   document.addEventListener("DOMContentLoaded", layout);
   document.addEventListener("htmx:afterSwap", pages);
-  window.arbiterHallLayout = layout;
 })();

@@ -255,12 +255,11 @@
   }
   function goTo(r, c) {
     var td = cell(r, c);
-    if (!td) { return false; }
+    if (!td) { return; } // off the board: the focus stays
     cell(at.r, at.c).tabIndex = -1;
     at = { r: r, c: c };
     td.tabIndex = 0;
     td.focus();
-    return true;
   }
   var STEPS = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
   panel.addEventListener("keydown", function (e) {
