@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import json
 import re
+import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
@@ -78,6 +79,8 @@ class Timed:
     #: Where the server time went: the form posted (its redirect followed), the worker's
     #: rulings (the close), the page shown after them.
     parts: dict[str, float] = field(default_factory=dict)
+    #: What each phone's stream carried, on average, from the click to the last screen (KB).
+    stream_kb: float = 0.0
 
 
 class Console:
@@ -259,6 +262,7 @@ async def _act(
     data: Mapping[str, Any],
 ) -> Timed:
     await asyncio.sleep(THINK_SECONDS)
+    carried = sum(phone.stream_bytes for phone in phones)
     clicked = time.perf_counter()
     await console.post(path, data)
     parts = {"posted": time.perf_counter() - clicked}
@@ -273,8 +277,14 @@ async def _act(
     if name == "close":
         showing = partial(_closed, _round_state(left)[0])
     phones_s, projector_s = await _shown(showing, clicked, phones, projector)
+    carried = sum(phone.stream_bytes for phone in phones) - carried
     return Timed(
-        name, round(server, 4), phones_s, projector_s, {part: round(t, 4) for part, t in parts.items()}
+        name,
+        round(server, 4),
+        phones_s,
+        projector_s,
+        {part: round(t, 4) for part, t in parts.items()},
+        round(carried / max(1, len(phones)) / 1000, 1),
     )
 
 
@@ -347,6 +357,7 @@ def report(timings: Sequence[Timed]) -> dict[str, Any]:
             "phones_not_shown": sum(1 for s in phones if s is None),
             "projector": summary_s([t.projector_s for t in done if t.projector_s is not None]),
             "projector_not_shown": sum(1 for t in done if t.projector_s is None),
+            "stream_kb_p50": statistics.median(t.stream_kb for t in done),
             "parts_p50": {
                 part: summary_s([t.parts[part] for t in done if part in t.parts])["p50"]
                 for part in sorted({part for t in done for part in t.parts})
@@ -370,6 +381,7 @@ def report_lines(found: Mapping[str, Any]) -> list[str]:
             f"max {server['max']} s; "
             f"phones p99 {phones['p99']} max {phones['max']} s ({row['phones_not_shown']} not shown); "
             f"projector max {projector['max']} s ({row['projector_not_shown']} not shown); "
+            f"{row['stream_kb_p50']} KB a phone's stream; "
             + ", ".join(f"{part} {seconds} s" for part, seconds in row["parts_p50"].items())
             + " (p50, from the click)"
         )

@@ -253,6 +253,19 @@ def page_attributes(text: str) -> dict[str, str]:
     return found
 
 
+_PART = re.compile(r'data-keep="([^"]+)"( data-kept)?')
+
+
+def panel_parts(text: str) -> tuple[set[str], set[str]]:
+    """The parts a panel holds, and those its stream left out for the phone to put back
+    (rooms/views/panels.py, phone.js)."""
+    present: set[str] = set()
+    left_out: set[str] = set()
+    for key, kept in _PART.findall(text):
+        (left_out if kept else present).add(key)
+    return present, left_out
+
+
 def round_key(text: str) -> tuple[int, int] | None:
     """(game, round) of the receipt box's ``data-round="1-3"``, as phone.js reads it (a
     part that is not a number: None, the slip then says no round)."""
@@ -1082,6 +1095,11 @@ class Phone:
         self.public_changes: list[float] = []
         #: Panels the stream sent (rooms/views/panels.py) instead of a reload.
         self.panels_pushed = 0
+        #: What its stream carried, in bytes (the panels, mostly).
+        self.stream_bytes = 0
+        #: The panel's parts in place, and the chart's key (phone.js keeps them).
+        self.held: set[str] = set()
+        self.chart_key: str | None = None
         #: Public version -> when its panel was in place (perf counter): what the player sees.
         self.shown: dict[str, float] = {}
         self.pending: dict[str, Any] | None = None
@@ -1235,6 +1253,7 @@ class Phone:
                     opened = True
                     parser = SseParser()
                     async for raw in response.content:
+                        self.stream_bytes += len(raw)
                         line = raw.decode("utf-8", errors="replace")
                         if line.startswith("retry:"):
                             with suppress(ValueError):
@@ -1284,10 +1303,26 @@ class Phone:
             html = body.get("html")
             if isinstance(html, str):  # the stream sent the panel: phone.js puts it in place
                 self.panels_pushed += 1
-                self.shown.setdefault(public, now)
                 self.round_key = round_key(html) or self.round_key
+                if self._put_back(html, body.get("mine")):
+                    self.shown.setdefault(public, now)
+                else:
+                    self.reload_panel()
             else:
                 self.reload_panel()
+
+    def _put_back(self, html: str, mine: Any) -> bool:
+        """phone.js's parts put back in the panel the stream sent: False if one is not
+        held (the panel then reloads)."""
+        present, left_out = panel_parts(html)
+        whole = left_out <= self.held
+        self.held = present | (left_out & self.held)
+        mine = mine if isinstance(mine, dict) else {}
+        if isinstance(mine.get("chart"), str):
+            self.chart_key = mine.get("chart_key")
+        elif mine.get("chart_key") != self.chart_key:
+            whole = False
+        return whole
 
     def reload_panel(self) -> None:
         if not self.hall.panels:
@@ -1313,6 +1348,7 @@ class Phone:
                 )
                 if answer.status == 200:
                     self.round_key = round_key(answer.text)
+                    self.held = panel_parts(answer.text)[0]
                     self.shown.setdefault(public, time.perf_counter())
                 if not self.panel_again or self.stopped:
                     break
@@ -1800,6 +1836,7 @@ class Hall:
             "panels": {
                 "pushed": sum(p.panels_pushed for p in phones),
                 "asked": sum(self.log.outcomes["panel"].values()),
+                "stream_mb": round(sum(p.stream_bytes for p in phones) / 1e6, 1),
             },
             "round": {
                 "game": measured["game"],
@@ -2032,7 +2069,8 @@ def report_text(report: Mapping[str, Any]) -> str:
         f"polling instead {st['polling_instead']}, dropped {st['dropped']}; round open seen p50 "
         f"{_s(st['open_seen']['p50'])} / max {_s(st['open_seen']['max'])} s",
         f"  panels at the public changes: {r['panels']['pushed']} sent by the streams, "
-        f"{r['panels']['asked']} asked for by the phones",
+        f"{r['panels']['asked']} asked for by the phones; the streams carried "
+        f"{r['panels']['stream_mb']} MB",
         f"  slips: {s['sent_in_time']} sent in time, {s['acknowledged']} acknowledged "
         f"({s['acknowledged_late']} as late), {s['refused']} refused, {s['gave_up']} given up, "
         f"{s['retried']} retried ({s['attempts']} attempts), {s['not_sent']} not sent, "

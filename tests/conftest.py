@@ -23,7 +23,7 @@ from solver.formats.cgp import parse_board
 from solver.tiles import tile_set
 from tournaments import services
 from tournaments.models import Event, Lexicon
-from tournaments.services import phone_slips
+from tournaments.services import backups, phone_slips
 
 DATA = Path(__file__).parent / "data"
 CORPUS = DATA / "corpus"
@@ -46,6 +46,14 @@ def _backups_in_a_temporary_folder(tmp_path_factory: pytest.TempPathFactory) -> 
         ARBITER_BACKUP_LOCAL_DIR=tmp_path_factory.mktemp("backups"), ARBITER_BACKUP_DIR=None
     ):
         yield
+
+
+@pytest.fixture(autouse=True)
+def _backups_written() -> Iterator[None]:
+    """A backup still being written in its thread when a test ends would read the next
+    test's emptied database."""
+    yield
+    backups.settle()
 
 
 @pytest.fixture(scope="session")

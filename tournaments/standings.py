@@ -21,9 +21,11 @@ from tournaments.models import (
 
 
 def _players(event: Event) -> list[PlayerInfo]:
+    # Plain tuples, not 2,000 model instances (a hall's projector reads them at each change).
+    rows = Player.objects.filter(event=event).values_list("pk", "name", "club", "category", "table")
     return [
-        PlayerInfo(id=p.pk, name=p.name, club=p.club, category=p.category, table=p.table)
-        for p in Player.objects.filter(event=event)
+        PlayerInfo(id=pk, name=name, club=club, category=category, table=table)
+        for pk, name, club, category, table in rows
     ]
 
 

@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from django import template
 from django.utils import translation
+from django.utils.html import escape
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext
 
 from tournaments.display import PREMIUM_MARKS, end_reason_text, ruling_text
 from tournaments.messages import say_notes
@@ -78,3 +83,114 @@ def item(mapping: Mapping[Any, Any] | None, key: Any) -> Any:
 def end_text(reason: str) -> str:
     """How a game ended, in the page's language ("" while it goes on)."""
     return end_reason_text(reason) if reason else ""
+
+
+#: The context's list that :func:`keep` adds its parts to, when the caller put one there
+#: (rooms/views/panels.py: a phone's stream leaves out the parts its phone already has).
+KEPT_PARTS = "kept_parts"
+
+
+def part_key(name: str, content: str) -> str:
+    """A part's name and a digest of its content: the same part is the same key in every
+    process and on every path (the page, its reload, its stream)."""
+    return f"{name}-{hashlib.blake2b(content.encode(), digest_size=8).hexdigest()}"
+
+
+def kept_placeholder(key: str) -> str:
+    """What a stream sends in place of the part ``key`` its phone has (phone.js puts the
+    phone's own part back there)."""
+    return f'<div class="kept" data-keep="{key}" data-kept></div>'
+
+
+class KeepNode(template.Node):
+    def __init__(self, name: str, nodelist: template.NodeList) -> None:
+        self.name, self.nodelist = name, nodelist
+
+    def render(self, context: template.Context) -> str:
+        inner = self.nodelist.render(context)
+        key = part_key(self.name, inner)
+        wrapped = f'<div class="kept" data-keep="{key}">{inner}</div>'
+        parts = context.get(KEPT_PARTS)
+        if isinstance(parts, list):
+            parts.append((key, wrapped))
+        return wrapped
+
+
+@register.tag
+def keep(parser: template.base.Parser, token: template.base.Token) -> KeepNode:
+    """``{% keep "board" %}...{% endkeep %}``: a part of a phone's panel that its stream
+    need not send again while it is unchanged (rooms/views/panels.py); wrapped in a box
+    with no layout of its own (``.kept``: ``display: contents``), named by its content."""
+    bits = token.split_contents()
+    if len(bits) != 2 or not re.fullmatch(r"[\"'][a-z]+[\"']", bits[1]):
+        raise template.TemplateSyntaxError('{% keep "name" %}: one name, in quotes, of letters a-z')
+    nodelist = parser.parse(("endkeep",))
+    parser.delete_first_token()
+    return KeepNode(bits[1][1:-1], nodelist)
+
+
+# The review's lists are written here rather than in its template: a hall's review names
+# 2,000 rulings, and the template language took most of each console page resolving them
+# (0.2 s of 0.28 s, bench/console.py). Whole numbers as the templates show them (no
+# thousands separator: USE_THOUSAND_SEPARATOR is off); every name and word escaped.
+
+
+@register.simple_tag(takes_context=True)
+def review_moves(context: template.Context, review: Any) -> SafeString:
+    """The review table's rows: each move, its score, and the rulings that played it."""
+    path = escape(context.get("ruling_path", ""))
+    words = {
+        "announced": escape(gettext("announced")),
+        "solo": escape(gettext("SOLO")),
+        "corrected": escape(gettext("corrected")),
+    }
+    top = f' <b class="badge">{escape(gettext("TOP"))}</b>'
+    rows = [
+        f'<tr class="{"top" if group.is_top else ""}"><td>{group.score}{top if group.is_top else ""}</td>'
+        f"<td>{escape(group.shown)}</td>\n    <td>"
+        + ", ".join(_move_link(ruling, path, words) for ruling in group.rulings)
+        + "</td></tr>"
+        for group in review.groups
+    ]
+    if not rows:
+        rows.append(f'<tr><td colspan="3">{escape(gettext("No valid move."))}</td></tr>')
+    return mark_safe("\n  ".join(rows))  # each part escaped above
+
+
+def _move_link(ruling: Ruling, path: str, words: Mapping[str, str]) -> str:
+    player, slip = ruling.player, ruling.slip
+    name = f"{player.table} {escape(player.name)}"
+    link = [f'<a href="{path}{ruling.pk}/" class="who" data-ruling="{ruling.pk}">{name}']
+    if slip is not None and slip.announced_score is not None and slip.announced_score != ruling.move_score:
+        link.append(f" <small>({words['announced']} {slip.announced_score})</small>")
+    if ruling.reason != "ok" and not ruling.overridden:
+        link.append(f" <small>({escape(ruling_text(ruling.reason))})</small>")
+    if ruling.penalty:
+        link.append(f' <span class="warn">{MINUS}{ruling.penalty}</span>')
+    if ruling.warnings:
+        link.append(f' <span class="warn" title="{escape(ruling_detail(ruling))}">⚠ {ruling.warnings}</span>')
+    if ruling.solo:
+        link.append(f' <b class="badge solo">{words["solo"]}</b>')
+    if ruling.overridden:
+        link.append(f" <i>{words['corrected']}</i>")
+    link.append("</a>")
+    return "".join(link)
+
+
+@register.simple_tag(takes_context=True)
+def ruling_tables(context: template.Context, rulings: list[Ruling]) -> SafeString:
+    """Rulings named by their tables, each a link to its ruling, after a label of the
+    review ("Missing: 3 17 204"): each is listed once in such a section."""
+    path = escape(context.get("ruling_path", ""))
+    return mark_safe(  # numbers and an escaped path
+        "".join(f'<a href="{path}{r.pk}/" data-ruling="{r.pk}">{r.player.table}</a> ' for r in rulings)
+    )
+
+
+@register.simple_tag(takes_context=True)
+def ruling_refs(context: template.Context, rulings: list[Ruling]) -> SafeString:
+    """Rulings named again by their tables, comma-separated ("Found the top: 4 (1, 5, 9, 12)")."""
+    path = escape(context.get("ruling_path", ""))
+    return mark_safe(  # numbers and an escaped path
+        ", ".join(f'<a href="{path}{r.pk}/" class="ref">{r.player.table}</a>' for r in rulings)
+    )

@@ -421,6 +421,10 @@ class _Writer:
         self.event, self.arbitrator = event, arbitrator
         self.started = self.last_write = time.monotonic()
         self.sent: tuple[str, str] | None = None
+        #: The panel's parts the phone holds (rooms/views/panels.py): those of the last
+        #: panel this stream sent; none after a version message (the phone asks for its
+        #: panel: what it gets, the stream does not know).
+        self.held: frozenset[str] = frozenset()
         self.beat = HEARTBEAT_SECONDS * (1 - HEARTBEAT_SPREAD * random.random())
 
     def open(self) -> bool:
@@ -445,8 +449,10 @@ class _Writer:
             first = self.sent is None
             self.sent, self.last_write = seen, now
             # The first message only tells the page its versions: the page was just built.
-            if not first and (panel := _panel(versions, panels, seat)):
-                return panel
+            if not first and (panel := _panel(versions, panels, seat, self.held)):
+                text, self.held = panel
+                return text
+            self.held = frozenset()
             return f"event: version\ndata: {json.dumps(_body(versions, self.arbitrator))}\n\n"
         if now - self.last_write >= self.beat:
             # A write is the only way a WSGI server learns that the phone has gone; the
@@ -456,11 +462,14 @@ class _Writer:
         return ""
 
 
-def _panel(versions: LiveVersions, panels: Panels | None, seat: Seat | None) -> str | None:
-    """The ``panel`` message of a phone's stream, if its panels were built at ``versions``."""
+def _panel(
+    versions: LiveVersions, panels: Panels | None, seat: Seat | None, held: frozenset[str]
+) -> tuple[str, frozenset[str]] | None:
+    """The ``panel`` message of a phone's stream, if its panels were built at ``versions``,
+    and the parts its phone holds then."""
     if panels is None or seat is None or panels.asked != versions.public:
         return None
-    return panels.frame(seat)
+    return panels.frame(seat, held)
 
 
 def _released(versions: LiveVersions, panels: Panels | None, seat: Seat | None) -> bool:
@@ -469,19 +478,45 @@ def _released(versions: LiveVersions, panels: Panels | None, seat: Seat | None) 
     )
 
 
+class _Running:
+    """The WSGI server's streams running in this process, each in a thread."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.lock = threading.Lock()
+
+    def add(self, n: int) -> None:
+        with self.lock:
+            self.count += n
+
+
+_RUNNING = _Running()
+
+
+def streams_open() -> int:
+    """The WSGI streams of this process still running: a stream whose phone has gone runs
+    until its next write (a heartbeat), reading the database meanwhile. After :data:`STOP`,
+    none once this is 0 (the tests' in-memory database locks a table while it is read)."""
+    return _RUNNING.count
+
+
 def _stream(event: Event, arbitrator: bool) -> Iterator[str]:
     db.connections.close_all()  # the one the view used to check the caller
     writer = _Writer(event, arbitrator)
-    yield f"retry: {RETRY_MS}\n\n"
-    while writer.open():
-        try:
-            versions = versions_for(event)
-        except Exception:
-            writer.unreadable()
-            return
-        if frame := writer.frame(versions):
-            yield frame
-        STOP.wait(CHECK_SECONDS)
+    _RUNNING.add(1)
+    try:
+        yield f"retry: {RETRY_MS}\n\n"
+        while writer.open():
+            try:
+                versions = versions_for(event)
+            except Exception:
+                writer.unreadable()
+                return
+            if frame := writer.frame(versions):
+                yield frame
+            STOP.wait(CHECK_SECONDS)
+    finally:
+        _RUNNING.add(-1)
 
 
 async def _astream(event: Event, arbitrator: bool, seat: Seat | None = None) -> AsyncIterator[str]:

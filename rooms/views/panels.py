@@ -10,22 +10,32 @@ of them, :func:`tournaments.selectors.player_lines`); each phone's stream writes
 two. The page (phone.js) puts the lines in the panel's slots (``data-mine``), which the
 page's own panel fills on the server: one template either way.
 
+The board, the tiles to come and the game so far change only when a move is placed, yet
+made 36 of a panel's 47 KB late in a game: 94 MB written at each change of a 2,000-phone
+hall. Each such part is named by its content (``{% keep %}``) and a stream sends it only
+when its phone does not hold it (the parts of the last panel it sent); otherwise a
+placeholder, where phone.js puts back the phone's own part. The player's chart likewise.
+A phone missing a part it is told to keep (a panel it reloaded meanwhile) reloads its
+panel.
+
 A phone that polls, or whose stream began while the panels were being built, gets the
 plain version message and asks for its panel as before."""
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import time
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django import db
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from rooms.templatetags.arbiter import KEPT_PARTS, kept_placeholder, part_key
 from rooms.views.phone import mine_context, player_lines_of, public_context, shared_at
 from tournaments.models import Event, PlayerToken
 from tournaments.selectors import PlayerLines
@@ -44,10 +54,62 @@ class Seat:
     token: str = ""
 
 
+def _inside(text: str) -> str:
+    """``text`` as it is inside a JSON string: a string's JSON is its characters' JSON one
+    by one, so a part's is found as is in the whole's."""
+    return json.dumps(text)[1:-1]
+
+
+@dataclass(frozen=True)
+class Html:
+    """A panel's html, as JSON, and its parts a phone may keep: (key, the part as it is in
+    the JSON, its placeholder as it would be)."""
+
+    full: str
+    parts: tuple[tuple[str, str, str], ...] = ()
+    #: The parts left out -> the html without them (phones that hold the same parts).
+    _lean: dict[frozenset[str], str] = field(default_factory=dict, compare=False, repr=False)
+
+    @classmethod
+    def of(cls, html: str, parts: list[tuple[str, str]]) -> Html:
+        found = tuple((key, _inside(part), _inside(kept_placeholder(key))) for key, part in parts)
+        return cls(json.dumps(html), found)
+
+    def keys(self) -> frozenset[str]:
+        return frozenset(key for key, _, _ in self.parts)
+
+    def without(self, held: frozenset[str]) -> str:
+        """The html for a phone that holds the parts ``held``."""
+        left_out = self.keys() & held
+        if not left_out:
+            return self.full
+        lean = self._lean.get(left_out)
+        if lean is None:  # once per build for a hall's phones (the event loop's only)
+            lean = self.full
+            for key, part, placeholder in self.parts:
+                if key in left_out:
+                    lean = lean.replace(part, placeholder, 1)
+            self._lean[left_out] = lean
+        return lean
+
+
+@dataclass(frozen=True)
+class Lines:
+    """A player's own lines, as JSON, the chart apart (sent only to a phone without it)."""
+
+    head: str
+    chart_key: str
+    chart: str
+
+    def without(self, held: frozenset[str]) -> str:
+        chart = "null" if self.chart_key in held else self.chart
+        return f'{self.head[:-1]}, "chart_key": "{self.chart_key}", "chart": {chart}}}'
+
+
 @dataclass(frozen=True)
 class Panels:
-    """One public version's panels for the phones of one process; the html and the lines
-    are JSON already (a hall's streams write them, none encodes them again)."""
+    """One public version's panels for the phones of one process, JSON already (a hall's
+    streams write them, none encodes them again)."""
 
     #: The version the panels were built for; ``public``, the one they show (later, when
     #: another change came in between).
@@ -56,10 +118,10 @@ class Panels:
     deadline: str | None
     paused: int | None
     state: str | None
-    #: (language, rack order) -> the panel's html, as JSON.
-    html: dict[tuple[str, str], str]
-    #: (player, language) -> the player's own lines, as JSON.
-    mine: dict[tuple[int, str], str]
+    #: (language, rack order) -> the panel's html.
+    html: dict[tuple[str, str], Html]
+    #: (player, language) -> the player's own lines.
+    mine: dict[tuple[int, str], Lines]
     #: The seats' tokens that no longer worked when the panels were built (a table
     #: released, a new seat code); a stream opened since the build is not among them.
     revoked_tokens: frozenset[str] = frozenset()
@@ -68,9 +130,11 @@ class Panels:
         """The phone of ``seat`` no longer holds its table: released, a new seat code."""
         return seat.token in self.revoked_tokens
 
-    def frame(self, seat: Seat) -> str | None:
-        """The ``panel`` message of ``seat``'s stream, None if it was not built for it (or
-        its phone no longer holds the table: the next holder's slip is not its business)."""
+    def frame(self, seat: Seat, held: frozenset[str] = frozenset()) -> tuple[str, frozenset[str]] | None:
+        """The ``panel`` message of ``seat``'s stream, whose phone holds the parts ``held``,
+        and the parts it holds once the message is in place; None if it was not built for
+        it (or its phone no longer holds the table: the next holder's slip is not its
+        business)."""
         if self.revoked(seat):
             return None
         html = self.html.get((seat.language, seat.order))
@@ -86,12 +150,14 @@ class Panels:
                 "now": int(time.time() * 1000),  # the server's clock, as in every message
             }
         )
-        return f'event: panel\ndata: {head[:-1]}, "html": {html}, "mine": {mine}}}\n\n'
+        body = f'{head[:-1]}, "html": {html.without(held)}, "mine": {mine.without(held)}}}'
+        return f"event: panel\ndata: {body}\n\n", html.keys() | {mine.chart_key}
 
 
-def _lines(lines: PlayerLines, context: dict[str, object]) -> str:
+def _lines(lines: PlayerLines, context: dict[str, object]) -> Lines:
     own = mine_context(context, lines)
-    return json.dumps(
+    chart = str(own["chart"])
+    head = json.dumps(
         {
             "total": lines.total,
             # Rendered only when there is something to show: at the opening of a round,
@@ -99,9 +165,17 @@ def _lines(lines: PlayerLines, context: dict[str, object]) -> str:
             "receipt": render_to_string("phone/_receipt.html", own) if lines.slip else "",
             "result": render_to_string("phone/_result.html", own) if lines.ruling else "",
             "you": {str(number): value for number, value in lines.credited.items()},
-            "chart": own["chart"],
         }
     )
+    return Lines(head, _chart_key(chart), json.dumps(chart))
+
+
+@functools.lru_cache(maxsize=4096)
+def _chart_key(chart: str) -> str:
+    # The charts come from rooms/charts.py's cache: the same string for the players of the
+    # same course, hashed once, not once per phone and build (1.5 s of a process's CPU in
+    # the hall benchmark's actions).
+    return part_key("chart", chart)
 
 
 def build(event: Event, wanted: str, seats: Iterable[Seat]) -> Panels:
@@ -122,13 +196,14 @@ def build(event: Event, wanted: str, seats: Iterable[Seat]) -> Panels:
         for seat in seats:
             orders[seat.language].add(seat.order)
             players[seat.language].add(seat.player)
-        html: dict[tuple[str, str], str] = {}
-        mine: dict[tuple[int, str], str] = {}
+        html: dict[tuple[str, str], Html] = {}
+        mine: dict[tuple[int, str], Lines] = {}
         for language, ordered in orders.items():
             with translation.override(language):
                 for order in ordered:
-                    context = public_context(shared, order)
-                    html[language, order] = json.dumps(render_to_string("phone/_panel.html", context))
+                    parts: list[tuple[str, str]] = []
+                    context = {**public_context(shared, order), KEPT_PARTS: parts}
+                    html[language, order] = Html.of(render_to_string("phone/_panel.html", context), parts)
                 context = public_context(shared, "v")
                 for player in players[language]:
                     mine[player, language] = _lines(lines[player], context)

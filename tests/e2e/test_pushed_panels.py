@@ -160,3 +160,74 @@ def test_each_phone_gets_its_panel_and_only_its_own_lines_in_its_language(
         assert [url for url in asked[locale] if PANEL_ASKED in url] == [], locale
     for page in phones.values():
         page.context.close()
+
+
+BOARD = "() => document.querySelector('[data-keep^=board]')"
+
+
+def test_a_phone_keeps_its_board_until_a_move_changes_it(
+    asgi_url: str,
+    browser: Any,  # noqa: F811
+) -> None:
+    """The stream leaves out the parts the phone holds (rooms/views/panels.py): the board
+    stays the same element, zoomed as the player left it, until a move is placed; a phone
+    that lost a part it is told to keep asks for its panel."""
+    event = services.event_create(
+        name="Kept board",
+        starts_on=dt.date(2026, 11, 28),
+        lexicon=services.lexicon_bundled(name="enable"),
+        language="english",
+        notation="gcg",
+        random_seed=11,
+    )
+    services.player_add(event=event, name="Anne")
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game)
+    assert round is not None
+    page = join(browser, asgi_url, event, 1, "en-GB")
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url))
+    page.wait_for_function("() => !!document.querySelector('[data-stream]')")
+    time.sleep(1.5)
+
+    services.round_open(round=Round.objects.get(pk=round.pk), seconds=240)
+    page.wait_for_selector("ol.rack .tile:not([disabled])")
+    page.evaluate(f"() => {{ window.heldBoard = ({BOARD})(); }}")
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    page.wait_for_selector("p.checking")
+    assert page.evaluate(f"() => ({BOARD})() === window.heldBoard && window.heldBoard.isConnected")
+    assert page.evaluate("() => document.querySelectorAll('[data-kept]').length") == 0
+    services.round_publish(round=Round.objects.get(pk=round.pk))
+    page.wait_for_selector("#result-title")
+    assert page.evaluate(f"() => ({BOARD})() === window.heldBoard")
+    assert [url for url in asked if PANEL_ASKED in url] == []
+
+    # Placed: a new board, with the move on it.
+    round.refresh_from_db()
+    services.round_place(round=Round.objects.get(pk=round.pk))
+    page.wait_for_function(f"() => ({BOARD})() !== window.heldBoard")
+    letters = len(round.tops[0].split()[1])
+    assert page.locator("table.board td.sq.tile").count() == letters
+    assert [url for url in asked if PANEL_ASKED in url] == []
+
+    # The game so far, opened by the player, stays open while the next round opens.
+    page.locator("details.sofar summary").click()
+    page.evaluate("() => { window.heldSofar = document.querySelector('[data-keep^=sofar]'); }")
+    next_round = Round.objects.filter(game=game).order_by("-number").first()  # drawn with the placing
+    assert next_round is not None and next_round.number == 2
+    services.round_open(round=next_round, seconds=240)
+    page.wait_for_function("() => document.querySelectorAll('ol.rack .tile:not([disabled])').length > 0")
+    assert page.evaluate("() => document.querySelector('[data-keep^=sofar]') === window.heldSofar")
+    assert page.locator("details.sofar[open]").count() == 1
+
+    # A phone without the board it is told to keep (a panel reloaded meanwhile, say): it
+    # asks for its panel, and shows the board again.
+    assert [url for url in asked if PANEL_ASKED in url] == []
+    page.evaluate(f"() => {{ ({BOARD})().dataset.keep = 'board-lost'; }}")
+    services.round_close(round=Round.objects.get(pk=next_round.pk))
+    page.wait_for_selector("p.checking")
+    page.wait_for_function(f"() => !!({BOARD})() && ({BOARD})().dataset.keep !== 'board-lost'")
+    assert page.evaluate("() => document.querySelectorAll('[data-kept]').length") == 0
+    assert page.locator("table.board td.sq.tile").count() == letters
+    assert [url for url in asked if PANEL_ASKED in url] != []
+    page.context.close()

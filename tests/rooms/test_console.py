@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime as dt
 import html
 import io
+import re
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -1003,3 +1004,28 @@ def test_the_review_counts_the_invalid_slips_and_the_round_result_prints_in_one_
     sheet = PrintedSheet.objects.get(kind="round")
     assert (sheet.round, sheet.state) == (1, PrintedSheet.State.READY), sheet.error
     assert sheet.filename.endswith("-round-1-fr.pdf") and bytes(sheet.pdf).startswith(b"%PDF")
+
+
+def test_the_review_names_every_ruling_once_escaped_in_the_pages_language(
+    console: Client, event: Event, players: list[Player], opened: Round
+) -> None:
+    """The review's lists are written by rooms/templatetags/arbiter.py (a hall's 2,000
+    rulings, too slow through the template language): every ruling once under its move or
+    its reason, names escaped, words in the page's language."""
+    Player.objects.filter(pk=players[0].pk).update(name='<b>Anne</b> "&"')
+    slip = {"coordinates": "8H", "word": "PROOF", "announced_score": 30}
+    _phone(event, 1).post(f"/p/{event.pk}/slip/", slip)
+    _phone(event, 2).post(f"/p/{event.pk}/slip/", {"pass": "1"})
+    console.post(_url(event, "close/"))
+    rulings = {r.player.table: r for r in Ruling.objects.filter(round=opened).select_related("player")}
+    for language, announced in (("en", "announced 30"), ("fr", "annoncé 30")):
+        review = console.get(
+            _url(event, "?part=review"), HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE=language
+        ).content.decode()
+        listed = re.findall(r'data-ruling="(\d+)"', review)
+        assert sorted(listed) == sorted(str(r.pk) for r in rulings.values())  # each once
+        assert "&lt;b&gt;Anne&lt;/b&gt; &quot;&amp;&quot;" in review and "<b>Anne</b>" not in review
+        assert f"({announced})" in review
+        anne = re.search(rf'<a href="[^"]*/{rulings[1].pk}/" class="who"[^>]*>(.*?)</a>', review)
+        assert anne is not None and anne.group(1).startswith("1 &lt;b&gt;")
+        assert re.search(rf'<a href="[^"]*/{rulings[3].pk}/" data-ruling="{rulings[3].pk}">3</a>', review)

@@ -396,3 +396,118 @@ def test_a_public_change_waits_for_the_slips_the_process_is_answering(
     held, received = asyncio.run(scenario())
     assert held == 2
     assert received[2].startswith("event: panel") and _data(received[2])["state"] == "adjudicated"
+
+
+def _parts(html: str) -> tuple[set[str], set[str]]:
+    """The parts a panel holds and those it leaves out (placeholders)."""
+    sent = set(re.findall(r'data-keep="([^"]+)">', html))
+    left_out = set(re.findall(r'data-keep="([^"]+)" data-kept>', html))
+    return sent, left_out
+
+
+def test_a_stream_sends_the_board_and_the_chart_again_only_when_they_change(
+    console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
+) -> None:
+    """Late in a game the board was 36 of a panel's 47 KB, sent to every phone at every
+    change though it changes only with a move placed."""
+    from rooms.views import live
+
+    monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+    monkeypatch.setattr(live, "PANEL_EVERY_SECONDS", 0.1)
+    _show_at_close(event)
+    _slip(event, 1, "8H PROOF", 28)
+    stream = live._astream(event, False, _seat(players[0], "v"))
+    record = sync_to_async(services.history_record, thread_sensitive=False)
+    post = sync_to_async(console.post, thread_sensitive=False)
+
+    async def run() -> list[str]:
+        got: list[str] = []
+
+        async def consume() -> None:
+            async for frame in stream:
+                got.append(frame)
+
+        async def until(count: int) -> None:
+            while len(got) < count:
+                await asyncio.sleep(0.01)
+
+        task = asyncio.ensure_future(consume())
+        async with asyncio.timeout(15):
+            await until(2)
+            await post(_url(event, "close/"))  # closed and ruled at once (the tests' tasks)
+            await until(3)
+            await record(event=event, entity="event", object_id=event.pk, action="edit", by=None)
+            await until(4)
+            await post(_url(event, "place/"))  # a move on the board, the next rack drawn
+            await until(5)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return got
+
+    closed, again, placed = (_data(frame) for frame in asyncio.run(run())[2:5])
+    # The stream's first panel: every part, the chart too.
+    sent, left_out = _parts(closed["html"])
+    assert {key.split("-")[0] for key in sent} == {"board", "tocome", "sofar"} and not left_out
+    assert '<table class="board' in closed["html"] and closed["mine"]["chart"].startswith("<svg")
+    # A change that moves nothing: each part named, none sent; the chart neither.
+    assert _parts(again["html"]) == (set(), sent)
+    assert '<table class="board' not in again["html"] and len(again["html"]) < len(closed["html"]) / 3
+    assert again["mine"]["chart"] is None and again["mine"]["chart_key"] == closed["mine"]["chart_key"]
+    # A move placed: the new board (PROOF on it), the game so far; the chart, drawn from
+    # the rulings already published, unchanged.
+    sent_now, left_now = _parts(placed["html"])
+    board = next(key for key in sent_now if key.startswith("board-"))
+    assert board not in sent and '<span class="l">F</span>' in placed["html"]
+    assert "Game so far" in placed["html"] and placed["mine"]["chart"] is None
+    assert left_now <= sent  # only what did not change, if anything
+
+
+def test_a_stream_that_sent_the_version_sends_every_part_with_its_next_panel() -> None:
+    """After a version message the phone asks for its panel, whose parts the stream does
+    not know: it leaves none out."""
+    from rooms.templatetags.arbiter import kept_placeholder
+    from rooms.views import live
+    from rooms.views.panels import Html, Lines, Panels, Seat
+    from tournaments.selectors import LiveVersions
+
+    seat = Seat(1, "fr", "v", "token")
+    board = '<div class="kept" data-keep="board-1">plateau « é »</div>'
+    html = Html.of(f"<p>avant</p>{board}<p>après</p>", [("board-1", board)])
+    lines = Lines('{"total": 3}', "chart-1", '"<svg></svg>"')
+
+    def versions(public: str) -> LiveVersions:
+        return LiveVersions(public=public, full="", deadline=None, paused=None, state="open")
+
+    def panels(public: str) -> Panels:
+        return Panels(public, public, None, None, "open", {("fr", "v"): html}, {(1, "fr"): lines})
+
+    writer = live._Writer(Event(pk=1), False)
+    assert writer.frame(versions("1"), panels("1"), seat).startswith("event: version")  # the page's first
+    first = _data(writer.frame(versions("2"), panels("2"), seat))
+    assert first["html"] == f"<p>avant</p>{board}<p>après</p>" and first["mine"]["chart"] == "<svg></svg>"
+    lean = _data(writer.frame(versions("3"), panels("3"), seat))
+    assert lean["html"] == f"<p>avant</p>{kept_placeholder('board-1')}<p>après</p>"
+    assert lean["mine"] == {"total": 3, "chart_key": "chart-1", "chart": None}
+    redrawn = Lines('{"total": 5}', "chart-2", '"<svg>5</svg>"')
+    changed = panels("4")
+    changed.mine[1, "fr"] = redrawn
+    assert _data(writer.frame(versions("4"), changed, seat))["mine"]["chart"] == "<svg>5</svg>"
+    assert writer.frame(versions("4b"), None, seat).startswith("event: version")  # not built: asks
+    whole = _data(writer.frame(versions("5"), panels("5"), seat))
+    assert whole["html"] == first["html"] and whole["mine"]["chart"] == "<svg></svg>"
+
+
+def test_a_kept_part_is_named_by_its_content() -> None:
+    from django.template import Context, Template, TemplateSyntaxError
+
+    template = Template('{% load arbiter %}{% keep "board" %}{{ text }}{% endkeep %}')
+    parts: list[tuple[str, str]] = []
+    one = template.render(Context({"text": "<b>A</b>", "kept_parts": parts}))
+    assert one == template.render(Context({"text": "<b>A</b>"}))  # without the list alike
+    other = template.render(Context({"text": "B"}))
+    key = re.search(r'data-keep="(board-[0-9a-f]{16})"', one)
+    assert key is not None and key.group(1) not in other
+    assert one == f'<div class="kept" data-keep="{key.group(1)}">&lt;b&gt;A&lt;/b&gt;</div>'
+    assert parts == [(key.group(1), one)]
+    with pytest.raises(TemplateSyntaxError):
+        Template("{% load arbiter %}{% keep board %}{% endkeep %}")

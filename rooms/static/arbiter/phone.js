@@ -374,6 +374,8 @@
       form.word.value = kept.word;
     } else {
       tap = { placed: [], selected: null, across: true };
+      // A board kept from the last panel may still carry tiles tapped in another round.
+      render();
     }
     grid();
     kept = null;
@@ -416,7 +418,7 @@
   /* The live stream sends the panel every phone shows and this player's own lines
      (rooms/views/panels.py): the lines go in the panel's slots, as the server puts them
      in the panel it builds for the page. */
-  function fillMine(mine) {
+  function fillMine(mine, chartHtml) {
     var total = panel.querySelector('[data-mine="total"]');
     if (total) { total.textContent = mine.total; }
     var receipt = panel.querySelector('[data-mine="receipt"]');
@@ -424,7 +426,7 @@
     var result = panel.querySelector('[data-mine="result"]');
     if (result) { result.innerHTML = mine.result; }
     var chart = panel.querySelector('[data-mine="chart"]');
-    if (chart) { chart.innerHTML = mine.chart; }
+    if (chart) { chart.innerHTML = chartHtml; }
     panel.querySelectorAll("[data-you]").forEach(function (td) {
       var value = mine.you[td.dataset.you];
       td.textContent = value === undefined || value === null ? "—" : value;
@@ -452,12 +454,31 @@
     }
   });
 
+  /* The stream leaves out the parts this phone holds (the board, the tiles to come, the
+     game so far, the chart: rooms/views/panels.py): a placeholder names each by its
+     content, and the phone's own part goes back there, as it was (the game so far stays
+     open). A part it does not hold (a panel reloaded meanwhile): the panel reloads. */
+  var chartHeld = { key: null, html: "" };
   document.body.addEventListener("live-panel", function (e) {
+    var d = e.detail;
     keepTyping();
-    panel.innerHTML = e.detail.html;
-    fillMine(e.detail.mine);
+    var held = {};
+    panel.querySelectorAll("[data-keep]:not([data-kept])").forEach(function (part) { held[part.dataset.keep] = part; });
+    panel.innerHTML = d.html;
+    var missing = false;
+    panel.querySelectorAll("[data-kept]").forEach(function (spot) {
+      var part = held[spot.dataset.keep];
+      if (part) { spot.replaceWith(part); } else { missing = true; }
+    });
+    if (typeof d.mine.chart === "string") {
+      chartHeld = { key: d.mine.chart_key, html: d.mine.chart };
+    } else if (chartHeld.key !== d.mine.chart_key) {
+      missing = true;
+    }
+    fillMine(d.mine, chartHeld.html);
     restoreTyping();
     tell();
+    if (missing) { document.body.dispatchEvent(new CustomEvent("live-public", { bubbles: true, detail: d })); }
   });
   grid();
   if (pending()) { send(); }
