@@ -357,7 +357,7 @@ def report(timings: Sequence[Timed]) -> dict[str, Any]:
             "phones_not_shown": sum(1 for s in phones if s is None),
             "projector": summary_s([t.projector_s for t in done if t.projector_s is not None]),
             "projector_not_shown": sum(1 for t in done if t.projector_s is None),
-            "stream_kb_p50": statistics.median(t.stream_kb for t in done),
+            "stream_kb_p50": round(statistics.median(t.stream_kb for t in done), 1),
             "parts_p50": {
                 part: summary_s([t.parts[part] for t in done if part in t.parts])["p50"]
                 for part in sorted({part for t in done for part in t.parts})
