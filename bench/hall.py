@@ -1095,6 +1095,8 @@ class Phone:
         self.public_changes: list[float] = []
         #: Panels the stream sent (rooms/views/panels.py) instead of a reload.
         self.panels_pushed = 0
+        #: The last id its stream sent (EventSource's lastEventId).
+        self.last_event_id = ""
         #: What its stream carried, in bytes (the panels, mostly).
         self.stream_bytes = 0
         #: The panel's parts in place, and the chart's key (phone.js keeps them).
@@ -1240,6 +1242,8 @@ class Phone:
                         "Accept": "text/event-stream",
                         "Cache-Control": "no-cache",
                         "Cookie": cookie_header(self.cookies),
+                        # EventSource sends the last id it was given when it opens again.
+                        **({"Last-Event-ID": self.last_event_id} if self.last_event_id else {}),
                     },
                     timeout=aiohttp.ClientTimeout(total=None),
                 ) as response:
@@ -1251,7 +1255,7 @@ class Phone:
                         return
                     self.hall.log.record("stream", "200", time.perf_counter() - start)
                     opened = True
-                    parser = SseParser()
+                    parser = SseParser(self.last_event_id)
                     async for raw in response.content:
                         self.stream_bytes += len(raw)
                         line = raw.decode("utf-8", errors="replace")
@@ -1259,6 +1263,7 @@ class Phone:
                             with suppress(ValueError):
                                 retry = int(line.split(":", 1)[1]) / 1000
                         event = parser.feed(line)
+                        self.last_event_id = parser.last_id
                         if event is not None and event[0] in ("version", "panel", "ping"):
                             with suppress(ValueError):
                                 self._message(json.loads(event[1]), stream=True)

@@ -128,9 +128,11 @@ class SseParser:
     """Server-sent events, one line at a time: ``feed`` returns ``(event, data)`` when a
     blank line ends an event with data; comments (heartbeats) and ``retry`` give None."""
 
-    def __init__(self) -> None:
+    def __init__(self, last_id: str = "") -> None:
         self.event = ""
         self.data: list[str] = []
+        #: The last ``id`` field, sent back as Last-Event-ID when the stream opens again.
+        self.last_id = last_id
 
     def feed(self, line: str) -> tuple[str, str] | None:
         line = line.rstrip("\r\n")
@@ -146,6 +148,8 @@ class SseParser:
             self.event = value
         elif name == "data":
             self.data.append(value)
+        elif name == "id" and "\0" not in value:
+            self.last_id = value
         return None
 
 

@@ -417,14 +417,15 @@ class _Writer:
     """What a stream writes after each look at the versions, for both servers' streams:
     the versions when they changed, a heartbeat when nothing was written for a while."""
 
-    def __init__(self, event: Event, arbitrator: bool) -> None:
+    def __init__(self, event: Event, arbitrator: bool, held: frozenset[str] = frozenset()) -> None:
         self.event, self.arbitrator = event, arbitrator
         self.started = self.last_write = time.monotonic()
         self.sent: tuple[str, str] | None = None
         #: The panel's parts the phone holds (rooms/views/panels.py): those of the last
-        #: panel this stream sent; none after a version message (the phone asks for its
-        #: panel: what it gets, the stream does not know).
-        self.held: frozenset[str] = frozenset()
+        #: panel sent (by this stream, or by the one before it: Last-Event-ID); none after
+        #: a version message (the phone asks for its panel: what it gets, the stream does
+        #: not know).
+        self.held = held
         self.beat = HEARTBEAT_SECONDS * (1 - HEARTBEAT_SPREAD * random.random())
 
     def open(self) -> bool:
@@ -452,7 +453,8 @@ class _Writer:
             if not first and (panel := _panel(versions, panels, seat, self.held)):
                 text, self.held = panel
                 return text
-            self.held = frozenset()
+            if not first:
+                self.held = frozenset()
             return f"event: version\ndata: {json.dumps(_body(versions, self.arbitrator))}\n\n"
         if now - self.last_write >= self.beat:
             # A write is the only way a WSGI server learns that the phone has gone; the
@@ -519,12 +521,14 @@ def _stream(event: Event, arbitrator: bool) -> Iterator[str]:
         _RUNNING.add(-1)
 
 
-async def _astream(event: Event, arbitrator: bool, seat: Seat | None = None) -> AsyncIterator[str]:
+async def _astream(
+    event: Event, arbitrator: bool, seat: Seat | None = None, held: frozenset[str] = frozenset()
+) -> AsyncIterator[str]:
     """:func:`_stream` for an ASGI server: a coroutine per phone, not a thread, asleep
     until its event's :class:`_Channel` says the versions changed or a heartbeat is due;
     the server ends it when the phone goes away (Django cancels a streaming response on
     disconnect). A phone's stream (``seat``) sends its panel at each public change."""
-    writer = _Writer(event, arbitrator)
+    writer = _Writer(event, arbitrator, held)
     channel = _channel(event)
     channel.join(seat)
     try:
@@ -568,7 +572,8 @@ def live_stream(request: HttpRequest, event_id: int) -> HttpResponseBase:
             # The connection this check used goes back now, not when the stream ends
             # minutes later: 2,000 open streams must not hold 2,000 database connections.
             db.connections.close_all()
-        stream: Iterator[str] | AsyncIterator[str] = _astream(found.event, found.arbitrator, seat)
+        held = panels.held_by(request.headers.get("Last-Event-ID", "")) if seat is not None else frozenset()
+        stream: Iterator[str] | AsyncIterator[str] = _astream(found.event, found.arbitrator, seat, held)
     else:
         stream = _stream(found.event, found.arbitrator)  # a WSGI server's thread per phone
     response = StreamingHttpResponse(stream, content_type="text/event-stream")

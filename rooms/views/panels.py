@@ -26,6 +26,7 @@ from __future__ import annotations
 import functools
 import json
 import logging
+import re
 import time
 from collections import defaultdict
 from collections.abc import Iterable
@@ -151,7 +152,24 @@ class Panels:
             }
         )
         body = f'{head[:-1]}, "html": {html.without(held)}, "mine": {mine.without(held)}}}'
-        return f"event: panel\ndata: {body}\n\n", html.keys() | {mine.chart_key}
+        holds = html.keys() | {mine.chart_key}
+        # The parts as the message's id: the browser sends it back when its stream opens
+        # again (Last-Event-ID), and the new stream leaves them out too (:func:`held_by`).
+        return f"event: panel\ndata: {body}\nid: {' '.join(sorted(holds))}\n\n", holds
+
+
+#: A part's key (rooms/templatetags/arbiter.py, part_key).
+_KEY = re.compile(r"[a-z]+-[0-9a-f]{16}")
+#: Of a Last-Event-ID: no more keys than a panel has parts, with room to spare.
+MOST_KEYS = 16
+
+
+def held_by(last_event_id: str) -> frozenset[str]:
+    """The parts a phone holds, from the id of the last panel its stream sent (the header
+    ``Last-Event-ID`` of a stream opened again). A guess: a phone that lacks a part it is
+    told to keep reloads its panel."""
+    keys = last_event_id[: MOST_KEYS * 40].split()
+    return frozenset(key for key in keys[:MOST_KEYS] if _KEY.fullmatch(key))
 
 
 def _lines(lines: PlayerLines, context: dict[str, object]) -> Lines:

@@ -33,7 +33,7 @@ def _no_messages(settings) -> None:
 
 
 def _data(frame: str) -> dict[str, Any]:
-    found: dict[str, Any] = json.loads(frame.split("data: ", 1)[1])
+    found: dict[str, Any] = json.loads(frame.split("data: ", 1)[1].split("\n", 1)[0])
     return found
 
 
@@ -511,3 +511,36 @@ def test_a_kept_part_is_named_by_its_content() -> None:
     assert parts == [(key.group(1), one)]
     with pytest.raises(TemplateSyntaxError):
         Template("{% load arbiter %}{% keep board %}{% endkeep %}")
+
+
+def test_a_stream_opened_again_leaves_out_what_the_last_one_sent() -> None:
+    """Each panel's id names its parts; the browser sends the last one back when its stream
+    opens again (every five minutes, or after the Wi-Fi): the new stream leaves them out."""
+    from rooms.views import live
+    from rooms.views.panels import Html, Lines, Panels, Seat, held_by
+    from tournaments.selectors import LiveVersions
+
+    board = '<div class="kept" data-keep="board-0123456789abcdef">plateau</div>'
+    html = Html.of(f"<p>1</p>{board}", [("board-0123456789abcdef", board)])
+    lines = Lines('{"total": 3}', "chart-fedcba9876543210", '"<svg></svg>"')
+    seat = Seat(1, "fr", "v", "token")
+
+    def versions(public: str) -> LiveVersions:
+        return LiveVersions(public=public, full="", deadline=None, paused=None, state="open")
+
+    def panels(public: str) -> Panels:
+        return Panels(public, public, None, None, "open", {("fr", "v"): html}, {(1, "fr"): lines})
+
+    first = live._Writer(Event(pk=1), False)
+    first.frame(versions("1"), panels("1"), seat)
+    frame = first.frame(versions("2"), panels("2"), seat)
+    last_id = re.search(r"\nid: (.*)\n\n$", frame)
+    assert last_id is not None and last_id.group(1) == "board-0123456789abcdef chart-fedcba9876543210"
+    assert held_by(last_id.group(1)) == {"board-0123456789abcdef", "chart-fedcba9876543210"}
+    again = live._Writer(Event(pk=1), False, held_by(last_id.group(1)))
+    assert again.frame(versions("2"), panels("2"), seat).startswith("event: version")  # the page is there
+    lean = _data(again.frame(versions("3"), panels("3"), seat))
+    assert "plateau" not in lean["html"] and lean["mine"]["chart"] is None
+    # Anything else in the header is no part: left out of nothing.
+    assert held_by("board-0123 <script> " + "chart-fedcba9876543210 " * 40) == {"chart-fedcba9876543210"}
+    assert held_by("") == frozenset()
