@@ -56,6 +56,15 @@ def _backups_written() -> Iterator[None]:
     backups.settle()
 
 
+@pytest.fixture(autouse=True)
+def _no_standings_read_before() -> None:
+    """The projector's standings are kept by game id and public version: a test's new
+    database may give both again."""
+    from rooms.views import hall
+
+    hall.forget_standings()
+
+
 @pytest.fixture(scope="session")
 def enable() -> lexicon.Lexicon:
     return lexicon.load(CORPUS / "enable.txt.gz", name="ENABLE")

@@ -12,7 +12,7 @@ from tests.rooms.helpers import live_forget
 from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tournaments import services
-from tournaments.models import Event, Round
+from tournaments.models import Event, Round, Ruling
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -383,3 +383,35 @@ def test_the_halls_standings_name_every_player_escaped_each_row_with_its_table(
     Event.objects.filter(pk=event.pk).update(hall_language="fr")
     page = console.get(f"/hall/{event.pk}/?screen=standings").content.decode().replace("\xa0", " ")
     assert "Classement · après le coup 1" in page and "Négatif" in page
+
+
+def test_the_halls_screens_share_one_reading_of_the_standings_per_public_version(
+    console: Client, event: Event, opened: Round, monkeypatch
+) -> None:
+    """A hall's screens reload together at each public change: the standings of 2,000
+    players are read and ranked once for all of them, again at the next change."""
+    from rooms.views import hall
+
+    _ranked_and_open(console, event, opened)
+    read: list[int] = []
+    real = hall.game_standings
+
+    def counted(game, **options):  # type: ignore[no-untyped-def]
+        read.append(game.pk)
+        return real(game, **options)
+
+    monkeypatch.setattr(hall, "game_standings", counted)
+    for screen in ("all", "standings", "board", "all"):
+        assert console.get(f"/hall/{event.pk}/?screen={screen}").status_code == 200
+    assert len(read) == 1
+    rulings = Ruling.objects.filter(round__game__event=event, round__number=1).select_related("player")
+    ruling = rulings.order_by("player__table").first()
+    assert ruling is not None
+    console.post(
+        _url(event, f"rulings/{ruling.pk}/"),
+        {"credited": ruling.credited + 7, "warnings": "", "penalty": "", "reason": "test"},
+    )
+    live_forget()
+    page = console.get(f"/hall/{event.pk}/?screen=standings").content.decode()
+    row = page.split(f'data-table="{ruling.player.table}"')[1].split("</tr>")[0]
+    assert len(read) == 2 and f"<b>{ruling.credited + 7}</b>" in row
