@@ -793,7 +793,7 @@ def test_the_projector_is_read_from_the_back_of_the_hall(
     assert f"\u2212{tops - total}" in gaps and not any(g.startswith("-") for g in gaps)
     shot(hall, "projector-round")
     hall.goto("about:blank")
-    hall.wait_for_timeout(1000)
+    end_streams()
     services.round_close(round=Round.objects.get(pk=following.pk))  # no slip: ended unplaced
     hall.goto(f"{live_server.url}/hall/{event.pk}/")
 

@@ -59,9 +59,9 @@ def paths(monkeypatch) -> dict[str, list[Any]]:
         seen["thread"].append(scope["path"])
         return respond(self, scope, body_file)
 
-    def spy_astream(event: Event, arbitrator: bool, seat: Any = None) -> Any:
+    def spy_astream(event: Event, arbitrator: bool, seat: Any = None, held: Any = frozenset()) -> Any:
         seen["seats"].append(seat)
-        return astream(event, arbitrator, seat)
+        return astream(event, arbitrator, seat, held)
 
     monkeypatch.setattr(live, "aphone_listener", spy_found)
     monkeypatch.setattr(asgi.OneThreadASGIHandler, "_respond", spy_respond)
