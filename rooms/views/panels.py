@@ -10,13 +10,15 @@ of them, :func:`tournaments.selectors.player_lines`); each phone's stream writes
 two. The page (phone.js) puts the lines in the panel's slots (``data-mine``), which the
 page's own panel fills on the server: one template either way.
 
-The board, the tiles to come and the game so far change only when a move is placed, yet
-made 36 of a panel's 47 KB late in a game: 94 MB written at each change of a 2,000-phone
-hall. Each such part is named by its content (``{% keep %}``) and a stream sends it only
+The board and the tiles to come change only when a move is placed, yet made 36 of a
+panel's 47 KB late in a game: 94 MB written at each change of a 2,000-phone hall. Each such part is named by its content (``{% keep %}``) and a stream sends it only
 when its phone does not hold it (the parts of the last panel it sent); otherwise a
 placeholder, where phone.js puts back the phone's own part. The player's chart likewise.
 A phone missing a part it is told to keep (a panel it reloaded meanwhile) reloads its
-panel.
+panel. A kept part is the same on every phone and on both paths (the stream's panel and
+the page's): the game so far, whose "You" column the page fills on the server, is not one
+(kept, a phone that had reloaded its page was told to keep the stream's and reloaded again
+at each change until the next move).
 
 A phone that polls, or whose stream began while the panels were being built, gets the
 plain version message and asks for its panel as before."""

@@ -455,9 +455,9 @@
   });
 
   /* The stream leaves out the parts this phone holds (the board, the tiles to come, the
-     game so far, the chart: rooms/views/panels.py): a placeholder names each by its
-     content, and the phone's own part goes back there, as it was (the game so far stays
-     open). A part it does not hold (a panel reloaded meanwhile): the panel reloads. */
+     chart: rooms/views/panels.py): a placeholder names each by its content, and the
+     phone's own part goes back there, as it was. A part it does not hold (a panel
+     reloaded meanwhile): the panel reloads. */
   var chartHeld = { key: null, html: "" };
   document.body.addEventListener("live-panel", function (e) {
     var d = e.detail;
