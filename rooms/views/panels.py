@@ -11,9 +11,10 @@ two. The page (phone.js) puts the lines in the panel's slots (``data-mine``), wh
 page's own panel fills on the server: one template either way.
 
 The board and the tiles to come change only when a move is placed, yet made 36 of a
-panel's 47 KB late in a game: 94 MB written at each change of a 2,000-phone hall. Each such part is named by its content (``{% keep %}``) and a stream sends it only
-when its phone does not hold it (the parts of the last panel it sent); otherwise a
-placeholder, where phone.js puts back the phone's own part. The player's chart likewise.
+panel's 47 KB late in a game: 94 MB written at each change of a 2,000-phone hall. Each
+such part is named by its content (``{% keep %}``) and a stream sends it only when its
+phone does not hold it (the parts of the last panel it sent); otherwise a placeholder,
+where phone.js puts back the phone's own part. The player's chart likewise.
 A phone missing a part it is told to keep (a panel it reloaded meanwhile) reloads its
 panel. A kept part is the same on every phone and on both paths (the stream's panel and
 the page's): the game so far, whose "You" column the page fills on the server, is not one
