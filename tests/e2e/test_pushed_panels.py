@@ -73,20 +73,26 @@ def asgi_url(
         server.kill()  # before the test's database is emptied: its connections go with it
 
 
-def test_each_phone_gets_its_panel_and_only_its_own_lines_in_its_language(
-    asgi_url: str,
-    browser: Any,  # noqa: F811
-) -> None:
+def _event(name: str, seed: int, *players: str) -> Any:
+    """An English event on the bundled word list, its players added."""
     event = services.event_create(
-        name="Pushed panels",
+        name=name,
         starts_on=dt.date(2026, 11, 24),
         lexicon=services.lexicon_bundled(name="enable"),
         language="english",
         notation="gcg",
-        random_seed=7,
+        random_seed=seed,
     )
-    for name in ("Anne", "Bruno"):
-        services.player_add(event=event, name=name)
+    for player in players:
+        services.player_add(event=event, name=player)
+    return event
+
+
+def test_each_phone_gets_its_panel_and_only_its_own_lines_in_its_language(
+    asgi_url: str,
+    browser: Any,  # noqa: F811
+) -> None:
+    event = _event("Pushed panels", 7, "Anne", "Bruno")
     game = services.game_start(event=event)
     round = services.round_draw(game=game)
     assert round is not None
@@ -170,17 +176,9 @@ def test_a_phone_keeps_its_board_until_a_move_changes_it(
     browser: Any,  # noqa: F811
 ) -> None:
     """The stream leaves out the parts the phone holds (rooms/views/panels.py): the board
-    stays the same element, zoomed as the player left it, until a move is placed; a phone
+    stays the same element until a move is placed; a phone
     that lost a part it is told to keep asks for its panel."""
-    event = services.event_create(
-        name="Kept board",
-        starts_on=dt.date(2026, 11, 28),
-        lexicon=services.lexicon_bundled(name="enable"),
-        language="english",
-        notation="gcg",
-        random_seed=11,
-    )
-    services.player_add(event=event, name="Anne")
+    event = _event("Kept board", 11, "Anne")
     game = services.game_start(event=event)
     round = services.round_draw(game=game)
     assert round is not None
