@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 
 import pytest
@@ -13,6 +14,7 @@ from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tournaments import services
 from tournaments.models import Event, Round, Ruling
+from tournaments.standings import game_standings
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -379,6 +381,22 @@ def test_the_halls_standings_name_every_player_escaped_each_row_with_its_table(
     ranking = page.split('<table class="hall-ranking')[1].split("</table>")[0]
     assert "<img" not in ranking and "&lt;img src=x onerror=alert(1)&gt; Zoé &amp; &quot;Léa&quot;" in ranking
     assert ranking.count("<tr data-table=") == 4  # every player, hall.js shows them a page at a time
+    # Each row is the standings' own: rank, name, total and the gap with a real minus sign.
+    cells = re.findall(
+        r'<tr data-table="(\d+)"><td>(\d+)</td><td class="name">[^<]*</td>'
+        r"<td><b>([^<]*)</b></td><td>([^<]*)</td>",
+        ranking,
+    )
+    expected = [
+        (
+            str(r.player.table),
+            str(r.rank),
+            str(r.total).replace("-", "\u2212"),
+            str(r.diff).replace("-", "\u2212"),
+        )
+        for r in game_standings(opened.game)
+    ]
+    assert cells == expected and any(gap.startswith("\u2212") for *_, gap in cells)
     assert "Standings · after round 1" in page and 'data-page-text="page {p}/{n}"' in page
     Event.objects.filter(pk=event.pk).update(hall_language="fr")
     page = console.get(f"/hall/{event.pk}/?screen=standings").content.decode().replace("\xa0", " ")
