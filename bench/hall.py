@@ -266,6 +266,19 @@ def panel_parts(text: str) -> tuple[set[str], set[str]]:
     return present, left_out
 
 
+def parts_held(present: set[str], left_out: set[str], held: set[str]) -> tuple[bool, set[str]]:
+    """Whether a phone holding ``held`` can put back every part a panel left out, and the
+    parts it holds then: those sent, those put back, and those inside a part put back (a
+    board's rows inside the board, as phone.js finds them in the element it puts back)."""
+    kept = left_out & held
+    inside = (
+        {key for key in held if key.startswith("row-")}
+        if any(k.startswith("board-") for k in kept)
+        else set()
+    )
+    return left_out <= held, present | kept | inside
+
+
 def round_key(text: str) -> tuple[int, int] | None:
     """(game, round) of the receipt box's ``data-round="1-3"``, as phone.js reads it (a
     part that is not a number: None, the slip then says no round)."""
@@ -1319,9 +1332,7 @@ class Phone:
     def _put_back(self, html: str, mine: Any) -> bool:
         """phone.js's parts put back in the panel the stream sent: False if one is not
         held (the panel then reloads)."""
-        present, left_out = panel_parts(html)
-        whole = left_out <= self.held
-        self.held = present | (left_out & self.held)
+        whole, self.held = parts_held(*panel_parts(html), self.held)
         mine = mine if isinstance(mine, dict) else {}
         if isinstance(mine.get("chart"), str):
             self.chart_key = mine.get("chart_key")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import re
 from collections.abc import Mapping
@@ -13,7 +14,7 @@ from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext
 
-from tournaments.display import PREMIUM_MARKS, end_reason_text, ruling_text
+from tournaments.display import PREMIUM_MARKS, Cell, end_reason_text, ruling_text
 from tournaments.messages import say_notes
 from tournaments.models import Event, Ruling
 
@@ -96,10 +97,20 @@ def part_key(name: str, content: str) -> str:
     return f"{name}-{hashlib.blake2b(content.encode(), digest_size=8).hexdigest()}"
 
 
-def kept_placeholder(key: str) -> str:
+def kept_placeholder(key: str, element: str = "div") -> str:
     """What a stream sends in place of the part ``key`` its phone has (phone.js puts the
-    phone's own part back there)."""
-    return f'<div class="kept" data-keep="{key}" data-kept></div>'
+    phone's own part back there): an element of the part's own kind (a board's row is a
+    ``tr``, which a ``div`` could not stand for inside a table)."""
+    kind = ' class="kept"' if element == "div" else ""
+    return f'<{element}{kind} data-keep="{key}" data-kept></{element}>'
+
+
+def _kept(context: template.Context, key: str, text: str, element: str = "div") -> None:
+    """Tell a panel being built for the streams (rooms/views/panels.py) of a part it may
+    leave out: (key, the part, its placeholder)."""
+    parts = context.get(KEPT_PARTS)
+    if isinstance(parts, list):
+        parts.append((key, text, kept_placeholder(key, element)))
 
 
 class KeepNode(template.Node):
@@ -110,9 +121,7 @@ class KeepNode(template.Node):
         inner = self.nodelist.render(context)
         key = part_key(self.name, inner)
         wrapped = f'<div class="kept" data-keep="{key}">{inner}</div>'
-        parts = context.get(KEPT_PARTS)
-        if isinstance(parts, list):
-            parts.append((key, wrapped))
+        _kept(context, key, wrapped)
         return wrapped
 
 
@@ -127,6 +136,55 @@ def keep(parser: template.base.Parser, token: template.base.Token) -> KeepNode:
     nodelist = parser.parse(("endkeep",))
     parser.delete_first_token()
     return KeepNode(bits[1][1:-1], nodelist)
+
+
+@register.simple_tag(takes_context=True)
+def board_rows(context: template.Context, rows: list[tuple[str, list[Cell]]]) -> SafeString:
+    """The board's rows, each a part a phone keeps (``{% keep %}``) while it is unchanged:
+    a placed move changes a few rows, and the stream sends those, not the 28 KB of the
+    board. Written here rather than in the template, each row once per language."""
+    language = translation.get_language() or ""
+    out = []
+    for label, cells in rows:
+        key, row = _board_row(language, label, tuple(cells))
+        _kept(context, key, row, "tr")
+        out.append(row)
+    return mark_safe("\n  ".join(out))  # escaped in _board_row
+
+
+@functools.lru_cache(maxsize=2048)
+def _board_row(language: str, label: str, cells: tuple[Cell, ...]) -> tuple[str, str]:
+    """(key, html) of a board's row: its heading and squares, each named for screen readers
+    (the name in the event's notation, the premium or the tile, the last move's)."""
+    with translation.override(language):
+        inner = f'<th scope="row">{escape(label)}</th>' + "".join(_square(cell) for cell in cells)
+    key = part_key("row", inner)
+    return key, f'<tr data-keep="{key}">{inner}</tr>'
+
+
+def _square(cell: Cell) -> str:
+    letter, name = escape(cell.letter), escape(cell.name)
+    blank = cell.letter.islower()
+    classes = "sq " + cell.premium
+    if cell.letter:
+        classes += " tile blank" if blank else " tile"
+    if cell.new:
+        classes += " new"
+    if cell.centre:
+        classes += " centre"
+    attributes = f'class="{classes}" data-r="{cell.row}" data-c="{cell.col}" data-name="{name}"'
+    if not cell.letter:
+        mark = f'<span class="pm" aria-hidden="true">{escape(premium_mark(cell.premium))}</span>'
+        said = f"{name}, {escape(premium_name(cell.premium))}" if cell.premium else name
+        return f'<td {attributes}>{mark if cell.premium else ""}<span class="sr">{said}</span></td>'
+    value = f'<span class="v">{cell.value}</span>' if cell.value else ""
+    # The words apart from the f-strings: makemessages does not read inside them.
+    blank_said = '<span class="sr"> ({})</span>'.format(escape(gettext("blank"))) if blank else ""
+    last = ", " + escape(gettext("last move")) if cell.new else ""
+    return (
+        f'<td {attributes} data-letter="{letter}"><span class="l">{letter.upper()}</span>{value}{blank_said}'
+        f'<span class="sr">, {name}{last}</span></td>'
+    )
 
 
 # The review's lists are written here rather than in its template: a hall's review names

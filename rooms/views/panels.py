@@ -14,7 +14,9 @@ The board and the tiles to come change only when a move is placed, yet made 36 o
 panel's 47 KB late in a game: 94 MB written at each change of a 2,000-phone hall. Each
 such part is named by its content (``{% keep %}``) and a stream sends it only when its
 phone does not hold it (the parts of the last panel it sent); otherwise a placeholder,
-where phone.js puts back the phone's own part. The player's chart likewise.
+where phone.js puts back the phone's own part. The player's chart likewise. Each of the
+board's rows is a part too: a placed move changes a few of them, and the new board is sent
+with the others left out (the board was 28 of the 36 KB a placement sent each phone).
 A phone missing a part it is told to keep (a panel it reloaded meanwhile) reloads its
 panel. A kept part is the same on every phone and on both paths (the stream's panel and
 the page's): the game so far, whose "You" column the page fills on the server, is not one
@@ -39,7 +41,7 @@ from django import db
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from rooms.templatetags.arbiter import KEPT_PARTS, kept_placeholder, part_key
+from rooms.templatetags.arbiter import KEPT_PARTS, part_key
 from rooms.views.phone import mine_context, player_lines_of, public_context, shared_at
 from tournaments.models import Event, PlayerToken
 from tournaments.selectors import PlayerLines
@@ -67,17 +69,26 @@ def _inside(text: str) -> str:
 @dataclass(frozen=True)
 class Html:
     """A panel's html, as JSON, and its parts a phone may keep: (key, the part as it is in
-    the JSON, its placeholder as it would be)."""
+    the JSON, its placeholder as it would be), a part before the parts it holds (a board
+    before its rows)."""
 
     full: str
     parts: tuple[tuple[str, str, str], ...] = ()
+    #: The parts no other part holds: the ones a message's id names.
+    outer: frozenset[str] = frozenset()
     #: The parts left out -> the html without them (phones that hold the same parts).
     _lean: dict[frozenset[str], str] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
-    def of(cls, html: str, parts: list[tuple[str, str]]) -> Html:
-        found = tuple((key, _inside(part), _inside(kept_placeholder(key))) for key, part in parts)
-        return cls(json.dumps(html), found)
+    def of(cls, html: str, parts: list[tuple[str, str, str]]) -> Html:
+        """``parts`` as the template tags told them, a part after the parts inside it."""
+        found = tuple(
+            (key, _inside(part), _inside(placeholder)) for key, part, placeholder in reversed(parts)
+        )
+        outer = frozenset(
+            key for key, part, _ in found if not any(part in other for k, other, _ in found if k != key)
+        )
+        return cls(json.dumps(html), found, outer)
 
     def keys(self) -> frozenset[str]:
         return frozenset(key for key, _, _ in self.parts)
@@ -90,6 +101,7 @@ class Html:
         lean = self._lean.get(left_out)
         if lean is None:  # once per build for a hall's phones (the event loop's only)
             lean = self.full
+            # A part held whole takes the parts inside it along (each is found no more).
             for key, part, placeholder in self.parts:
                 if key in left_out:
                     lean = lean.replace(part, placeholder, 1)
@@ -155,10 +167,12 @@ class Panels:
             }
         )
         body = f'{head[:-1]}, "html": {html.without(held)}, "mine": {mine.without(held)}}}'
-        holds = html.keys() | {mine.chart_key}
         # The parts as the message's id: the browser sends it back when its stream opens
         # again (Last-Event-ID), and the new stream leaves them out too (:func:`held_by`).
-        return f"event: panel\ndata: {body}\nid: {' '.join(sorted(holds))}\n\n", holds
+        # The outer ones only: the board's rows, 15 to 21 keys more in every message, serve
+        # only a stream opened again after a move was placed.
+        named = " ".join(sorted(html.outer | {mine.chart_key}))
+        return f"event: panel\ndata: {body}\nid: {named}\n\n", html.keys() | {mine.chart_key}
 
 
 #: A part's key (rooms/templatetags/arbiter.py, part_key).
@@ -222,7 +236,7 @@ def build(event: Event, wanted: str, seats: Iterable[Seat]) -> Panels:
         for language, ordered in orders.items():
             with translation.override(language):
                 for order in ordered:
-                    parts: list[tuple[str, str]] = []
+                    parts: list[tuple[str, str, str]] = []
                     context = {**public_context(shared, order), KEPT_PARTS: parts}
                     html[language, order] = Html.of(render_to_string("phone/_panel.html", context), parts)
                 context = public_context(shared, "v")

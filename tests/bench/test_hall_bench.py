@@ -712,3 +712,16 @@ def test_the_cpu_a_slip_costs_is_read_from_the_window_and_the_services(tmp_path:
         fields = ["S", "1", *["0"] * 9, str(cpu), *["0"] * 7, "5"]
         (tmp_path / str(pid) / "stat").write_text(f"{pid} ({name}) " + " ".join(fields))
     assert hall.services_cpu(tmp_path) == {"database": 3.0, "broker": 1.0}
+
+
+def test_a_bench_phone_holds_what_phone_js_would_after_each_panel() -> None:
+    """The board put back takes its rows along; a new board leaves out the rows held; a part
+    the phone lacks makes it reload (phone.js, rooms/views/panels.py)."""
+    rows = {"row-1", "row-2"}
+    first = hall.parts_held({"board-a", "tocome-a", *rows}, set(), set())
+    assert first == (True, {"board-a", "tocome-a", *rows})
+    same = hall.parts_held(set(), {"board-a", "tocome-a"}, first[1])
+    assert same == (True, {"board-a", "tocome-a", *rows})
+    placed = hall.parts_held({"board-b", "row-3", "tocome-b"}, {"row-1"}, same[1])
+    assert placed == (True, {"board-b", "row-3", "tocome-b", "row-1"})
+    assert hall.parts_held({"tocome-c"}, {"board-x"}, placed[1])[0] is False

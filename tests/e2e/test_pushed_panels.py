@@ -200,12 +200,17 @@ def test_a_phone_keeps_its_board_until_a_move_changes_it(
     assert page.evaluate(f"() => ({BOARD})() === window.heldBoard")
     assert [url for url in asked if PANEL_ASKED in url] == []
 
-    # Placed: a new board, with the move on it.
+    # Placed: a new board, with the move on it; the rows the move left alone are the
+    # phone's own (a first move of at most 7 tiles through the centre never reaches row 1).
+    page.evaluate("() => { window.heldRow = document.querySelector('table.board tbody tr'); }")
     round.refresh_from_db()
     services.round_place(round=Round.objects.get(pk=round.pk))
     page.wait_for_function(f"() => ({BOARD})() !== window.heldBoard")
     letters = len(round.tops[0].split()[1])
     assert page.locator("table.board td.sq.tile").count() == letters
+    assert page.evaluate("() => document.querySelector('table.board tbody tr') === window.heldRow")
+    assert page.evaluate("() => document.querySelectorAll('table.board tbody tr').length") == 15
+    assert page.evaluate("() => document.querySelectorAll('[data-kept]').length") == 0
     assert [url for url in asked if PANEL_ASKED in url] == []
 
     next_round = Round.objects.filter(game=game).order_by("-number").first()  # drawn with the placing

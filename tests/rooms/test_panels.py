@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import re
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -444,22 +445,30 @@ def test_a_stream_sends_the_board_and_the_chart_again_only_when_they_change(
         await asyncio.gather(task, return_exceptions=True)
         return got
 
-    closed, again, placed = (_data(frame) for frame in asyncio.run(run())[2:5])
-    # The stream's first panel: every part, the chart too.
+    frames = asyncio.run(run())[2:5]
+    closed, again, placed = (_data(frame) for frame in frames)
+    # The stream's first panel: every part, the chart too; the board's 15 rows, each a part.
     sent, left_out = _parts(closed["html"])
-    assert {key.split("-")[0] for key in sent} == {"board", "tocome"} and not left_out
+    assert Counter(key.split("-")[0] for key in sent) == {"board": 1, "tocome": 1, "row": 15} and not left_out
     assert '<table class="board' in closed["html"] and closed["mine"]["chart"].startswith("<svg")
-    # A change that moves nothing: each part named, none sent; the chart neither.
-    assert _parts(again["html"]) == (set(), sent)
+    # A change that moves nothing: each part named, none sent; the board's rows go with it.
+    outer = {key for key in sent if not key.startswith("row-")}
+    assert _parts(again["html"]) == (set(), outer)
     assert '<table class="board' not in again["html"] and len(again["html"]) < len(closed["html"]) / 3
     assert again["mine"]["chart"] is None and again["mine"]["chart_key"] == closed["mine"]["chart_key"]
-    # A move placed: the new board (PROOF on it), the game so far; the chart, drawn from
-    # the rulings already published, unchanged.
+    # The message's id names the outer parts: a stream opened again leaves them out.
+    assert frames[1].endswith(f"\nid: {' '.join(sorted({*outer, closed['mine']['chart_key']}))}\n\n")
+    # A move placed: the new board with the one row PROOF changed (the other 14 the phone
+    # holds), the game so far; the chart, drawn from the rulings already published, unchanged.
     sent_now, left_now = _parts(placed["html"])
     board = next(key for key in sent_now if key.startswith("board-"))
     assert board not in sent and '<span class="l">F</span>' in placed["html"]
+    rows_now = {key for key in sent_now if key.startswith("row-")}
+    assert len(rows_now) == 1 and not rows_now & sent
+    assert len({key for key in left_now if key.startswith("row-")}) == 14
     assert "Game so far" in placed["html"] and placed["mine"]["chart"] is None
-    assert left_now <= sent  # only what did not change, if anything
+    assert left_now <= sent  # only what did not change
+    assert len(placed["html"]) < len(closed["html"]) / 2
 
 
 def test_a_stream_that_sent_the_version_sends_every_part_with_its_next_panel() -> None:
@@ -472,7 +481,7 @@ def test_a_stream_that_sent_the_version_sends_every_part_with_its_next_panel() -
 
     seat = Seat(1, "fr", "v", "token")
     board = '<div class="kept" data-keep="board-1">plateau « é »</div>'
-    html = Html.of(f"<p>avant</p>{board}<p>après</p>", [("board-1", board)])
+    html = Html.of(f"<p>avant</p>{board}<p>après</p>", [("board-1", board, kept_placeholder("board-1"))])
     lines = Lines('{"total": 3}', "chart-1", '"<svg></svg>"')
 
     def versions(public: str) -> LiveVersions:
@@ -497,18 +506,67 @@ def test_a_stream_that_sent_the_version_sends_every_part_with_its_next_panel() -
     assert whole["html"] == first["html"] and whole["mine"]["chart"] == "<svg></svg>"
 
 
+def test_a_part_inside_a_part_is_left_out_with_it_or_alone() -> None:
+    """A board's rows are parts inside the board's: a board held whole takes its rows along;
+    a new board leaves out the rows the phone holds."""
+    from rooms.templatetags.arbiter import kept_placeholder
+    from rooms.views.panels import Html
+
+    rows = [f'<tr data-keep="row-{n}">ligne {n}</tr>' for n in (1, 2)]
+    board = f'<div class="kept" data-keep="board-1"><table>{"".join(rows)}</table></div>'
+    told = [  # as the tags tell them: the rows, then the board around them
+        ("row-1", rows[0], kept_placeholder("row-1", "tr")),
+        ("row-2", rows[1], kept_placeholder("row-2", "tr")),
+        ("board-1", board, kept_placeholder("board-1")),
+    ]
+    html = Html.of(f"<p>{board}</p>", told)
+    assert html.outer == {"board-1"} and html.keys() == {"row-1", "row-2", "board-1"}
+    assert (
+        json.loads(html.without(frozenset({"board-1", "row-1", "row-2"})))
+        == f"<p>{kept_placeholder('board-1')}</p>"
+    )
+    assert json.loads(html.without(frozenset({"row-1", "other"}))) == (
+        '<p><div class="kept" data-keep="board-1"><table>'
+        f'<tr data-keep="row-1" data-kept></tr>{rows[1]}</table></div></p>'
+    )
+    assert json.loads(html.without(frozenset())) == f"<p>{board}</p>"
+
+
+def test_the_boards_rows_are_parts_named_by_their_content_in_each_language() -> None:
+    from django.template import Context, Template
+    from django.utils import translation
+
+    from tournaments.display import Cell
+
+    template = Template("{% load arbiter %}{% board_rows rows %}")
+    plain = Cell(0, 0, "", "w3", 0, "A1")
+    tile = Cell(0, 1, "e", "", 0, "B1", new=True)
+    parts: list[tuple[str, str, str]] = []
+    with translation.override("fr"):
+        fr = template.render(Context({"rows": [("1", [plain, tile])], "kept_parts": parts}))
+    with translation.override("en"):
+        en = template.render(Context({"rows": [("1", [plain, tile])]}))
+    key = re.fullmatch(r'<tr data-keep="(row-[0-9a-f]{16})">.*</tr>', fr)
+    assert key is not None and parts == [
+        (key.group(1), fr, f'<tr data-keep="{key.group(1)}" data-kept></tr>')
+    ]
+    assert "A1, mot compte triple" in fr and "(joker)" in fr and "dernier coup" in fr
+    assert "A1, triple word" in en and "(blank)" in en and "last move" in en and key.group(1) not in en
+    assert 'class="sq  tile blank new" data-r="0" data-c="1" data-name="B1" data-letter="e"' in fr
+
+
 def test_a_kept_part_is_named_by_its_content() -> None:
     from django.template import Context, Template, TemplateSyntaxError
 
     template = Template('{% load arbiter %}{% keep "board" %}{{ text }}{% endkeep %}')
-    parts: list[tuple[str, str]] = []
+    parts: list[tuple[str, str, str]] = []
     one = template.render(Context({"text": "<b>A</b>", "kept_parts": parts}))
     assert one == template.render(Context({"text": "<b>A</b>"}))  # without the list alike
     other = template.render(Context({"text": "B"}))
     key = re.search(r'data-keep="(board-[0-9a-f]{16})"', one)
     assert key is not None and key.group(1) not in other
     assert one == f'<div class="kept" data-keep="{key.group(1)}">&lt;b&gt;A&lt;/b&gt;</div>'
-    assert parts == [(key.group(1), one)]
+    assert parts == [(key.group(1), one, f'<div class="kept" data-keep="{key.group(1)}" data-kept></div>')]
     with pytest.raises(TemplateSyntaxError):
         Template("{% load arbiter %}{% keep board %}{% endkeep %}")
 
@@ -521,7 +579,7 @@ def test_a_stream_opened_again_leaves_out_what_the_last_one_sent() -> None:
     from tournaments.selectors import LiveVersions
 
     board = '<div class="kept" data-keep="board-0123456789abcdef">plateau</div>'
-    html = Html.of(f"<p>1</p>{board}", [("board-0123456789abcdef", board)])
+    html = Html.of(f"<p>1</p>{board}", [("board-0123456789abcdef", board, "")])
     lines = Lines('{"total": 3}', "chart-fedcba9876543210", '"<svg></svg>"')
     seat = Seat(1, "fr", "v", "token")
 
@@ -568,4 +626,4 @@ def test_every_part_a_stream_may_leave_out_is_the_same_in_the_pages_own_panel(
     sent = _data(asyncio.run(_frames(streams, 3, open_next))["anne"][2])
     page = _phones[event.pk, 1].get(f"/p/{event.pk}/?part=panel", HTTP_HX_REQUEST="true").content.decode()
     assert "Game so far" in page and "Game so far" in sent["html"]
-    assert _parts(sent["html"])[0] == _parts(page)[0] and len(_parts(page)[0]) == 2
+    assert _parts(sent["html"])[0] == _parts(page)[0] and len(_parts(page)[0]) == 2 + 15  # and the rows

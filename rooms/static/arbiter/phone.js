@@ -454,9 +454,9 @@
     }
   });
 
-  /* The stream leaves out the parts this phone holds (the board, the tiles to come, the
-     chart: rooms/views/panels.py): a placeholder names each by its content, and the
-     phone's own part goes back there, as it was. A part it does not hold (a panel
+  /* The stream leaves out the parts this phone holds (the board or its rows, the tiles to
+     come, the chart: rooms/views/panels.py): a placeholder names each by its content, and
+     the phone's own part goes back there, as it was. A part it does not hold (a panel
      reloaded meanwhile): the panel reloads. */
   var chartHeld = { key: null, html: "" };
   document.body.addEventListener("live-panel", function (e) {
