@@ -287,7 +287,7 @@ def player_lines(
             slips.setdefault(slip.player_id, slip)
     rulings: dict[int, Ruling] = {}
     if round is not None and player_sight(round).answers:
-        ruled = only_them(Ruling.objects.filter(round=round)).select_related("slip")
+        ruled = only_them(Ruling.objects.filter(round=round)).select_related("slip").order_by()
         rulings = {ruling.player_id: ruling for ruling in ruled}
     credited: dict[int, dict[int, int]] = defaultdict(dict)
     if game_number:
@@ -296,7 +296,9 @@ def player_lines(
                 counted_rounds("round__"), round__game__event=event, round__game__number=game_number
             )
         ).values_list("player_id", "round__number", "credited")
-        for player_id, number, value in placed:
+        # Unordered: Ruling's ordering (its round's, its game's, its event's; the player's
+        # table) sorted 46,000 rows through four joins, 0.12 s of 0.03 at each change.
+        for player_id, number, value in placed.order_by():
             credited[player_id][number] = value
     return {pk: PlayerLines(slips.get(pk), rulings.get(pk), credited.get(pk, {})) for pk in wanted}
 

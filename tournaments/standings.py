@@ -59,7 +59,9 @@ MERGED_FIELDS = (
 
 
 def _results(rulings: QuerySet[Any], fields: tuple[str, ...] = RESULT_FIELDS) -> list[RoundResult]:
-    rows = rulings.values_list(*fields)
+    # Unordered: the standings add them up whatever their order, and the rulings' own
+    # ordering sorted a game's 46,000 through four joins (a quarter of the projector's reload).
+    rows = rulings.order_by().values_list(*fields)
     return [
         RoundResult(
             player=player,
@@ -118,7 +120,7 @@ def game_scores(game: Game, players: list[int]) -> tuple[list[int], dict[int, li
     rounds = list(game.rounds.filter(counted_rounds()).order_by("number").values_list("pk", "top_score"))
     place = {pk: i for i, (pk, _top) in enumerate(rounds)}
     scores: dict[int, list[int | None]] = {pk: [None] * len(rounds) for pk in players}
-    rulings = Ruling.objects.filter(round__in=list(place), player_id__in=players)
+    rulings = Ruling.objects.filter(round__in=list(place), player_id__in=players).order_by()
     for player_id, round_id, credited in rulings.values_list("player_id", "round_id", "credited"):
         scores[player_id][place[round_id]] = credited
     return [top or 0 for _pk, top in rounds], scores

@@ -9,14 +9,16 @@ from collections.abc import Mapping
 from typing import Any
 
 from django import template
+from django.template.defaultfilters import time as time_filter
 from django.utils import translation
 from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import gettext
+from django.utils.timezone import localtime
+from django.utils.translation import gettext, ngettext
 
 from tournaments.display import PREMIUM_MARKS, Cell, end_reason_text, ruling_text
 from tournaments.messages import say_notes
-from tournaments.models import Event, Ruling
+from tournaments.models import Event, Round, Ruling, Slip
 
 register = template.Library()
 
@@ -185,6 +187,75 @@ def _square(cell: Cell) -> str:
         f'<td {attributes} data-letter="{letter}"><span class="l">{letter.upper()}</span>{value}{blank_said}'
         f'<span class="sr">, {name}{last}</span></td>'
     )
+
+
+# A player's own lines (receipt and result) are written here rather than in templates: a
+# hall's phones are sent theirs at each public change, 1,000 a web process, and the
+# template language took most of each build (0.3 s of 0.45 s at a publication).
+
+
+def receipt_html(slip: Slip | None, round: Round | None, time_up: bool, phone_replace: bool) -> SafeString:
+    """The player's own slip, as the phone shows it under the slip form."""
+    if slip is None:
+        return mark_safe("")
+    said = gettext("Late slip (scores 0)") if slip.late else gettext("Received at")
+    at = time_filter(localtime(slip.received_at), "H:i:s")
+    move = (
+        f"{escape(slip.coordinates)} {escape(slip.word)}"
+        if slip.coordinates or slip.word
+        else gettext("a blank slip")
+    )
+    score = f" · {slip.announced_score}" if slip.announced_score is not None else ""
+    until = ""
+    if round is not None and round.state == "open" and not time_up:
+        replace = (
+            gettext("You may replace it until the deadline.")
+            if phone_replace
+            else gettext("It is handed in: it cannot be replaced.")
+        )
+        until = f'<span class="until"> — {replace}</span>'
+    late = " late" if slip.late else ""
+    return mark_safe(  # the slip's text escaped, the rest ours
+        f'<p class="receipt{late}">{said} {at}{colon()} <b>{move}</b>{score}{until}</p>'
+    )
+
+
+def result_html(ruling: Ruling | None) -> SafeString:
+    """The player's own ruling, as the phone shows it with the round's result."""
+    if ruling is None:
+        return mark_safe("")
+    slip = ruling.slip
+    move = f"{escape(slip.coordinates)} {escape(slip.word)}" if slip is not None else "—"
+    # Each word apart from the f-strings: makemessages does not read inside them.
+    your_slip, top_word, solo_word = gettext("Your slip:"), gettext("TOP"), gettext("solo")
+    top = f'<b class="badge">{top_word}</b>' if ruling.is_top else ""
+    solo = f' <b class="badge">{solo_word}</b>' if ruling.solo else ""
+    why = str(escape(ruling_text(ruling.reason)))
+    if ruling.warnings:
+        why += " · " + ngettext("%(n)s warning", "%(n)s warnings", ruling.warnings) % {"n": ruling.warnings}
+    if ruling.penalty:
+        why += " · " + gettext("Penalty") + f" {ruling.penalty}"
+    detail = escape(ruling_detail(ruling))
+    return mark_safe(  # the slip's text and the ruling's words escaped
+        f'<p class="mine">{your_slip} {move} → <b>{ruling.credited}</b>\n    {top}{solo}'
+        f'\n    <br><small>{why}</small>\n    <br><small class="why">{detail}</small></p>'
+    )
+
+
+@register.simple_tag(takes_context=True)
+def receipt(context: template.Context) -> SafeString:
+    mine, event = context.get("mine"), context.get("event")
+    return receipt_html(
+        getattr(mine, "slip", None),
+        context.get("round"),
+        bool(context.get("time_up")),
+        bool(getattr(event, "phone_replace", False)),
+    )
+
+
+@register.simple_tag(takes_context=True)
+def result(context: template.Context) -> SafeString:
+    return result_html(getattr(context.get("mine"), "ruling", None))
 
 
 # The review's lists are written here rather than in its template: a hall's review names

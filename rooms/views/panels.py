@@ -41,7 +41,7 @@ from django import db
 from django.template.loader import render_to_string
 from django.utils import translation
 
-from rooms.templatetags.arbiter import KEPT_PARTS, part_key
+from rooms.templatetags.arbiter import KEPT_PARTS, part_key, receipt_html, result_html
 from rooms.views.phone import mine_context, player_lines_of, public_context, shared_at
 from tournaments.models import Event, PlayerToken
 from tournaments.selectors import PlayerLines
@@ -192,13 +192,12 @@ def held_by(last_event_id: str) -> frozenset[str]:
 def _lines(lines: PlayerLines, context: dict[str, object]) -> Lines:
     own = mine_context(context, lines)
     chart = str(own["chart"])
+    replace = bool(own["event"].phone_replace)
     head = json.dumps(
         {
             "total": lines.total,
-            # Rendered only when there is something to show: at the opening of a round,
-            # a hall's phones have neither a slip nor a ruling in it.
-            "receipt": render_to_string("phone/_receipt.html", own) if lines.slip else "",
-            "result": render_to_string("phone/_result.html", own) if lines.ruling else "",
+            "receipt": receipt_html(lines.slip, own["round"], bool(own["time_up"]), replace),
+            "result": result_html(lines.ruling),
             "you": {str(number): value for number, value in lines.credited.items()},
         }
     )

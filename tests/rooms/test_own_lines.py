@@ -1,0 +1,56 @@
+"""A player's own lines, receipt and result (rooms/templatetags/arbiter.py): written in
+Python for the hall's streams and the page alike."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from django.utils import timezone, translation
+
+from rooms.templatetags.arbiter import receipt_html, result_html
+from tournaments.models import Round, Ruling, Slip
+
+AT = dt.datetime(2026, 11, 29, 13, 4, 5, tzinfo=dt.UTC)
+
+
+def _slip(**fields: object) -> Slip:
+    return Slip(**{"coordinates": "8H", "word": "PROOF", "announced_score": 28, "received_at": AT, **fields})
+
+
+def test_a_receipt_says_when_and_what_in_the_events_time_and_the_pages_language() -> None:
+    with translation.override("fr"), timezone.override("Europe/Paris"):
+        said = receipt_html(_slip(), Round(state="open"), time_up=False, phone_replace=True)
+    assert said == (
+        '<p class="receipt">Reçu à 14:04:05\u00a0: <b>8H PROOF</b> · 28'
+        '<span class="until"> — Vous pouvez le remplacer jusqu’à la fin du temps.</span></p>'
+    )
+    with translation.override("en"), timezone.override("UTC"):
+        late = receipt_html(
+            _slip(late=True, coordinates="", word="", announced_score=None),
+            Round(state="closed"),
+            False,
+            True,
+        )
+        kept = receipt_html(_slip(), Round(state="open"), time_up=False, phone_replace=False)
+        over = receipt_html(_slip(), Round(state="open"), time_up=True, phone_replace=True)
+    assert late == '<p class="receipt late">Late slip (scores 0) 13:04:05: <b>a blank slip</b></p>'
+    assert "It is handed in: it cannot be replaced." in kept and 'class="until"' not in over
+    assert receipt_html(None, Round(state="open"), False, True) == ""
+
+
+def test_a_result_says_the_slip_the_points_and_why_its_text_escaped() -> None:
+    ruling = Ruling(
+        credited=-5, is_top=False, solo=True, reason="ok", warnings=2, penalty=10, detail='l\'"<mot>" & co'
+    )
+    ruling.slip = _slip(coordinates="<b>", word="a&b")
+    with translation.override("fr"):
+        said = result_html(ruling)
+    assert said.startswith('<p class="mine">Votre bulletin\u00a0: &lt;b&gt; a&amp;b → <b>-5</b>')
+    assert ' <b class="badge">solo</b>' in said and "2 avertissements · Pénalité 10" in said
+    assert "&lt;mot&gt;" in said and "<mot>" not in said
+    top = Ruling(credited=28, is_top=True, reason="no_slip", warnings=1)
+    with translation.override("en"):
+        said = result_html(top)
+    assert said.startswith('<p class="mine">Your slip: — → <b>28</b>\n    <b class="badge">TOP</b>\n')
+    assert "1 warning<" in said and "Penalty" not in said
+    assert result_html(None) == ""
