@@ -38,12 +38,22 @@ Figures
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from decimal import Decimal
 from typing import Any
 
-__all__ = ["TIE_BREAKS", "PlayerInfo", "RoundResult", "Row", "minus", "standings", "to_dict"]
+__all__ = [
+    "TIE_BREAKS",
+    "PlayerInfo",
+    "PlayerSums",
+    "RoundResult",
+    "Row",
+    "minus",
+    "standings",
+    "standings_of_sums",
+    "to_dict",
+]
 
 TIE_BREAKS = ("fisf", "shared", "letterpoints")
 
@@ -94,6 +104,24 @@ class Row:
     rounds: int  # rulings counted
 
 
+@dataclass(frozen=True)
+class PlayerSums:
+    """One player's counted rulings added up (:func:`standings_of_sums`)."""
+
+    player: int  # player id
+    total: int
+    tops: int
+    solos: int
+    warnings: int
+    penalties: int
+    letterpoints: int
+    rounds: int
+    #: (game, round) -> points credited. Read only to order equal totals by the FISF
+    #: tie-break, and then only the last game's: those of the players who share a total
+    #: with another are enough.
+    credits: Mapping[tuple[int, int], int] = field(default_factory=dict)
+
+
 def _hundredths(numerator: int, denominator: int) -> Decimal:
     """``numerator / denominator`` to two decimals, ROUND_HALF_UP (half away from zero), exactly."""
     negative = (numerator < 0) != (denominator < 0)
@@ -141,17 +169,7 @@ def standings(
     Raises ``ValueError`` for an unknown ``tie_break``, a negative ``top_total``, a player id
     listed twice in ``players``, or a result whose player is not in ``players``.
     """
-    if tie_break not in TIE_BREAKS:
-        raise ValueError(f"unknown tie_break {tie_break!r}: expected one of {', '.join(TIE_BREAKS)}")
-    if top_total < 0:
-        raise ValueError(f"top_total must not be negative, got {top_total}")
-
-    roster: dict[int, PlayerInfo] = {}
-    for info in players:
-        if info.id in roster:
-            raise ValueError(f"player {info.id} is listed twice")
-        roster[info.id] = info
-
+    roster = _roster(players, top_total, tie_break)
     tallies = {player_id: _Tally() for player_id in roster}
     played: set[tuple[int, int]] = set()
     for result in results:
@@ -163,6 +181,54 @@ def standings(
             )
         tally.add(result)
 
+    return _ranked(roster, tallies, played, top_total, tie_break, category)
+
+
+def standings_of_sums(
+    sums: Iterable[PlayerSums],
+    played: Iterable[tuple[int, int]],
+    players: Iterable[PlayerInfo],
+    top_total: int,
+    *,
+    tie_break: str = "shared",
+    category: str | None = None,
+) -> list[Row]:
+    """:func:`standings` from each player's rulings added up (``sums``, a player without
+    any left out) and the (game, round) pairs that have a ruling (``played``): the same
+    rows, from a database that adds up 46,000 rulings faster than Python reads them.
+
+    Raises ``ValueError`` as :func:`standings` does, and for a player summed twice.
+    """
+    roster = _roster(players, top_total, tie_break)
+    tallies = {player_id: _Tally() for player_id in roster}
+    summed: set[int] = set()
+    for sum_ in sums:
+        if sum_.player not in tallies:
+            raise ValueError(f"sums for unknown player {sum_.player}")
+        if sum_.player in summed:
+            raise ValueError(f"player {sum_.player} is summed twice")
+        summed.add(sum_.player)
+        tallies[sum_.player] = _Tally(
+            total=sum_.total,
+            tops=sum_.tops,
+            solos=sum_.solos,
+            warnings=sum_.warnings,
+            penalties=sum_.penalties,
+            letterpoints=sum_.letterpoints,
+            rounds=sum_.rounds,
+            credits=dict(sum_.credits),
+        )
+    return _ranked(roster, tallies, set(played), top_total, tie_break, category)
+
+
+def _ranked(
+    roster: dict[int, PlayerInfo],
+    tallies: dict[int, _Tally],
+    played: set[tuple[int, int]],
+    top_total: int,
+    tie_break: str,
+    category: str | None,
+) -> list[Row]:
     entries = [
         (info, tallies[player_id])
         for player_id, info in roster.items()
@@ -209,6 +275,19 @@ def standings(
             )
         )
     return rows
+
+
+def _roster(players: Iterable[PlayerInfo], top_total: int, tie_break: str) -> dict[int, PlayerInfo]:
+    if tie_break not in TIE_BREAKS:
+        raise ValueError(f"unknown tie_break {tie_break!r}: expected one of {', '.join(TIE_BREAKS)}")
+    if top_total < 0:
+        raise ValueError(f"top_total must not be negative, got {top_total}")
+    roster: dict[int, PlayerInfo] = {}
+    for info in players:
+        if info.id in roster:
+            raise ValueError(f"player {info.id} is listed twice")
+        roster[info.id] = info
+    return roster
 
 
 def to_dict(row: Row) -> dict[str, Any]:

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
 
-from scoring.standings import PlayerInfo, RoundResult, Row, standings
+from scoring.standings import PlayerInfo, PlayerSums, RoundResult, Row, standings, standings_of_sums
 from tournaments.models import (
     CentrePlayer,
     CentreRuling,
@@ -91,16 +92,47 @@ def top_total(game: Game, *, after_round: int | None = None) -> int:
 def game_standings(game: Game, *, category: str | None = None, after_round: int | None = None) -> list[Row]:
     """The standings of ``game``; ``after_round``: as they stood after that round (a
     ranking after each round, as DupliTop prints it)."""
-    rulings = Ruling.objects.filter(counted_rounds("round__"), round__game=game)
+    rulings = Ruling.objects.filter(counted_rounds("round__"), round__game=game).order_by()
     if after_round is not None:
         rulings = rulings.filter(round__number__lte=after_round)
-    return standings(
-        _results(rulings),
+    return standings_of_sums(
+        _sums(rulings, game.number, fisf=game.event.tie_break == "fisf"),
+        [(game.number, number) for number in rulings.values_list("round__number", flat=True).distinct()],
         _players(game.event),
         top_total(game, after_round=after_round),
         tie_break=game.event.tie_break,
         category=category,
     )
+
+
+def _sums(rulings: QuerySet[Ruling], game_number: int, *, fisf: bool) -> list[PlayerSums]:
+    """Each player's rulings of one game added up by the database (a hall's projector reads
+    the standings at each public change: 46,000 rulings read one by one took 0.2 s), and,
+    for the FISF tie-break, the round by round points of the players who share a total."""
+    added = rulings.values("player_id").annotate(
+        total=Sum("credited"),
+        tops=Count("pk", filter=Q(is_top=True)),
+        solos=Count("pk", filter=Q(solo=True)),
+        warned=Sum("warnings"),
+        penalties=Sum("penalty"),
+        letters=Sum("letterpoints"),
+        rounds=Count("pk"),
+    )
+    rows = list(
+        added.values_list("player_id", "total", "tops", "solos", "warned", "penalties", "letters", "rounds")
+    )
+    credits: dict[int, dict[tuple[int, int], int]] = defaultdict(dict)
+    if fisf:
+        shared = Counter(total for _player, total, *_rest in rows)
+        # 0 as well: a player without a ruling shares it, unsummed.
+        tied = [player for player, total, *_rest in rows if shared[total] > 1 or total == 0]
+        points = rulings.filter(player_id__in=tied).values_list("player_id", "round__number", "credited")
+        for player, number, credited in points:
+            credits[player][game_number, number] = credited
+    return [
+        PlayerSums(player, total, tops, solos, warned, penalties, letters, rounds, credits.get(player, {}))
+        for player, total, tops, solos, warned, penalties, letters, rounds in rows
+    ]
 
 
 def counted_round_numbers(game: Game) -> list[int]:

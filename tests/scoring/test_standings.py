@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scoring.standings import PlayerInfo, RoundResult, Row, standings, to_dict
+from scoring.standings import PlayerInfo, PlayerSums, RoundResult, Row, standings, standings_of_sums, to_dict
 
 
 def rr(
@@ -321,3 +321,82 @@ def test_category_rows_are_the_category_members_reranked(
     rows = standings(results, players, top_total, category=category)
     assert {row.player.id for row in rows} == {p.id for p in players if p.category == category}
     assert all(row.rank == 1 + sum(o.total > row.total for o in rows) for row in rows)
+
+
+def _sums(results: list[RoundResult], players: set[int], credits_of: set[int]) -> list[PlayerSums]:
+    """Each player's results added up; the round by round points of ``credits_of`` only."""
+    out = []
+    for player in sorted(players):
+        mine = [r for r in results if r.player == player]
+        if not mine:
+            continue
+        credits: dict[tuple[int, int], int] = {}
+        for r in mine:
+            credits[r.game, r.round] = credits.get((r.game, r.round), 0) + r.credited
+        out.append(
+            PlayerSums(
+                player,
+                sum(r.credited for r in mine),
+                sum(r.is_top for r in mine),
+                sum(r.solo for r in mine),
+                sum(r.warnings for r in mine),
+                sum(r.penalty for r in mine),
+                sum(r.letterpoints for r in mine),
+                len(mine),
+                credits if player in credits_of else {},
+            )
+        )
+    return out
+
+
+@given(
+    st.lists(
+        st.builds(
+            rr,
+            st.integers(1, 6),
+            st.sampled_from([-5, 0, 0, 5, 10]),
+            game=st.integers(1, 2),
+            round=st.integers(1, 4),
+            is_top=st.booleans(),
+            solo=st.booleans(),
+            warnings=st.integers(0, 2),
+            penalty=st.sampled_from([0, 5]),
+            letterpoints=st.sampled_from([0, 7]),
+        ),
+        max_size=30,
+    ),
+    st.sampled_from(["fisf", "shared", "letterpoints"]),
+    st.sampled_from([None, "A"]),
+)
+def test_standings_of_sums_are_the_standings_of_the_results(
+    results: list[RoundResult], tie_break: str, category: str | None
+) -> None:
+    """The same rows from each player's sums as from the rulings one by one, given the round
+    by round points of the players who share a total (0 too: a player without any result)."""
+    roster = [PlayerInfo(i, f"P{i}", category="A" if i % 2 else "B", table=7 - i) for i in range(1, 7)]
+    expected = standings(results, roster, 100, tie_break=tie_break, category=category)
+    totals = [sum(r.credited for r in results if r.player == p.id) for p in roster]
+    shared = {p.id for p, t in zip(roster, totals, strict=True) if totals.count(t) > 1 or t == 0}
+    played = {(r.game, r.round) for r in results}
+    everyone = {p.id for p in roster}
+    for credits_of in (shared, everyone):
+        summed = _sums(results, everyone, credits_of)
+        assert (
+            standings_of_sums(summed, played, roster, 100, tie_break=tie_break, category=category) == expected
+        )
+
+
+def test_standings_of_sums_refuse_what_the_standings_refuse() -> None:
+    sums = [PlayerSums(1, 10, 1, 0, 0, 0, 5, 1)]
+    with pytest.raises(ValueError, match="unknown player 9"):
+        standings_of_sums([PlayerSums(9, 1, 0, 0, 0, 0, 0, 1)], [(1, 1)], [ANNE], 10)
+    with pytest.raises(ValueError, match="summed twice"):
+        standings_of_sums(sums * 2, [(1, 1)], [ANNE], 10)
+    with pytest.raises(ValueError, match="listed twice"):
+        standings_of_sums(sums, [(1, 1)], [ANNE, ANNE], 10)
+    with pytest.raises(ValueError, match="unknown tie_break"):
+        standings_of_sums(sums, [(1, 1)], [ANNE], 10, tie_break="coin")
+    with pytest.raises(ValueError, match="negative"):
+        standings_of_sums(sums, [(1, 1)], [ANNE], -1)
+    (row,) = standings_of_sums(sums, [(1, 1)], [ANNE], 20)
+    assert (row.rank, row.total, row.tops, row.letterpoints, row.rounds, row.diff) == (1, 10, 1, 5, 1, -10)

@@ -71,3 +71,59 @@ def test_a_simulated_event_adds_up(capsys) -> None:
     )
     assert out["standings"][0]["percent"] <= 100.0 + 1e-9 or any(r.solos for r in rows)
     assert timezone.now()
+
+
+@pytest.mark.parametrize("tie_break", ["fisf", "shared", "letterpoints"])
+def test_a_games_standings_summed_by_the_database_are_the_rulings_own(
+    simulated: Event, tie_break: str
+) -> None:
+    """game_standings adds the rulings up in the database (scoring.standings_of_sums); the
+    rows are the ones scoring.standings makes of the rulings one by one, ties included:
+    points from a few values, a player without any ruling, one whose rulings add up to 0."""
+    import random
+
+    from scoring.standings import standings
+    from tournaments import services
+    from tournaments.models import Player, counted_rounds
+    from tournaments.standings import _players, _results
+
+    Event.objects.filter(pk=simulated.pk).update(tie_break=tie_break)
+    simulated.refresh_from_db()
+    services.player_add(event=simulated, name="Sans bulletin")  # no ruling at all
+    chance = random.Random(11)
+    game = simulated.games.order_by("number").last()
+    assert game is not None
+    for attempt in range(4):
+        for ruling in Ruling.objects.filter(round__game__event=simulated):
+            ruling.credited = chance.choice([0, 0, 5, 10, -5])
+            ruling.is_top, ruling.solo = chance.random() < 0.3, chance.random() < 0.1
+            ruling.warnings, ruling.penalty = chance.choice([0, 0, 1]), chance.choice([0, 5])
+            ruling.letterpoints = chance.choice([0, 7, 12])
+            ruling.save()
+        numbers = list(game.rounds.filter(counted_rounds()).values_list("number", flat=True))
+        for after in (None, *numbers[:2]):
+            for category in (None, "B"):
+                summed = game_standings(simulated.games.get(pk=game.pk), category=category, after_round=after)
+                rulings = Ruling.objects.filter(counted_rounds("round__"), round__game=game)
+                if after is not None:
+                    rulings = rulings.filter(round__number__lte=after)
+                one_by_one = standings(
+                    _results(rulings),
+                    _players(simulated),
+                    top_total(game, after_round=after),
+                    tie_break=tie_break,
+                    category=category,
+                )
+                assert summed == one_by_one, (attempt, after, category)
+                assert len({r.total for r in summed}) < len(summed)  # equal totals there were
+    assert Player.objects.filter(event=simulated, rulings__isnull=True).exists()
+    # The only player whose rulings add up to 0 shares that total with the one who has none.
+    Ruling.objects.filter(round__game=game).update(credited=10)
+    alone = Ruling.objects.filter(round__game=game).order_by("player__table", "round__number")
+    first = alone.first()
+    assert first is not None
+    for n, ruling in enumerate(alone.filter(player_id=first.player_id)):
+        Ruling.objects.filter(pk=ruling.pk).update(credited=5 if n % 2 else -5)
+    rulings = Ruling.objects.filter(counted_rounds("round__"), round__game=game)
+    summed = game_standings(simulated.games.get(pk=game.pk))
+    assert summed == standings(_results(rulings), _players(simulated), top_total(game), tie_break=tie_break)
