@@ -176,9 +176,13 @@ def _square(cell: Cell) -> str:
         classes += " centre"
     attributes = f'class="{classes}" data-r="{cell.row}" data-c="{cell.col}" data-name="{name}"'
     if not cell.letter:
-        mark = f'<span class="pm" aria-hidden="true">{escape(premium_mark(cell.premium))}</span>'
-        said = f"{name}, {escape(premium_name(cell.premium))}" if cell.premium else name
-        return f'<td {attributes}>{mark if cell.premium else ""}<span class="sr">{said}</span></td>'
+        if not cell.premium:
+            return f'<td {attributes}><span class="sr">{name}</span></td>'
+        mark, said = escape(premium_mark(cell.premium)), escape(premium_name(cell.premium))
+        return (
+            f'<td {attributes}><span class="pm" aria-hidden="true">{mark}</span>'
+            f'<span class="sr">{name}, {said}</span></td>'
+        )
     value = f'<span class="v">{cell.value}</span>' if cell.value else ""
     # The words apart from the f-strings: makemessages does not read inside them.
     blank_said = '<span class="sr"> ({})</span>'.format(escape(gettext("blank"))) if blank else ""
@@ -207,7 +211,7 @@ def receipt_html(slip: Slip | None, round: Round | None, time_up: bool, phone_re
     )
     score = f" · {slip.announced_score}" if slip.announced_score is not None else ""
     until = ""
-    if round is not None and round.state == "open" and not time_up:
+    if round is not None and round.state == Round.State.OPEN and not time_up:
         replace = (
             gettext("You may replace it until the deadline.")
             if phone_replace
