@@ -185,7 +185,11 @@ class OneThreadASGIHandler(ASGIHandler):
             ARBITRATOR_THREAD if lane is None else PHONE_LANES.executors[lane]
         )
         try:
-            await self.handle(scope, receive, send)
+            if lane is None:
+                with live.ARBITRATOR.answering():  # before the phones' panels (rooms/views/live.py)
+                    await self.handle(scope, receive, send)
+            else:
+                await self.handle(scope, receive, send)
         finally:
             SyncToAsync.context_to_thread_executor.pop(context, None)
             SyncToAsync.thread_sensitive_context.reset(token)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -228,6 +229,35 @@ def result_html(ruling: Ruling | None) -> SafeString:
     """The player's own ruling, as the phone shows it with the round's result."""
     if ruling is None:
         return mark_safe("")
+    slip = ruling.slip
+    # A hall's players share a few dozen rulings: each is written once per language (the
+    # key holds everything the line says), not once per phone and build.
+    key = (
+        translation.get_language(),
+        None if slip is None else (slip.coordinates, slip.word),
+        ruling.credited,
+        ruling.is_top,
+        ruling.solo,
+        ruling.reason,
+        ruling.warnings,
+        ruling.penalty,
+        ruling.detail,
+        json.dumps(ruling.notes, sort_keys=True),
+    )
+    known = _results.get(key)
+    if known is None:
+        if len(_results) >= RESULTS_KEPT:
+            _results.clear()
+        known = _results[key] = _result_line(ruling)
+    return known
+
+
+#: The result lines written (:func:`result_html`), at most this many at a time.
+RESULTS_KEPT = 4096
+_results: dict[tuple[Any, ...], SafeString] = {}
+
+
+def _result_line(ruling: Ruling) -> SafeString:
     slip = ruling.slip
     move = f"{escape(slip.coordinates)} {escape(slip.word)}" if slip is not None else "—"
     # Each word apart from the f-strings: makemessages does not read inside them.

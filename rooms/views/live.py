@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import functools
 import json
 import logging
 import random
@@ -117,6 +118,48 @@ class _Slips:
 SLIPS = _Slips()
 
 
+class _Arbitrator:
+    """The arbitrator's requests this process is answering (counted by arbiter/asgi.py):
+    the console, the projector, the API with an arbitrator's token.
+
+    A console action is a click and the page it leads to, in the process whose streams the
+    change it made wakes: the phones' panels, built in a thread beside the page, took the
+    interpreter from it half the time (a publication's page, 0.2 s alone, took 0.55 s; hall
+    benchmark, bench/console.py). The build waits while the arbitrator is answered,
+    :data:`ARBITRATOR_FIRST_SECONDS` at most a build; the phones lose little by it: the
+    page and the build take turns at one interpreter either way, and no panel is sent
+    before its build is done."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        #: Set while no arbitrator's request is being answered (read by the build's thread).
+        self.idle = threading.Event()
+        self.idle.set()
+
+    @contextlib.contextmanager
+    def answering(self) -> Iterator[None]:
+        self.count += 1
+        self.idle.clear()
+        try:
+            yield
+        finally:
+            self.count -= 1
+            if self.count <= 0:
+                self.idle.set()
+
+    def wait_for(self, until: float) -> None:
+        """In the build's thread: wait while a request of the arbitrator is answered,
+        until ``until`` (time.monotonic()) at the latest."""
+        left = until - time.monotonic()
+        if left > 0 and not self.idle.is_set():
+            self.idle.wait(left)
+
+
+ARBITRATOR = _Arbitrator()
+#: The longest a build of the phones' panels waits for the arbitrator's requests in all.
+ARBITRATOR_FIRST_SECONDS = 0.5
+
+
 def _computed(event: Event) -> LiveVersions:
     try:
         versions = live_versions(event)
@@ -196,8 +239,9 @@ class _Channel:
         await asyncio.sleep(max(0.0, self._panels_at + PANEL_EVERY_SECONDS - time.monotonic()))
         self._panels_for, self._panels_at = versions.public, time.monotonic()
         try:
+            until = time.monotonic() + ARBITRATOR_FIRST_SECONDS
             self.panels = await sync_to_async(panels.build, thread_sensitive=False)(
-                self.event, versions.public, list(self.seats)
+                self.event, versions.public, list(self.seats), functools.partial(ARBITRATOR.wait_for, until)
             )
         except Exception:  # the phones ask for their panels instead, as they did before
             logger.warning("phone panels of event %s not built", self.event.pk, exc_info=True)

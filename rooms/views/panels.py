@@ -34,7 +34,7 @@ import logging
 import re
 import time
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from django import db
@@ -201,21 +201,29 @@ def _lines(lines: PlayerLines, context: dict[str, object]) -> Lines:
             "you": {str(number): value for number, value in lines.credited.items()},
         }
     )
-    return Lines(head, _chart_key(chart), json.dumps(chart))
+    return Lines(head, *_chart_part(chart))
 
 
 @functools.lru_cache(maxsize=4096)
-def _chart_key(chart: str) -> str:
-    # The charts come from rooms/charts.py's cache: the same string for the players of the
-    # same course, hashed once, not once per phone and build (1.5 s of a process's CPU in
-    # the hall benchmark's actions).
-    return part_key("chart", chart)
+def _chart_part(chart: str) -> tuple[str, str]:
+    """(key, JSON) of a chart. The charts come from rooms/charts.py's cache: the same
+    string for the players of the same course, hashed and encoded once, not once per
+    phone and build (1.5 s of a process's CPU in the hall benchmark's actions)."""
+    return part_key("chart", chart), json.dumps(chart)
 
 
-def build(event: Event, wanted: str, seats: Iterable[Seat]) -> Panels:
+#: The build lets the arbitrator go first (``pause``) between this many players' lines.
+PAUSE_EVERY = 100
+
+
+def build(
+    event: Event, wanted: str, seats: Iterable[Seat], pause: Callable[[], None] = lambda: None
+) -> Panels:
     """The panels of ``seats`` at public version ``wanted`` (or later: what is read is
-    what is sent, with its own version)."""
+    what is sent, with its own version). ``pause`` is called between the steps: it waits
+    while the arbitrator's requests go first (rooms/views/live.py)."""
     try:
+        pause()
         shared = shared_at(event, wanted)
         # The tokens are read again at each build (one statement for the hall): a stream
         # opened before its table was released must not carry the next holder's lines.
@@ -224,6 +232,7 @@ def build(event: Event, wanted: str, seats: Iterable[Seat]) -> Panels:
             PlayerToken.objects.filter(key__in=held, confirmed_at__isnull=False).values_list("key", flat=True)
         )
         seats = [seat for seat in seats if seat.token in valid]
+        pause()
         lines = player_lines_of(shared, sorted({seat.player for seat in seats}))
         orders: dict[str, set[str]] = defaultdict(set)
         players: dict[str, set[int]] = defaultdict(set)
@@ -239,8 +248,10 @@ def build(event: Event, wanted: str, seats: Iterable[Seat]) -> Panels:
                     context = {**public_context(shared, order), KEPT_PARTS: parts}
                     html[language, order] = Html.of(render_to_string("phone/_panel.html", context), parts)
                 context = public_context(shared, "v")
-                for player in players[language]:
+                for count, player in enumerate(players[language], 1):
                     mine[player, language] = _lines(lines[player], context)
+                    if count % PAUSE_EVERY == 0:
+                        pause()
         versions = shared.versions
         return Panels(
             wanted,

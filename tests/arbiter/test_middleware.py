@@ -254,6 +254,27 @@ def test_a_slip_is_counted_while_it_is_answered_for_the_streams_to_wait(monkeypa
     assert seen == [1, 0] and live.SLIPS.count == 0  # the slip only, and not after it
 
 
+@pytest.mark.django_db(transaction=True)
+def test_the_arbitrators_requests_are_counted_while_answered_for_the_panels_to_wait(monkeypatch) -> None:
+    # rooms/views/live.py, ARBITRATOR: the phones' panels are built after the console's page.
+    from arbiter import asgi
+    from rooms.views import live
+
+    seen: list[int] = []
+    respond = asgi.OneThreadASGIHandler._respond
+
+    def counting(self: Any, scope: dict, body_file: Any) -> Any:
+        seen.append(live.ARBITRATOR.count)
+        return respond(self, scope, body_file)
+
+    monkeypatch.setattr(asgi.OneThreadASGIHandler, "_respond", counting)
+    asgi_request("/console/")
+    asgi_request("/api/events/999999/", [(b"authorization", b"Token nope")])
+    asgi_request("/p/999999/")  # a phone's
+    asgi_request("/api/events/999999/", [(b"authorization", b"Player nope")])
+    assert seen == [1, 1, 0, 0] and live.ARBITRATOR.count == 0 and live.ARBITRATOR.idle.is_set()
+
+
 def test_with_two_phone_threads_a_busy_one_does_not_hold_the_other_phones(monkeypatch) -> None:
     # With two phones' threads (ARBITER_WEB_THREADS=2): while one waits (for the database,
     # a lock), the next phone's request goes to the other.

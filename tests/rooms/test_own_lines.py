@@ -54,3 +54,54 @@ def test_a_result_says_the_slip_the_points_and_why_its_text_escaped() -> None:
     assert said.startswith('<p class="mine">Your slip: — → <b>28</b>\n    <b class="badge">TOP</b>\n')
     assert "1 warning<" in said and "Penalty" not in said
     assert result_html(None) == ""
+
+
+def test_results_that_differ_in_anything_the_line_says_are_never_shared() -> None:
+    # The lines are written once per distinct ruling and language (a hall shares a few
+    # dozen): each field the line reads is part of what makes it distinct.
+    def ruling(**fields: object) -> Ruling:
+        values: dict[str, object] = {
+            "credited": 28,
+            "is_top": False,
+            "solo": False,
+            "reason": "ok",
+            "warnings": 0,
+            "penalty": 0,
+            "detail": "",
+            "notes": [],
+        }
+        slip = fields.pop("slip", _slip())
+        made = Ruling(**{**values, **fields})
+        made.slip = slip  # type: ignore[assignment]
+        return made
+
+    variants = [
+        ruling(),
+        ruling(credited=27),
+        ruling(is_top=True),
+        ruling(solo=True),
+        ruling(reason="invalid_word"),
+        ruling(warnings=1),
+        ruling(penalty=5),
+        ruling(detail="another reason"),
+        ruling(notes=[{"code": "invalid_words", "words": ["ZZZ"]}]),
+        ruling(slip=_slip(coordinates="H8")),
+        ruling(slip=_slip(word="PROOFS")),
+        ruling(slip=None),
+    ]
+    with translation.override("en"):
+        english = [result_html(r) for r in variants]
+        again = [result_html(r) for r in variants]
+    with translation.override("fr"):
+        french = [result_html(r) for r in variants]
+    assert len(set(english)) == len(variants) and again == english
+    assert not set(english) & set(french)
+    for made, said in zip(variants, english, strict=True):
+        assert said == result_html_unshared(made, "en")
+
+
+def result_html_unshared(ruling: Ruling, language: str) -> str:
+    from rooms.templatetags import arbiter
+
+    with translation.override(language):
+        return arbiter._result_line(ruling)

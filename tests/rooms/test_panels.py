@@ -202,9 +202,9 @@ def test_one_build_serves_every_phone_of_the_process(
     builds: list[int] = []
     real = panels.build
 
-    def counted(event: Event, wanted: str, seats: list[panels.Seat]) -> panels.Panels:
+    def counted(event: Event, wanted: str, seats: list[panels.Seat], pause: Any) -> panels.Panels:
         builds.append(len(seats))
-        return real(event, wanted, seats)
+        return real(event, wanted, seats, pause)
 
     monkeypatch.setattr(panels, "build", counted)
     seats = [_seat(players[i % 3], "v") for i in range(30)]
@@ -228,9 +228,9 @@ def test_builds_in_a_burst_of_changes_wait_for_each_other(
     built: list[float] = []
     real = panels.build
 
-    def timed(event: Event, wanted: str, seats: list[panels.Seat]) -> panels.Panels:
+    def timed(event: Event, wanted: str, seats: list[panels.Seat], pause: Any) -> panels.Panels:
         built.append(time.monotonic())
-        return real(event, wanted, seats)
+        return real(event, wanted, seats, pause)
 
     monkeypatch.setattr(panels, "build", timed)
     streams = {"anne": live._astream(event, False, _seat(players[0], "v"))}
@@ -397,6 +397,80 @@ def test_a_public_change_waits_for_the_slips_the_process_is_answering(
     held, received = asyncio.run(scenario())
     assert held == 2
     assert received[2].startswith("event: panel") and _data(received[2])["state"] == "adjudicated"
+
+
+def test_the_phones_panels_wait_while_the_arbitrator_is_answered(
+    console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
+) -> None:
+    # The console's click and its page go first: the panels the change needs are built
+    # once the arbitrator's request is answered (rooms/views/live.py, ARBITRATOR).
+    from rooms.views import live
+
+    monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+    monkeypatch.setattr(live, "ARBITRATOR_FIRST_SECONDS", 60.0)  # only the answer ends the wait
+
+    async def scenario() -> tuple[int, list[str]]:
+        received: list[str] = []
+
+        async def consume() -> None:
+            async for frame in live._astream(event, False, await sync_to_async(_seat)(players[0])):
+                received.append(frame)
+
+        task = asyncio.ensure_future(consume())
+        async with asyncio.timeout(10):
+            while len(received) < 2:
+                await asyncio.sleep(0.01)
+            before = live._memo[event.pk][1].public
+            with live.ARBITRATOR.answering():
+                await sync_to_async(console.post, thread_sensitive=False)(_url(event, "close/"))
+                live.forget_versions()
+                live._channels[event.pk].poke()
+                while event.pk not in live._memo or live._memo[event.pk][1].public == before:
+                    await asyncio.sleep(0.01)  # the channel has seen the close...
+                await asyncio.sleep(0.5)
+                held = len(received)  # ...and its build waits while the arbitrator is answered
+            while len(received) < 3:
+                await asyncio.sleep(0.01)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return held, received
+
+    held, received = asyncio.run(scenario())
+    assert held == 2 and live.ARBITRATOR.idle.is_set()
+    assert received[2].startswith("event: panel") and _data(received[2])["state"] in ("closed", "adjudicated")
+
+
+def test_the_arbitrators_turn_ends_with_the_request_or_at_the_builds_limit() -> None:
+    import threading
+    import time
+
+    from rooms.views import live
+
+    gate = live._Arbitrator()
+    returned: list[tuple[str, bool]] = []
+
+    def build(label: str, until: float) -> None:
+        gate.wait_for(until)
+        returned.append((label, gate.idle.is_set()))
+
+    with gate.answering(), gate.answering():
+        waiting = threading.Thread(target=build, args=("answered", time.monotonic() + 60))
+        waiting.start()
+        limited = threading.Thread(target=build, args=("limit", time.monotonic() + 0.05))
+        limited.start()
+        limited.join(10)  # its limit came with the arbitrator still answered
+        assert returned == [("limit", False)] and waiting.is_alive()
+    waiting.join(10)
+    assert returned == [("limit", False), ("answered", True)] and gate.count == 0
+    gate.wait_for(time.monotonic() + 60)  # nobody answered: no wait at all
+
+
+def test_a_build_lets_the_arbitrator_go_first_between_its_steps(event: Event, players: list[Player]) -> None:
+    from rooms.views import panels
+
+    calls: list[int] = []
+    built = panels.build(event, "", [_seat(p) for p in players], lambda: calls.append(1))
+    assert len(calls) >= 2 and built.mine  # before reading the event, and before the lines
 
 
 def _parts(html: str) -> tuple[set[str], set[str]]:
