@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import Any, Generic, TypeVar, cast
 
 import psycopg
 from django.contrib.auth.models import User as AuthUser
@@ -429,35 +429,76 @@ def public_view(event: Event, version: str, game: Game | None = None) -> GameVie
 # --------------------------------------------------------------------------- review of a round
 
 
+@dataclass(frozen=True)
+class ListedPlayer:
+    table: int
+    name: str
+
+
+@dataclass(frozen=True)
+class ListedSlip:
+    coordinates: str
+    word: str
+    announced_score: int | None
+
+
+@dataclass(frozen=True)
+class ListedRuling:
+    """A ruling as the console's review lists it: what the page says of it, read as values
+    (a hall's 2,000 rulings, their slips and players read as model instances were most of
+    the console's page after each action, bench/console.py)."""
+
+    pk: int
+    player: ListedPlayer
+    slip: ListedSlip | None
+    move: str
+    move_score: int
+    credited: int
+    warnings: int
+    penalty: int
+    solo: bool
+    is_top: bool
+    reason: str
+    detail: str
+    notes: list[dict[str, Any]]
+    shift_candidate: str
+    overridden: bool
+    override_reason: str
+
+
+#: A ruling of a review: the model's (the API, the terminal) or the console's values.
+R = TypeVar("R", Ruling, ListedRuling)
+
+
 @dataclass
-class MoveGroup:
+class MoveGroup(Generic[R]):
     move: str  # GCG
     shown: str
     score: int
     is_top: bool
-    rulings: list[Ruling]
+    rulings: list[R]
 
 
 @dataclass
-class Review:
+class Review(Generic[R]):
     """Every ruling of the round once, in one section: under its move (``groups``), or in
     the list of its reason (``invalid``, ``several``, ``blank``, ``missing``, ``late``), or
     among the ``corrected`` without a move (an average, an unreadable slip credited). The
     other lists name the same rulings again by what they got."""
 
     round: Round
-    rulings: list[Ruling]
-    groups: list[MoveGroup]
-    invalid: list[Ruling]
-    several: list[Ruling]
-    blank: list[Ruling]
-    missing: list[Ruling]
-    late: list[Ruling]
-    corrected: list[Ruling]
-    overridden: list[Ruling]
-    solos: list[Ruling]
-    penalties: list[Ruling]
-    found_top: list[Ruling]
+    rulings: list[R]
+    groups: list[MoveGroup[R]]
+    invalid: list[R]
+    several: list[R]
+    blank: list[R]
+    missing: list[R]
+    late: list[R]
+    corrected: list[R]
+    overridden: list[R]
+    solos: list[R]
+    penalties: list[R]
+    found_top: list[R]
 
     @property
     def valid(self) -> int:
@@ -465,7 +506,7 @@ class Review:
         return sum(len(g.rulings) for g in self.groups)
 
 
-def review_section(ruling: Ruling) -> str:
+def review_section(ruling: Ruling | ListedRuling) -> str:
     """Where the review lists a ruling: "move", a reason's list, or "corrected"."""
     zero = ZERO_SECTIONS.get(ruling.reason)
     if zero is not None:
@@ -475,16 +516,61 @@ def review_section(ruling: Ruling) -> str:
     return "corrected"
 
 
-def round_review(round: Round) -> Review:
+def round_review(round: Round) -> Review[Ruling]:
     """A round's rulings grouped by move (best first), then the slips scored 0 by kind."""
-    event = round.game.event
     rulings = list(
         Ruling.objects.filter(round=round)
         .select_related("player", "slip", "ruled_by")
         .order_by("player__table")
     )
-    sections: dict[str, list[Ruling]] = defaultdict(list)
-    grouped: dict[tuple[str, int], list[Ruling]] = defaultdict(list)
+    return _reviewed(round, rulings)
+
+
+#: What the console's review reads of each ruling (:class:`ListedRuling`, in its order).
+_LISTED = (
+    "pk",
+    "player__table",
+    "player__name",
+    "slip_id",
+    "slip__coordinates",
+    "slip__word",
+    "slip__announced_score",
+    "move",
+    "move_score",
+    "credited",
+    "warnings",
+    "penalty",
+    "solo",
+    "is_top",
+    "reason",
+    "detail",
+    "notes",
+    "shift_candidate",
+    "overridden",
+    "override_reason",
+)
+
+
+def listed_review(round: Round) -> Review[ListedRuling]:
+    """:func:`round_review` for the console's page: the same sections, each ruling read as
+    the values the page shows."""
+    rows = Ruling.objects.filter(round=round).order_by("player__table").values_list(*_LISTED)
+    rulings = [
+        ListedRuling(
+            pk,
+            ListedPlayer(table, name),
+            None if slip_id is None else ListedSlip(coordinates, word, announced),
+            *rest,
+        )
+        for pk, table, name, slip_id, coordinates, word, announced, *rest in rows
+    ]
+    return _reviewed(round, rulings)
+
+
+def _reviewed(round: Round, rulings: list[R]) -> Review[R]:
+    event = round.game.event
+    sections: dict[str, list[R]] = defaultdict(list)
+    grouped: dict[tuple[str, int], list[R]] = defaultdict(list)
     for r in rulings:
         section = review_section(r)
         sections[section].append(r)

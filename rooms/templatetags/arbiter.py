@@ -20,6 +20,7 @@ from django.utils.translation import gettext, ngettext
 from tournaments.display import PREMIUM_MARKS, Cell, end_reason_text, ruling_text
 from tournaments.messages import say_notes
 from tournaments.models import Event, Round, Ruling, Slip
+from tournaments.selectors import ListedRuling, Review
 
 register = template.Library()
 
@@ -45,7 +46,7 @@ def ruling_label(code: str) -> str:
 
 
 @register.filter
-def ruling_detail(ruling: Ruling) -> str:
+def ruling_detail(ruling: Ruling | ListedRuling) -> str:
     """Why a ruling is what it is, in the page's language (a ruling stored before the
     notes existed keeps its English sentence)."""
     return say_notes(ruling.notes) if ruling.notes else ruling.detail
@@ -299,7 +300,7 @@ def result(context: template.Context) -> SafeString:
 
 
 @register.simple_tag(takes_context=True)
-def review_moves(context: template.Context, review: Any) -> SafeString:
+def review_moves(context: template.Context, review: Review[ListedRuling]) -> SafeString:
     """The review table's rows: each move, its score, and the rulings that played it."""
     path = escape(context.get("ruling_path", ""))
     words = {
@@ -320,7 +321,7 @@ def review_moves(context: template.Context, review: Any) -> SafeString:
     return mark_safe("\n  ".join(rows))  # each part escaped above
 
 
-def _move_link(ruling: Ruling, path: str, words: Mapping[str, str]) -> str:
+def _move_link(ruling: ListedRuling, path: str, words: Mapping[str, str]) -> str:
     player, slip = ruling.player, ruling.slip
     name = f"{player.table} {escape(player.name)}"
     link = [f'<a href="{path}{ruling.pk}/" class="who" data-ruling="{ruling.pk}">{name}']
@@ -341,7 +342,7 @@ def _move_link(ruling: Ruling, path: str, words: Mapping[str, str]) -> str:
 
 
 @register.simple_tag(takes_context=True)
-def ruling_tables(context: template.Context, rulings: list[Ruling]) -> SafeString:
+def ruling_tables(context: template.Context, rulings: list[ListedRuling]) -> SafeString:
     """Rulings named by their tables, each a link to its ruling, after a label of the
     review ("Missing: 3 17 204"): each is listed once in such a section."""
     path = escape(context.get("ruling_path", ""))
@@ -351,7 +352,7 @@ def ruling_tables(context: template.Context, rulings: list[Ruling]) -> SafeStrin
 
 
 @register.simple_tag(takes_context=True)
-def ruling_refs(context: template.Context, rulings: list[Ruling]) -> SafeString:
+def ruling_refs(context: template.Context, rulings: list[ListedRuling]) -> SafeString:
     """Rulings named again by their tables, comma-separated ("Found the top: 4 (1, 5, 9, 12)")."""
     path = escape(context.get("ruling_path", ""))
     return mark_safe(  # numbers and an escaped path

@@ -61,9 +61,9 @@ from tournaments.selectors import (
     RULED,
     current_game,
     current_round,
+    listed_review,
     live_versions,
     public_view,
-    round_review,
     slip_watch,
     typed_rack_problem,
 )
@@ -410,7 +410,7 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         if round.state in (Round.State.OPEN, Round.State.CLOSED):
             context["watch"] = slip_watch(round)
         if round.state in RULED:
-            context["review"] = round_review(round)
+            context["review"] = listed_review(round)
             context["ruling_path"] = ruling_path(event)
     return context
 

@@ -4,9 +4,12 @@ and the top placed, the review and the rulings, the totals of a phone and the st
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
+from django.utils import translation
 
 from bench import invariants
 from scoring import adjudication as adj
@@ -18,7 +21,7 @@ from tests.tournaments.helpers import play_out
 from tournaments import services
 from tournaments.models import Event, Game, Round, Ruling, Slip
 from tournaments.printing import render_sheet
-from tournaments.selectors import round_review
+from tournaments.selectors import listed_review, round_review
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -127,6 +130,23 @@ def test_every_ruling_is_in_the_review_once_under_its_move_or_its_reason(
         r["id"] for s in sections for r in api[s]
     ]
     assert sorted(in_api) == sorted(r.pk for r in rulings.values()) and api["valid"] == 2
+    # The console reads the rulings as values (listed_review): the same sections, the same page.
+    ruled = Round.objects.get(pk=round.pk)
+    listed, full = listed_review(ruled), round_review(ruled)
+    assert _sections(listed) == _sections(full)
+    for language in ("en", "fr"):
+        with translation.override(language):
+            page = "console/_review.html"
+            shown = [render_to_string(page, {"ruling_path": "/r/", "review": r}) for r in (listed, full)]
+        assert shown[0] == shown[1] and "Emma" in shown[0]
+
+
+def _sections(review: Any) -> dict[str, Any]:
+    lists = ("rulings", "invalid", "several", "blank", "missing", "late", "corrected", "overridden", "solos",
+             "penalties", "found_top")  # fmt: skip
+    found: dict[str, Any] = {name: [r.pk for r in getattr(review, name)] for name in lists}
+    found["groups"] = [(g.move, g.shown, g.score, g.is_top, [r.pk for r in g.rulings]) for g in review.groups]
+    return found
 
 
 def test_after_a_publication_every_screen_gives_each_player_the_same_total(
