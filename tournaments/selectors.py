@@ -7,6 +7,7 @@ changes; :func:`public_view` replays the game, so its result is cached per versi
 
 from __future__ import annotations
 
+import datetime as dt
 import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -247,14 +248,41 @@ def live_versions_of(event: Event, round: Round | None) -> LiveVersions:
 
 
 @dataclass(frozen=True)
+class OwnSlip:
+    """A player's slip as their phone shows it (read as values: a hall's 2,000 at each
+    public change, in each web process)."""
+
+    coordinates: str
+    word: str
+    announced_score: int | None
+    late: bool
+    received_at: dt.datetime
+
+
+@dataclass(frozen=True)
+class OwnRuling:
+    """A player's ruling as their phone shows it, with the slip it ruled (read as values)."""
+
+    slip: ListedSlip | None
+    credited: int
+    is_top: bool
+    solo: bool
+    reason: str
+    warnings: int
+    penalty: int
+    detail: str
+    notes: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
 class PlayerLines:
     """What a phone shows of its own player; the rest of its panel is the same on every
     phone at one public version."""
 
     #: The player's slip of the round (the current one first, then the last handed in).
-    slip: Slip | None
-    #: The player's ruling, once the round's answers are shown (its slip read with it).
-    ruling: Ruling | None
+    slip: OwnSlip | None
+    #: The player's ruling, once the round's answers are shown.
+    ruling: OwnRuling | None
     #: Round number -> what the player scored, for the placed rounds of the game shown.
     credited: dict[int, int]
 
@@ -262,6 +290,23 @@ class PlayerLines:
     def total(self) -> int:
         return sum(self.credited.values())
 
+
+#: What a phone's lines read of its ruling (:class:`OwnRuling`, in its order).
+_OWN_RULING = (
+    "player_id",
+    "slip_id",
+    "slip__coordinates",
+    "slip__word",
+    "slip__announced_score",
+    "credited",
+    "is_top",
+    "solo",
+    "reason",
+    "warnings",
+    "penalty",
+    "detail",
+    "notes",
+)
 
 #: Up to this many players their rows are asked for by id; more (a hall's phones in one
 #: process) read the round's rows whole, which the database answers faster than a long IN.
@@ -280,15 +325,23 @@ def player_lines(
     def only_them(rows: QuerySet[Any]) -> QuerySet[Any]:
         return rows.filter(player_id__in=players) if by_id else rows
 
-    slips: dict[int, Slip] = {}
+    # Read as values: model instances were most of each web process's build of its
+    # phones' panels (2,000 rulings and their slips, bench/console.py).
+    slips: dict[int, OwnSlip] = {}
     if round is not None and round.state != Round.State.DRAWN:
         rows = only_them(Slip.objects.filter(round=round)).order_by("player_id", "-current", "-received_at")
-        for slip in rows:
-            slips.setdefault(slip.player_id, slip)
-    rulings: dict[int, Ruling] = {}
+        for player_id, *slip in rows.values_list(
+            "player_id", "coordinates", "word", "announced_score", "late", "received_at"
+        ):
+            if player_id not in slips:
+                slips[player_id] = OwnSlip(*slip)
+    rulings: dict[int, OwnRuling] = {}
     if round is not None and player_sight(round).answers:
-        ruled = only_them(Ruling.objects.filter(round=round)).select_related("slip").order_by()
-        rulings = {ruling.player_id: ruling for ruling in ruled}
+        ruled = only_them(Ruling.objects.filter(round=round)).order_by().values_list(*_OWN_RULING)
+        rulings = {
+            player_id: OwnRuling(None if slip_id is None else ListedSlip(coordinates, word, announced), *rest)
+            for player_id, slip_id, coordinates, word, announced, *rest in ruled
+        }
     credited: dict[int, dict[int, int]] = defaultdict(dict)
     if game_number:
         placed = only_them(

@@ -20,7 +20,7 @@ from django.utils.translation import gettext, ngettext
 from tournaments.display import PREMIUM_MARKS, Cell, end_reason_text, ruling_text
 from tournaments.messages import say_notes
 from tournaments.models import Event, Round, Ruling, Slip
-from tournaments.selectors import ListedRuling, Review
+from tournaments.selectors import ListedRuling, OwnRuling, OwnSlip, Review
 
 register = template.Library()
 
@@ -46,7 +46,7 @@ def ruling_label(code: str) -> str:
 
 
 @register.filter
-def ruling_detail(ruling: Ruling | ListedRuling) -> str:
+def ruling_detail(ruling: Ruling | ListedRuling | OwnRuling) -> str:
     """Why a ruling is what it is, in the page's language (a ruling stored before the
     notes existed keeps its English sentence)."""
     return say_notes(ruling.notes) if ruling.notes else ruling.detail
@@ -200,7 +200,9 @@ def _square(cell: Cell) -> str:
 # template language took most of each build (0.3 s of 0.45 s at a publication).
 
 
-def receipt_html(slip: Slip | None, round: Round | None, time_up: bool, phone_replace: bool) -> SafeString:
+def receipt_html(
+    slip: Slip | OwnSlip | None, round: Round | None, time_up: bool, phone_replace: bool
+) -> SafeString:
     """The player's own slip, as the phone shows it under the slip form."""
     if slip is None:
         return mark_safe("")
@@ -226,7 +228,7 @@ def receipt_html(slip: Slip | None, round: Round | None, time_up: bool, phone_re
     )
 
 
-def result_html(ruling: Ruling | None) -> SafeString:
+def result_html(ruling: Ruling | OwnRuling | None) -> SafeString:
     """The player's own ruling, as the phone shows it with the round's result."""
     if ruling is None:
         return mark_safe("")
@@ -258,7 +260,7 @@ RESULTS_KEPT = 4096
 _results: dict[tuple[Any, ...], SafeString] = {}
 
 
-def _result_line(ruling: Ruling) -> SafeString:
+def _result_line(ruling: Ruling | OwnRuling) -> SafeString:
     slip = ruling.slip
     move = f"{escape(slip.coordinates)} {escape(slip.word)}" if slip is not None else "—"
     # Each word apart from the f-strings: makemessages does not read inside them.

@@ -12,6 +12,8 @@ from django.test import Client
 from django.utils import translation
 
 from bench import invariants
+from rooms.templatetags import arbiter as arbiter_tags
+from rooms.templatetags.arbiter import receipt_html, result_html
 from scoring import adjudication as adj
 from tests.helpers import pdf_text
 from tests.rooms.helpers import live_forget
@@ -21,7 +23,7 @@ from tests.tournaments.helpers import play_out
 from tournaments import services
 from tournaments.models import Event, Game, Round, Ruling, Slip
 from tournaments.printing import render_sheet
-from tournaments.selectors import listed_review, round_review
+from tournaments.selectors import listed_review, player_lines, round_review
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -139,6 +141,19 @@ def test_every_ruling_is_in_the_review_once_under_its_move_or_its_reason(
             page = "console/_review.html"
             shown = [render_to_string(page, {"ruling_path": "/r/", "review": r}) for r in (listed, full)]
         assert shown[0] == shown[1] and "Emma" in shown[0]
+    # A phone's own lines are read as values too (player_lines): they say what the models say.
+    services.round_publish(round=ruled)
+    ruled = Round.objects.get(pk=round.pk)
+    everyone = [*players, *extra]
+    lines = player_lines(event, ruled, ruled.game.number, [p.pk for p in everyone])
+    for player in everyone:
+        slip = Slip.objects.filter(round=round, player=player).order_by("-current", "-received_at").first()
+        ruling = Ruling.objects.select_related("slip").get(round=round, player=player)
+        for language in ("en", "fr"):
+            with translation.override(language):
+                said = receipt_html(lines[player.pk].slip, ruled, False, True)
+                assert said == receipt_html(slip, ruled, False, True)
+                assert result_html(lines[player.pk].ruling) == arbiter_tags._result_line(ruling)
 
 
 def _sections(review: Any) -> dict[str, Any]:
