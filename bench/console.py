@@ -4,8 +4,9 @@ After the measured round of the hall benchmark (its phones joined, their slips r
 the arbitrator plays N more cycles from the console, as a browser does: a form posted
 with its CSRF token, the redirect followed to the round's page. Each action is timed:
 
-- its server time: from the click to the console's page shown (the POST and the page it
-  redirects to; the close, until the page shows the review: the worker's rulings done);
+- its server time: from the click to the console's page shown (the POST, "form", and the
+  page it redirects to; the close, until the page shows the review: the worker's rulings
+  done);
 - the time from the click to the last phone, and to the projector, showing it: the public
   version the action left (read once the console shows it; for the close, the round
   closed, its rulings done or not), in place in the phone's panel (pushed by its stream
@@ -136,8 +137,9 @@ class Console:
         self.page = answer.text
         return answer
 
-    async def post(self, path: str, data: Mapping[str, Any]) -> None:
-        """A form of the page posted (its CSRF token and round), the redirect followed."""
+    async def post(self, path: str, data: Mapping[str, Any]) -> float:
+        """A form of the page posted (its CSRF token and round), the redirect followed; the
+        seconds the POST itself took (the rest is the page it leads to)."""
         key = re.search(r'name="round_key" value="([^"]*)"', self.page)
         url = f"{self.base}/console/{self.event_id}/{path}"
         body = {
@@ -145,13 +147,16 @@ class Console:
             "round_key": key.group(1) if key else "",
             **data,
         }
+        start = time.perf_counter()
         posted = await self._request("POST", url, data=body, headers={"Origin": self.base, "Referer": url})
+        took = time.perf_counter() - start
         if posted.status != 302:
             raise BenchError(f"POST {url}: {posted.outcome} {posted.text[:300]}")
         await self.show()
         refused = re.search(r'<li class="msg error">(.*?)</li>', self.page, re.S)
         if refused:
             raise BenchError(f"POST {url} refused: {refused.group(1).strip()}")
+        return took
 
     async def public_version(self) -> str:
         answer = await self._request(
@@ -264,8 +269,8 @@ async def _act(
     await asyncio.sleep(THINK_SECONDS)
     carried = sum(phone.stream_bytes for phone in phones)
     clicked = time.perf_counter()
-    await console.post(path, data)
-    parts = {"posted": time.perf_counter() - clicked}
+    form = await console.post(path, data)
+    parts = {"form": form, "posted": time.perf_counter() - clicked}
     if name == "close":  # to the review shown: the worker rules, the page follows
         await arbitrator.wait_round(lambda r: r["state"] == "adjudicated", "the rulings of the close")
         parts["ruled"] = time.perf_counter() - clicked
@@ -353,6 +358,8 @@ def report(timings: Sequence[Timed]) -> dict[str, Any]:
         by_action[name] = {
             "times": len(done),
             "server": summary_s([t.server_s for t in done]),
+            # In the order of the cycles: an action slower than the others is named by its cycle.
+            "server_each": [t.server_s for t in done],
             "phones": summary_s([s for s in phones if s is not None]),
             "phones_not_shown": sum(1 for s in phones if s is None),
             "projector": summary_s([t.projector_s for t in done if t.projector_s is not None]),
@@ -378,7 +385,7 @@ def report_lines(found: Mapping[str, Any]) -> list[str]:
         server, phones, projector = row["server"], row["phones"], row["projector"]
         lines.append(
             f"  {name:<10} x{row['times']}: server p50 {server['p50']} p95 {server['p95']} "
-            f"max {server['max']} s; "
+            f"max {server['max']} s (each: {', '.join(f'{t:g}' for t in row['server_each'])}); "
             f"phones p99 {phones['p99']} max {phones['max']} s ({row['phones_not_shown']} not shown); "
             f"projector max {projector['max']} s ({row['projector_not_shown']} not shown); "
             f"{row['stream_kb_p50']} KB a phone's stream; "

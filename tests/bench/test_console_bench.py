@@ -14,7 +14,7 @@ def test_each_action_is_summed_up_apart_and_a_screen_that_never_showed_it_is_cou
     found = report(timings)
     assert list(found) == ["place", "open"]  # in the cycle's order, only those played
     place = found["place"]
-    assert place["times"] == 2 and place["server"]["max"] == 0.2
+    assert place["times"] == 2 and place["server"]["max"] == 0.2 and place["server_each"] == [0.12, 0.2]
     assert place["phones"]["n"] == 5 and place["phones"]["max"] == 0.9 and place["phones_not_shown"] == 1
     assert place["projector"]["n"] == 1 and place["projector_not_shown"] == 1
     assert place["parts_p50"] == {"posted": 0.12}
@@ -23,4 +23,4 @@ def test_each_action_is_summed_up_apart_and_a_screen_that_never_showed_it_is_cou
 def test_the_lines_say_the_targets_and_every_action():
     lines = report_lines({"game_ended": True, "actions": report([Timed("close", 0.25, [0.4], 0.5)])})
     assert "p95 <= 0.3 s" in lines[1] and "p99 <= 1 s" in lines[1] and "until the game ended" in lines[1]
-    assert lines[2].split()[0] == "close" and "0 not shown" in lines[2]
+    assert lines[2].split()[0] == "close" and "0 not shown" in lines[2] and "(each: 0.25)" in lines[2]
