@@ -51,6 +51,10 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings.local")
 #: come with a player's token (``Authorization: Player ...``).
 PHONE_PATHS = ("/p/", "/j/", "/live/", "/static/")
 ARBITRATOR_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbiter-arbitrator")
+#: The projector's pages run in the arbitrator's thread but do not go before the phones'
+#: panels (rooms/views/live.py, ARBITRATOR): a screen of the hall like them, whose reload
+#: at each change (the standings, 0.2-0.5 s at 2,000 players) held up their build.
+HALL_PATH = "/hall/"
 
 
 class Lanes:
@@ -185,7 +189,7 @@ class OneThreadASGIHandler(ASGIHandler):
             ARBITRATOR_THREAD if lane is None else PHONE_LANES.executors[lane]
         )
         try:
-            if lane is None:
+            if lane is None and not str(scope.get("path", "")).startswith(HALL_PATH):
                 with live.ARBITRATOR.answering():  # before the phones' panels (rooms/views/live.py)
                     await self.handle(scope, receive, send)
             else:

@@ -120,7 +120,8 @@ SLIPS = _Slips()
 
 class _Arbitrator:
     """The arbitrator's requests this process is answering (counted by arbiter/asgi.py):
-    the console, the projector, the API with an arbitrator's token.
+    the console and the API with an arbitrator's token (not the projector: a screen of
+    the hall, as the phones are).
 
     A console action is a click and the page it leads to, in the process whose streams the
     change it made wakes: the phones' panels, built in a thread beside the page, took the

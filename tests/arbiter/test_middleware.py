@@ -270,9 +270,10 @@ def test_the_arbitrators_requests_are_counted_while_answered_for_the_panels_to_w
     monkeypatch.setattr(asgi.OneThreadASGIHandler, "_respond", counting)
     asgi_request("/console/")
     asgi_request("/api/events/999999/", [(b"authorization", b"Token nope")])
+    asgi_request("/hall/999999/")  # the projector's: a screen of the hall, after the phones
     asgi_request("/p/999999/")  # a phone's
     asgi_request("/api/events/999999/", [(b"authorization", b"Player nope")])
-    assert seen == [1, 1, 0, 0] and live.ARBITRATOR.count == 0 and live.ARBITRATOR.idle.is_set()
+    assert seen == [1, 1, 0, 0, 0] and live.ARBITRATOR.count == 0 and live.ARBITRATOR.idle.is_set()
 
 
 def test_with_two_phone_threads_a_busy_one_does_not_hold_the_other_phones(monkeypatch) -> None:

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from bench.console import Timed, report, report_lines
+import pytest
+
+from bench.console import Timed, _credited, _ruling_to_correct, report, report_lines
+from bench.hall import BenchError
 
 
 def test_each_action_is_summed_up_apart_and_a_screen_that_never_showed_it_is_counted():
@@ -24,3 +27,13 @@ def test_the_lines_say_the_targets_and_every_action():
     lines = report_lines({"game_ended": True, "actions": report([Timed("close", 0.25, [0.4], 0.5)])})
     assert "p95 <= 0.3 s" in lines[1] and "p99 <= 1 s" in lines[1] and "until the game ended" in lines[1]
     assert lines[2].split()[0] == "close" and "0 not shown" in lines[2] and "(each: 0.25)" in lines[2]
+
+
+def test_the_ruling_corrected_is_one_the_review_lists_and_its_points_are_read_from_its_page():
+    page = '<a data-ruling="12">1</a> <a data-ruling="7">2</a> <a class="ref" data-ruling="12">1</a>'
+    assert [_ruling_to_correct(page, cycle) for cycle in range(3)] == [7, 12, 7]
+    assert _credited("<dt>Points credited</dt><dd><b>-5</b> · Penalty 5</dd>") == -5
+    with pytest.raises(BenchError):
+        _ruling_to_correct("<p>no review</p>", 0)
+    with pytest.raises(BenchError):
+        _credited("<dt>Points</dt>")
