@@ -53,7 +53,7 @@ PHONE_PATHS = ("/p/", "/j/", "/live/", "/static/")
 ARBITRATOR_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbiter-arbitrator")
 #: The projector's pages run in the arbitrator's thread but do not go before the phones'
 #: panels (rooms/views/live.py, ARBITRATOR): a screen of the hall like them, whose reload
-#: at each change (the standings, 0.2-0.5 s at 2,000 players) held up their build.
+#: at each change (its standings read again) held up their build.
 HALL_PATH = "/hall/"
 
 

@@ -345,8 +345,7 @@ async def play(
             if not current.get("published_at"):
                 timings.append(await _act("publish", console, arbitrator, phones, projector, "publish/", {}))
             # As in the browser: a ruling of the review opened (its page read, not timed),
-            # then corrected. (The API's review, asked for here before, was 0.5-1 s of a
-            # web process's CPU that no console spends.)
+            # then corrected; a console never asks for the API's review.
             path = f"rulings/{_ruling_to_correct(console.page, len(timings))}/"
             credited = _credited(await console.read(path))
             correction = {"credited": credited + 1, "warnings": "", "penalty": "", "reason": "bench"}

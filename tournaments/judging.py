@@ -53,8 +53,8 @@ def judging_rules(position: Position, event: Event) -> Rules:
 
 def prior_warnings(round: Round) -> dict[int, int]:
     """Each player's warnings in the game before ``round`` (absent: no ruling yet, none)."""
-    # The rulings with a warning only (the others add 0): a game's 46,000 rulings summed by
-    # player were 0.035-0.05 s of each correction and each ruling of a hall, 0.012 s so.
+    # The rulings with a warning only (the others add 0): a hall's game has tens of
+    # thousands of rulings, and this is read at each correction and each ruling.
     rows = (
         Ruling.objects.filter(round__game=round.game, round__number__lt=round.number, warnings__gt=0)
         .values("player_id")

@@ -249,8 +249,8 @@ def live_versions_of(event: Event, round: Round | None) -> LiveVersions:
 
 @dataclass(frozen=True)
 class OwnSlip:
-    """A player's slip as their phone shows it (read as values: a hall's 2,000 at each
-    public change, in each web process)."""
+    """A player's slip as their phone shows it (read as values: a hall's, at each public
+    change, in each web process)."""
 
     coordinates: str
     word: str
@@ -325,8 +325,8 @@ def player_lines(
     def only_them(rows: QuerySet[Any]) -> QuerySet[Any]:
         return rows.filter(player_id__in=players) if by_id else rows
 
-    # Read as values: model instances were most of each web process's build of its
-    # phones' panels (2,000 rulings and their slips, bench/console.py).
+    # Read as values: a hall's rulings and slips as model instances were most of each
+    # web process's build of its phones' panels.
     slips: dict[int, OwnSlip] = {}
     if round is not None and round.state != Round.State.DRAWN:
         rows = only_them(Slip.objects.filter(round=round)).order_by("player_id", "-current", "-received_at")
@@ -498,8 +498,8 @@ class ListedSlip:
 @dataclass(frozen=True)
 class ListedRuling:
     """A ruling as the console's review lists it: what the page says of it, read as values
-    (a hall's 2,000 rulings, their slips and players read as model instances were most of
-    the console's page after each action, bench/console.py)."""
+    (a hall's rulings, their slips and players as model instances were most of the
+    console's page after each action)."""
 
     pk: int
     player: ListedPlayer

@@ -125,8 +125,8 @@ class _Arbitrator:
 
     A console action is a click and the page it leads to, in the process whose streams the
     change it made wakes: the phones' panels, built in a thread beside the page, took the
-    interpreter from it half the time (a publication's page, 0.2 s alone, took 0.55 s; hall
-    benchmark, bench/console.py). The build waits while the arbitrator is answered,
+    interpreter from it half the time (README, the arbitrator's actions at hall size). The
+    build waits while the arbitrator is answered,
     :data:`ARBITRATOR_FIRST_SECONDS` at most a build; the phones lose little by it: the
     page and the build take turns at one interpreter either way, and no panel is sent
     before its build is done."""
