@@ -358,6 +358,43 @@ def test_a_phone_whose_stream_opens_after_the_last_build_keeps_its_stream(
     assert not ended and frames[1].startswith("event: version"), frames
 
 
+def _close_held(
+    console: Client, event: Event, player: Player, held_by: Any, hold_s: float
+) -> tuple[int, list[str]]:
+    """A phone's stream while the round is closed inside ``held_by`` (a context that holds
+    the phones' panels back): the frames it had once the channel saw the close and
+    ``hold_s`` more went by, and all its frames once the hold ended and the panel came."""
+    from rooms.views import live
+
+    async def scenario() -> tuple[int, list[str]]:
+        received: list[str] = []
+
+        async def consume() -> None:
+            async for frame in live._astream(event, False, await sync_to_async(_seat)(player)):
+                received.append(frame)
+
+        task = asyncio.ensure_future(consume())
+        async with asyncio.timeout(10):
+            while len(received) < 2:
+                await asyncio.sleep(0.01)
+            before = live._memo[event.pk][1].public
+            with held_by:
+                await sync_to_async(console.post, thread_sensitive=False)(_url(event, "close/"))
+                live.forget_versions()
+                live._channels[event.pk].poke()
+                while event.pk not in live._memo or live._memo[event.pk][1].public == before:
+                    await asyncio.sleep(0.01)  # the channel has seen the close...
+                await asyncio.sleep(hold_s)
+                held = len(received)  # ...and writes nothing while it is held
+            while len(received) < 3:
+                await asyncio.sleep(0.01)
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        return held, received
+
+    return asyncio.run(scenario())
+
+
 def test_a_public_change_waits_for_the_slips_the_process_is_answering(
     console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
 ) -> None:
@@ -367,34 +404,9 @@ def test_a_public_change_waits_for_the_slips_the_process_is_answering(
 
     monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
     monkeypatch.setattr(live, "SLIPS_FIRST_SECONDS", 60.0)  # only the slip's answer ends the wait
-
-    async def scenario() -> tuple[int, list[str]]:
-        received: list[str] = []
-
-        async def consume() -> None:
-            async for frame in live._astream(event, False, await sync_to_async(_seat)(players[0])):
-                received.append(frame)
-
-        task = asyncio.ensure_future(consume())
-        async with asyncio.timeout(10):
-            while len(received) < 2:
-                await asyncio.sleep(0.01)
-            before = live._memo[event.pk][1].public
-            with live.SLIPS.answering():
-                await sync_to_async(console.post, thread_sensitive=False)(_url(event, "close/"))
-                live.forget_versions()
-                live._channels[event.pk].poke()
-                while event.pk not in live._memo or live._memo[event.pk][1].public == before:
-                    await asyncio.sleep(0.01)  # the channel has seen the close...
-                await asyncio.sleep(10 * live.SLIPS_FIRST_POLL_SECONDS)
-                held = len(received)  # ...and writes nothing while the slip is answered
-            while len(received) < 3:
-                await asyncio.sleep(0.01)
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        return held, received
-
-    held, received = asyncio.run(scenario())
+    held, received = _close_held(
+        console, event, players[0], live.SLIPS.answering(), 10 * live.SLIPS_FIRST_POLL_SECONDS
+    )
     assert held == 2
     assert received[2].startswith("event: panel") and _data(received[2])["state"] == "adjudicated"
 
@@ -408,34 +420,7 @@ def test_the_phones_panels_wait_while_the_arbitrator_is_answered(
 
     monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
     monkeypatch.setattr(live, "ARBITRATOR_FIRST_SECONDS", 60.0)  # only the answer ends the wait
-
-    async def scenario() -> tuple[int, list[str]]:
-        received: list[str] = []
-
-        async def consume() -> None:
-            async for frame in live._astream(event, False, await sync_to_async(_seat)(players[0])):
-                received.append(frame)
-
-        task = asyncio.ensure_future(consume())
-        async with asyncio.timeout(10):
-            while len(received) < 2:
-                await asyncio.sleep(0.01)
-            before = live._memo[event.pk][1].public
-            with live.ARBITRATOR.answering():
-                await sync_to_async(console.post, thread_sensitive=False)(_url(event, "close/"))
-                live.forget_versions()
-                live._channels[event.pk].poke()
-                while event.pk not in live._memo or live._memo[event.pk][1].public == before:
-                    await asyncio.sleep(0.01)  # the channel has seen the close...
-                await asyncio.sleep(0.5)
-                held = len(received)  # ...and its build waits while the arbitrator is answered
-            while len(received) < 3:
-                await asyncio.sleep(0.01)
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        return held, received
-
-    held, received = asyncio.run(scenario())
+    held, received = _close_held(console, event, players[0], live.ARBITRATOR.answering(), 0.5)
     assert held == 2 and live.ARBITRATOR.idle.is_set()
     assert received[2].startswith("event: panel") and _data(received[2])["state"] in ("closed", "adjudicated")
 
