@@ -21,7 +21,7 @@ import random
 import threading
 import time
 from collections import Counter
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 
 from asgiref.sync import sync_to_async
 from django import db
@@ -39,6 +39,7 @@ from rooms.views.common import TokenOf, asession_player, session_player, session
 from rooms.views.panels import Panels, Seat
 from rooms.views.phone import SORT_DEFAULT, SORT_KEY, rack_order
 from tournaments import notify
+from tournaments.foreground import FOREGROUND
 from tournaments.models import Event, Player
 from tournaments.permissions import can_arbitrate
 from tournaments.selectors import LiveVersions, live_versions
@@ -104,7 +105,8 @@ class _Slips:
     def answering(self) -> Iterator[None]:
         self.count += 1
         try:
-            yield
+            with FOREGROUND.busy():
+                yield
         finally:
             self.count -= 1
 
@@ -142,7 +144,8 @@ class _Arbitrator:
         self.count += 1
         self.idle.clear()
         try:
-            yield
+            with FOREGROUND.busy():
+                yield
         finally:
             self.count -= 1
             if self.count <= 0:
@@ -159,6 +162,11 @@ class _Arbitrator:
 ARBITRATOR = _Arbitrator()
 #: The longest a build of the phones' panels waits for the arbitrator's requests in all.
 ARBITRATOR_FIRST_SECONDS = 0.5
+
+
+def _build(event: Event, public: str, seats: list[Seat], pause: Callable[[], None]) -> Panels:
+    with FOREGROUND.busy():  # the backups wait for the phones' panels too
+        return panels.build(event, public, seats, pause)
 
 
 def _computed(event: Event) -> LiveVersions:
@@ -241,7 +249,7 @@ class _Channel:
         self._panels_for, self._panels_at = versions.public, time.monotonic()
         try:
             until = time.monotonic() + ARBITRATOR_FIRST_SECONDS
-            self.panels = await sync_to_async(panels.build, thread_sensitive=False)(
+            self.panels = await sync_to_async(_build, thread_sensitive=False)(
                 self.event, versions.public, list(self.seats), functools.partial(ARBITRATOR.wait_for, until)
             )
         except Exception:  # the phones ask for their panels instead, as they did before

@@ -16,6 +16,7 @@ from django.test import RequestFactory
 
 from arbiter import middleware
 from arbiter.middleware import SCOPE_KEY, ReceivedAtMiddleware, received_at
+from tournaments.foreground import FOREGROUND
 
 
 def _seen(request: HttpRequest) -> dt.datetime:
@@ -236,10 +237,12 @@ def test_a_slip_is_counted_while_it_is_answered_for_the_streams_to_wait(monkeypa
     from rooms.views import live
 
     seen: list[int] = []
+    busy: list[int] = []
     respond = asgi.OneThreadASGIHandler._respond
 
     def counting(self: Any, scope: dict, body_file: Any) -> Any:
         seen.append(live.SLIPS.count)
+        busy.append(FOREGROUND.count)  # the backups wait for it too
         return respond(self, scope, body_file)
 
     monkeypatch.setattr(asgi.OneThreadASGIHandler, "_respond", counting)
@@ -252,6 +255,7 @@ def test_a_slip_is_counted_while_it_is_answered_for_the_streams_to_wait(monkeypa
     asgi_request("/api/events/999999/", [(b"authorization", b"Token nope")])
     assert status in (401, 403, 404)
     assert seen == [1, 0] and live.SLIPS.count == 0  # the slip only, and not after it
+    assert busy == [1, 1] and FOREGROUND.count == 0  # the slip, then the arbitrator's request
 
 
 @pytest.mark.django_db(transaction=True)
@@ -261,10 +265,12 @@ def test_the_arbitrators_requests_are_counted_while_answered_for_the_panels_to_w
     from rooms.views import live
 
     seen: list[int] = []
+    busy: list[int] = []
     respond = asgi.OneThreadASGIHandler._respond
 
     def counting(self: Any, scope: dict, body_file: Any) -> Any:
         seen.append(live.ARBITRATOR.count)
+        busy.append(FOREGROUND.count)
         return respond(self, scope, body_file)
 
     monkeypatch.setattr(asgi.OneThreadASGIHandler, "_respond", counting)
@@ -274,6 +280,7 @@ def test_the_arbitrators_requests_are_counted_while_answered_for_the_panels_to_w
     asgi_request("/p/999999/")  # a phone's
     asgi_request("/api/events/999999/", [(b"authorization", b"Player nope")])
     assert seen == [1, 1, 0, 0, 0] and live.ARBITRATOR.count == 0 and live.ARBITRATOR.idle.is_set()
+    assert busy == seen and FOREGROUND.count == 0
 
 
 def test_with_two_phone_threads_a_busy_one_does_not_hold_the_other_phones(monkeypatch) -> None:

@@ -15,6 +15,7 @@ from django.db import connection
 from tests.integration.conftest import require_postgres
 from tests.tournaments.helpers import draw_round
 from tournaments import exports, services
+from tournaments.foreground import FOREGROUND
 from tournaments.models import Event, Game, HistoryEntry, Round
 from tournaments.services import backups
 
@@ -52,3 +53,33 @@ def test_the_placement_is_answered_before_its_backup_is_written(
     assert (tmp_path / f"{stem}-latest.json").read_bytes() == exports.record_json(game, seats=True)
     assert not HistoryEntry.objects.filter(event=game.event, action="backup_failed").exists()
     assert threading.current_thread() is threading.main_thread()
+
+
+def test_the_backup_waits_while_the_process_answers_the_hall(
+    settings, monkeypatch, tmp_path: Path, event: Event
+) -> None:
+    # The console's page after "place" and the phones' panels it leads to go first
+    # (tournaments/foreground.py); the file is then written.
+    require_postgres()
+    settings.ARBITER_BACKUP_LOCAL_DIR = tmp_path
+    monkeypatch.setattr(backups, "BACKUP_QUIET_SECONDS", 0.0)
+    started = threading.Event()
+    real = backups.game_backup
+
+    def seen(*, game: Game) -> backups.Backup:
+        started.set()
+        return real(game=game)
+
+    monkeypatch.setattr(backups, "game_backup", seen)
+    services.player_add(event=event, name="Anne")
+    game = services.game_start(event=event)
+    round = draw_round(game)
+    services.round_open(round=round)
+    services.round_close(round=round)
+    with FOREGROUND.busy():  # the page of the placement, being answered
+        services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+        # Never begun while it lasts (a wrong thread would begin within milliseconds).
+        assert not started.wait(1.0)
+    assert started.wait(30)
+    backups.settle(30)
+    assert (tmp_path / f"event-{game.event_id}-game-1-latest.json").exists()

@@ -18,6 +18,7 @@ from django.test import Client
 from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tournaments import services
+from tournaments.foreground import FOREGROUND
 from tournaments.models import Event, Player, PlayerToken, Round
 from tournaments.selectors import player_lines
 
@@ -204,8 +205,10 @@ def test_one_build_serves_every_phone_of_the_process(
 
     def counted(event: Event, wanted: str, seats: list[panels.Seat], pause: Any) -> panels.Panels:
         builds.append(len(seats))
+        busy.append(FOREGROUND.count)  # the backups wait for the build (tournaments/foreground.py)
         return real(event, wanted, seats, pause)
 
+    busy: list[int] = []
     monkeypatch.setattr(panels, "build", counted)
     seats = [_seat(players[i % 3], "v") for i in range(30)]
     streams = {str(i): live._astream(event, False, seat) for i, seat in enumerate(seats)}
@@ -214,6 +217,7 @@ def test_one_build_serves_every_phone_of_the_process(
     # One build per public version (closed, then ruled at once by the tests' tasks) for
     # the three players listening, not one per stream.
     assert set(builds) == {3} and len(builds) <= 2
+    assert busy and min(busy) >= 1 and FOREGROUND.count == 0
 
 
 def test_builds_in_a_burst_of_changes_wait_for_each_other(

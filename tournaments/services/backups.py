@@ -12,14 +12,15 @@ flushed to the disk, then renamed over the name, so a laptop that dies in the mi
 write leaves the previous backup as it was, never a truncated one as the newest.
 
 The backup is written after the placement commits, in the process that placed it (it
-reads the committed rounds), by a thread of its own: building the file takes time (0.33 s
-for 300 players and 22 rounds, 0.76 s for 2,000 players and 19), which the arbitrator's
-click on "place" waited for. :func:`settle` waits for the backups asked for so far, and a
-process waits for them before it exits. A backup that cannot be written (the stick pulled
-out, the disk full, no permission) never undoes the placement nor fails the arbitrator's
-request: it is logged and recorded in the event's history (``game`` / ``backup_failed``,
-with the folder and the reason), which the console's History page, ``/admin/`` and the
-API's ``history/`` show.
+reads the committed rounds), by a thread of its own: building the file takes time, which
+the arbitrator's click on "place" waited for. The thread starts it once the process has
+answered the console's page and built the phones' panels of the placement
+(:mod:`tournaments.foreground`), with which it shared the interpreter. :func:`settle`
+waits for the backups asked for so far, and a process waits for them before it exits. A
+backup that cannot be written (the stick pulled out, the disk full, no permission) never
+undoes the placement nor fails the arbitrator's request: it is logged and recorded in the
+event's history (``game`` / ``backup_failed``, with the folder and the reason), which the
+console's History page, ``/admin/`` and the API's ``history/`` show.
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from django.db import connections, transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
+from tournaments.foreground import FOREGROUND
 from tournaments.models import Game, Round
 from tournaments.services.history import history_record
 
@@ -164,8 +166,15 @@ def _backup_after_commit(game_id: int, asked: int) -> None:
             _report(game, None, folders, f"{type(exc).__name__}: {exc}")
 
 
+#: The backups' thread starts a file once the process has answered the people waiting on
+#: it (tournaments/foreground.py) for this long, or after BACKUP_WAITS_AT_MOST at most.
+BACKUP_QUIET_SECONDS = 0.5
+BACKUP_WAITS_AT_MOST = 10.0
+
+
 def _in_background(game_id: int, asked: int) -> None:
     try:
+        FOREGROUND.wait_quiet(BACKUP_QUIET_SECONDS, BACKUP_WAITS_AT_MOST)
         _backup_after_commit(game_id, asked)
     finally:
         connections.close_all()  # the thread's own: not held between two placements
