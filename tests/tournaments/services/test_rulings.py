@@ -335,6 +335,10 @@ def test_an_override_to_the_top_score_makes_a_top(duo, arbitrator) -> None:
     anne_ruling.refresh_from_db()
     assert bruno_ruling.is_top and not bruno_ruling.solo and bruno_ruling.credited == round.top_score
     assert not anne_ruling.solo and anne_ruling.credited == round.top_score
+    # The move as ruled scores the points set (the empty slip scored none), stored and told.
+    entry = HistoryEntry.objects.get(entity="ruling", object_id=bruno_ruling.pk, action="override")
+    assert bruno_ruling.move_score == entry.new["move_score"] == round.top_score
+    assert entry.old["move_score"] == 0
 
 
 def test_a_correction_after_the_placement_moves_the_solo_too(duo, arbitrator) -> None:
