@@ -51,10 +51,12 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings.local")
 #: come with a player's token (``Authorization: Player ...``).
 PHONE_PATHS = ("/p/", "/j/", "/live/", "/static/")
 ARBITRATOR_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbiter-arbitrator")
-#: The projector's pages run in the arbitrator's thread but do not go before the phones'
+#: The projector's pages have a thread of their own and do not go before the phones'
 #: panels (rooms/views/live.py, ARBITRATOR): a screen of the hall like them, whose reload
-#: at each change (its standings read again) held up their build.
+#: at each change (its standings read again) held up their build, and in the arbitrator's
+#: thread held up the console's page queued behind it.
 HALL_PATH = "/hall/"
+HALL_THREAD = ThreadPoolExecutor(max_workers=1, thread_name_prefix="arbiter-hall")
 
 
 class Lanes:
@@ -180,16 +182,17 @@ class OneThreadASGIHandler(ASGIHandler):
         if scope["type"] != "http":
             raise ValueError(f"Django can only handle ASGI/HTTP connections, not {scope['type']}.")
         lane = None if not is_phone(scope) else PHONE_LANES.pick()
+        hall = lane is None and str(scope.get("path", "")).startswith(HALL_PATH)
         # asgiref runs the synchronous code of a request in the executor its
         # thread-sensitive context is mapped to: a phones' thread or the arbitrator's.
         # Mapped by hand (asgiref's own ``async with`` would make a thread for the request).
         context = ThreadSensitiveContext()
         token = SyncToAsync.thread_sensitive_context.set(context)
         SyncToAsync.context_to_thread_executor[context] = (
-            ARBITRATOR_THREAD if lane is None else PHONE_LANES.executors[lane]
+            PHONE_LANES.executors[lane] if lane is not None else HALL_THREAD if hall else ARBITRATOR_THREAD
         )
         try:
-            if lane is None and not str(scope.get("path", "")).startswith(HALL_PATH):
+            if lane is None and not hall:
                 with live.ARBITRATOR.answering():  # before the phones' panels (rooms/views/live.py)
                     await self.handle(scope, receive, send)
             else:

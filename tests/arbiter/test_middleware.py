@@ -123,8 +123,11 @@ def test_phones_share_one_thread_and_the_arbitrator_has_another(monkeypatch) -> 
     api = _thread_of(
         {"type": "http", "path": "/api/events/3/", "headers": [(b"authorization", b"Token abc")]}, monkeypatch
     )
+    projector = _thread_of({"type": "http", "path": "/hall/3/", "headers": []}, monkeypatch)
     assert phone == slip and not phone.startswith("arbiter-arbitrator")
     assert console == api and console.startswith("arbiter-arbitrator")
+    # The projector's reload (its standings read again) never queues the console behind it.
+    assert projector.startswith("arbiter-hall") and projector != phone
     assert asgi.is_phone({"path": "/live/3/stream/", "headers": []})
 
 
