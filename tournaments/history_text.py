@@ -58,6 +58,7 @@ ACTIONS: dict[tuple[str, str], Any] = {
     ("slip", "read_again"): gettext_lazy("slip read again"),
     ("ruling", "rule"): gettext_lazy("ruled"),
     ("ruling", "rerule"): gettext_lazy("ruled again"),
+    ("ruling", "rule_ahead"): gettext_lazy("ruled as the slip came, before the close"),
     ("ruling", "recredit"): gettext_lazy("credited again after a correction"),
     ("ruling", "override"): gettext_lazy("ruling corrected"),
     ("ruling", "average"): gettext_lazy("average credited"),

@@ -79,6 +79,18 @@ def fetch(sql: str, params: Sequence[Any], columns: Columns) -> list[list[Any]]:
     return [columns.instances(row) for row in rows]
 
 
+def lock_shared(model: type[Model], pk: int) -> None:
+    """The row locked in SHARE mode until the transaction ends, which the ORM cannot say
+    (its ``select_for_update`` is exclusive): others sharing it go on, one that takes it
+    for update waits. PostgreSQL only: SQLite takes one writer at a time (the settings'
+    IMMEDIATE transactions)."""
+    connection = connections[DEFAULT_DB_ALIAS]
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT 1 FROM {table(model)} WHERE {column(model, 'pk')} = %s FOR SHARE", [pk])
+
+
 def quote(name: str) -> str:
     return str(connections[DEFAULT_DB_ALIAS].ops.quote_name(name))
 

@@ -208,6 +208,9 @@ class LiveVersions:
 
 
 PRIVATE_ENTITIES = ("slip", "player")
+#: Kept in the history and shown to no one but the arbitrator: the rulings written while
+#: the round is open (tournaments/services/rulings.py, round_rule_ahead).
+PRIVATE_ACTIONS = ("rule_ahead",)
 
 
 def live_versions(event: Event) -> LiveVersions:
@@ -224,6 +227,7 @@ def live_versions_of(event: Event, round: Round | None) -> LiveVersions:
     public = (
         HistoryEntry.objects.filter(event=event)
         .exclude(entity__in=PRIVATE_ENTITIES)
+        .exclude(action__in=PRIVATE_ACTIONS)
         .aggregate(m=Max("id"))["m"]
         or 0
     )

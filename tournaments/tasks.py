@@ -72,6 +72,22 @@ def round_rule_when_quiet_task(round_id: int, newest: int | None, waited: float)
     round_adjudicate_when_quiet(round_id=round_id, newest=newest, waited=waited)
 
 
+#: Seconds between two passes of :func:`round_rule_ahead_task` (the setting
+#: ARBITER_RULE_AHEAD turns them off).
+RULE_AHEAD_EVERY = 2.0
+
+
+@shared_task(acks_late=True)
+def round_rule_ahead_task(round_id: int, ruled_through: int = 0) -> None:
+    """The slips of an open round ruled as they come, a pass every RULE_AHEAD_EVERY
+    seconds until the round is closed (tournaments/services/rulings.py)."""
+    from tournaments.services.rulings import round_rule_ahead
+
+    ruled = round_rule_ahead(round_id=round_id, ruled_through=ruled_through)
+    if ruled is not None:
+        send(round_rule_ahead_task, round_id, ruled, countdown=RULE_AHEAD_EVERY)
+
+
 @shared_task(acks_late=True)
 def sheet_print_task(sheet_id: int) -> None:
     """Printing in a worker: the layout of a 300-player event takes a second or two."""

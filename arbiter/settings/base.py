@@ -253,6 +253,10 @@ CONTENT_SECURITY_POLICY = {
 # ignored (anyone can write it).
 ARBITER_TRUSTED_PROXIES = env_int("ARBITER_TRUSTED_PROXIES", 0)
 
+# While a round is open, a worker rules the slips handed in so far every 2 s, so that its
+# close writes only what changed since (tournaments/services/rulings.py, round_rule_ahead).
+ARBITER_RULE_AHEAD = env_bool("ARBITER_RULE_AHEAD", True)
+
 # Backups (README, "The laptop died: continue on a spare"): each game's file after every
 # placed round, in the data folder and also in ARBITER_BACKUP_DIR when it is set (a folder
 # on a USB stick, made once by hand: never created here, so that a stick pulled out is

@@ -10,3 +10,6 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Unit tests run tasks in-process; the tests marked `worker` start a real Celery worker.
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
+# Eager, a pass would run at once and send the next one at once: the tests that rule ahead
+# call the pass themselves.
+ARBITER_RULE_AHEAD = False

@@ -58,6 +58,10 @@ class Worker(threading.Thread):
         finally:
             connection.close()
 
+    def start_and_finish(self) -> Any:
+        self.start()
+        return self.finished()
+
     def finished(self) -> Any:
         self.join(WAIT)
         assert not self.is_alive(), f"still waiting after {WAIT} s"
@@ -233,3 +237,54 @@ def test_the_hot_paths_rows_are_the_orms_on_postgresql() -> None:
     require_postgres()
     event, players = event_with_players("Rows", 2, seed=6)
     same_as_the_orm(services.game_start(event=event), players)
+
+
+@contextmanager
+def ruling_ahead(round: Round, monkeypatch: pytest.MonkeyPatch) -> Iterator[Worker]:
+    """A pass of the rulings ahead (tournaments/services/rulings.py, round_rule_ahead) held
+    inside its transaction, the round locked, until the block ends."""
+    from tournaments.services import rulings
+
+    held, release = threading.Event(), threading.Event()
+    real = rulings._rule_round
+
+    def slow(locked: Round, *, ahead: bool = False) -> None:
+        if ahead:
+            held.set()
+            release.wait(WAIT * 3)
+        real(locked, ahead=ahead)
+
+    monkeypatch.setattr(rulings, "_rule_round", slow)
+    worker = Worker(lambda: rulings.round_rule_ahead(round_id=round.pk))
+    worker.start()
+    try:
+        assert held.wait(WAIT), "the pass did not begin"
+        yield worker
+    finally:
+        release.set()
+    worker.finished()
+
+
+def test_slips_go_on_beside_a_pass_of_the_rulings_ahead(open_round, monkeypatch) -> None:
+    round, (anne, bruno, _c) = open_round
+    first = _slip(round, anne)
+    with ruling_ahead(round, monkeypatch) as ahead:
+        result = Worker(lambda: _slip(round, bruno)).start_and_finish()  # while the pass holds
+        assert result.created and not result.slip.late
+    assert Ruling.objects.filter(round=round).count() == 2  # the pass read Bruno's slip too
+    # It says the newest slip it knew of when it began: the next pass looks again.
+    assert ahead.result == first.slip.pk
+
+
+def test_the_close_waits_for_a_pass_of_the_rulings_ahead_and_rules_whole(open_round, monkeypatch) -> None:
+    round, (anne, _b, _c) = open_round
+    _slip(round, anne)
+    with ruling_ahead(round, monkeypatch):
+        close = Worker(lambda: services.round_close(round=round))
+        close.start()
+        close.join(BLOCKED)
+        assert close.is_alive(), "the close did not wait for the pass"
+    close.finished()
+    round.refresh_from_db()
+    assert round.state == Round.State.ADJUDICATED
+    assert Ruling.objects.filter(round=round).count() == 3  # the missing ones too

@@ -11,7 +11,7 @@ from tournaments import rows
 from tournaments.core import User
 from tournaments.models import Event, HistoryEntry
 from tournaments.notify import event_changed
-from tournaments.selectors import PRIVATE_ENTITIES
+from tournaments.selectors import PRIVATE_ACTIONS, PRIVATE_ENTITIES
 
 
 def actor(by: User) -> tuple[AuthUser | None, str]:
@@ -36,7 +36,7 @@ def history_record(
     reason: str = "",
 ) -> HistoryEntry:
     user, label = actor(by)
-    if entity not in PRIVATE_ENTITIES:
+    if entity not in PRIVATE_ENTITIES and action not in PRIVATE_ACTIONS:
         event_changed(event.pk)  # every phone and the projector follow it
     # Written in SQL once (tournaments/rows.py): each slip of a hall writes an entry.
     entry = HistoryEntry(

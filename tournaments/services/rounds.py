@@ -15,6 +15,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -70,6 +71,12 @@ def round_open(
             by=by,
             new={"deadline": round.deadline.isoformat()},
         )
+        if settings.ARBITER_RULE_AHEAD:
+            # The slips ruled as they come, so that the close has little left to write
+            # (tournaments/services/rulings.py, round_rule_ahead); lost with the broker,
+            # the close rules them all as before.
+            ahead = tasks.round_rule_ahead_task
+            transaction.on_commit(lambda: tasks.send(ahead, round.pk, 0, countdown=tasks.RULE_AHEAD_EVERY))
         return round
 
 

@@ -9,14 +9,14 @@ import dataclasses
 from dataclasses import dataclass, replace
 from typing import Any
 
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
 from solver.tiles import rack_codes
-from tournaments import tasks
+from tournaments import rows, tasks
 from tournaments.core import MAX_ANNOUNCED, MAX_CREDITED, MAX_WARNINGS, ApplicationError, User
 from tournaments.display import ruling_text, shown_move
 from tournaments.judging import adjudication_settings, judging_rules, prior_warnings, solo_players
@@ -92,6 +92,43 @@ def round_adjudicate_when_quiet(*, round_id: int, newest: int | None, waited: fl
     return True
 
 
+def round_rule_ahead(*, round_id: int, ruled_through: int = 0) -> int | None:
+    """Rule the slips of an open round handed in so far (``ruled_through``: the newest
+    slip the last pass ruled, 0 for none; nothing is done unless a newer one came). The
+    newest slip ruled, or None once the round is no longer open: no more passes then.
+    The close then writes only what changed since the last pass, not a hall's rulings
+    (README, the arbitrator's actions at hall size).
+
+    Rulings written ahead are the close's work done early and shown nowhere: the phones,
+    the projector, the standings and the sheets read a round's rulings once it is closed
+    and ruled whole again under its lock (only what differs is written then: a ruling
+    ahead that still holds is the round's ruling). Their history says ``rule_ahead``, no
+    public change (the phones do not reload for it: tournaments/selectors.py). A round
+    closed once and reopened is not ruled ahead: its rulings were seen."""
+    round = Round.objects.filter(pk=round_id).only("state", "solved_at").first()
+    if round is None or round.state != Round.State.OPEN:
+        return None
+    newest = Slip.objects.filter(round_id=round_id).aggregate(newest=Max("pk"))["newest"] or 0
+    if newest == ruled_through or round.solved_at is None:
+        return ruled_through  # nothing new, or the tops not known yet: the next pass
+    if HistoryEntry.objects.filter(entity="round", object_id=round_id, action="close").exists():
+        return None
+    try:
+        with transaction.atomic():
+            # In SHARE mode, as the slips take it: a pass never holds a slip up; the close
+            # (FOR UPDATE) waits for the pass, and the pass reads the state after it.
+            rows.lock_shared(Round, round_id)
+            locked = Round.objects.select_related("game__event").get(pk=round_id)
+            if locked.state != Round.State.OPEN:
+                return None
+            _rule_round(locked, ahead=True)
+    except IntegrityError:
+        # Another pass wrote a ruling this one was writing (two workers at once: one ruling
+        # a player and round, models.Ruling): its rulings stand, the close rules all again.
+        return ruled_through
+    return newest
+
+
 def arrived_after_time(slip: Slip, round: Round) -> bool:
     """A late slip that reached the arbitrator after its round's deadline (not only after a
     close that came before it): the ruling and the phone say "time was up"."""
@@ -109,12 +146,14 @@ def slip_input(slip: Slip, round: Round) -> adj.SlipInput:
     )
 
 
-def _rule_round(locked: Round) -> None:
+def _rule_round(locked: Round, *, ahead: bool = False) -> None:
     """(Re)write the rulings of a round the caller holds locked.
 
     Overridden rulings are kept as the arbitrator set them; accepted shifted references
     are applied again; tops, solos and the penalties beyond the free warnings are
-    computed over the whole round, so a correction of one slip updates the others."""
+    computed over the whole round, so a correction of one slip updates the others.
+    ``ahead``: the round is still open (:func:`round_rule_ahead`): the players with no
+    slip yet get no ruling, and the history says ``rule_ahead``."""
     event = locked.game.event
     position = rebuild(locked.game)
     if position.current is None or position.current.pk != locked.pk:
@@ -197,6 +236,8 @@ def _rule_round(locked: Round) -> None:
         assert values.keys() == set(RULING_FIELDS)  # bulk_update below writes those
         previous = existing.get(player.pk)
         if previous is None:
+            if ahead and used[player.pk] is None:
+                continue  # no slip yet: "missing" is for the close to say
             created.append(Ruling(round=locked, player=player, ruled_at=now, **values))
             continue
         if _same_ruling(previous, values):
@@ -220,7 +261,7 @@ def _rule_round(locked: Round) -> None:
                 event=event,
                 entity="ruling",
                 object_id=ruling.pk,
-                action="rerule" if old is not None else "rule",
+                action="rule_ahead" if ahead else "rerule" if old is not None else "rule",
                 actor=user,
                 actor_label=label,
                 old=old,
