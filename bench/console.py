@@ -16,8 +16,9 @@ with its CSRF token, the redirect followed to the round's page. Each action is t
 The arbitrator reads the page for THINK_SECONDS before each click.
 
 A cycle: publish the round's results, correct one ruling, place the top and draw the
-next rack (the tops solved before the next action, not timed), open the round, close it
-(no slips: every player ruled "no slip")."""
+next rack (the tops solved before the next action, not timed), open the round, the
+phones' slips handed in over SLIPS_SECONDS (drawn as the measured round's are), close it
+(its 2,000 slips ruled)."""
 
 from __future__ import annotations
 
@@ -42,12 +43,15 @@ from bench.hall import (
     Arbitrator,
     BenchError,
     RequestLog,
+    SlipRecord,
     cookie_header,
     csrf_token,
     fetch,
+    plan_slips,
     summary_s,
 )
 from bench.live import SseParser
+from solver.boards import layout
 
 if TYPE_CHECKING:
     from bench.hall import Phone
@@ -64,6 +68,10 @@ POLL_SECONDS = 0.02
 #: also wait for the phones' panels of the one before (built at most once a second and
 #: process: rooms/views/live.py, PANEL_EVERY_SECONDS).
 THINK_SECONDS = 2.0
+#: In each cycle the phones hand in their slips over this many seconds, the last ones
+#: THINK_SECONDS before the close: a hall's close rules its players' slips, not a hall of
+#: "no slip".
+SLIPS_SECONDS = 6.0
 #: The versions a web process serves are up to half a second old (rooms/views/live.py,
 #: CACHE_SECONDS): the version an action left is read once that long has passed since
 #: the console showed it (the phones' times run from the click all the same).
@@ -332,8 +340,10 @@ async def play(
     projector = Projector(console)
     timings: list[Timed] = []
     ended = False
+    measured = [phone.slip for phone in phones]
     try:
         await console.login(user, password)
+        event = await arbitrator.call("GET", "")
         for phone in phones:
             phone.resume()
         projector.start()
@@ -360,11 +370,38 @@ async def play(
             await console.show()
             opened = {"seconds": OPEN_SECONDS}
             timings.append(await _act("open", console, arbitrator, phones, projector, "open/", opened))
+            await _hand_in(arbitrator, phones, event)
             timings.append(await _act("close", console, arbitrator, phones, projector, "close/", {}))
     finally:
+        for phone, slip in zip(phones, measured, strict=True):
+            phone.slip = slip  # the measured round's, which the report reads
         await projector.stop()
         await console.close()
     return {"game_ended": ended, "actions": report(timings)}
+
+
+async def _hand_in(arbitrator: Arbitrator, phones: Sequence[Phone], event: Mapping[str, Any]) -> None:
+    """Each phone hands in a slip for the open round, at an even pace over SLIPS_SECONDS,
+    and every one is answered (a phone retries as phone.js does)."""
+    current = await arbitrator.current_round()
+    if current is None or current["state"] != "open":
+        raise BenchError(f"the slips go to an open round, not {current}")
+    plans = plan_slips(
+        len(phones),
+        current["tops"] or [],
+        current["top_score"],
+        current["rack"] or "",
+        str(event["notation"]),
+        layout(str(event["board"])).size,
+        phones[0].hall.rng,
+    )
+    for phone, plan in zip(phones, plans, strict=True):
+        phone.slip, phone.done = SlipRecord(plan), asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for index, phone in enumerate(phones):
+        loop.call_later(SLIPS_SECONDS * index / len(phones), phone.submit)
+    await asyncio.sleep(SLIPS_SECONDS)
+    await asyncio.wait_for(asyncio.gather(*(phone.done.wait() for phone in phones)), timeout=SHOWN_TIMEOUT)
 
 
 def report(timings: Sequence[Timed]) -> dict[str, Any]:
