@@ -24,7 +24,7 @@ from tests.integration.conftest import event_with_players, require_postgres
 from tests.tournaments.services.test_phone_slips import _entry, _row, token
 from tests.tournaments.test_rows import same_as_the_orm
 from tournaments import services
-from tournaments.models import Player, Round, Ruling, Slip
+from tournaments.models import HistoryEntry, Player, Round, Ruling, Slip
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -240,21 +240,27 @@ def test_the_hot_paths_rows_are_the_orms_on_postgresql() -> None:
 
 
 @contextmanager
-def ruling_ahead(round: Round, monkeypatch: pytest.MonkeyPatch) -> Iterator[Worker]:
+def ruling_ahead(round: Round, monkeypatch: pytest.MonkeyPatch, at: str) -> Iterator[Worker]:
     """A pass of the rulings ahead (tournaments/services/rulings.py, round_rule_ahead) held
-    inside its transaction, the round locked, until the block ends."""
+    until the block ends: ``at`` "judging" (its reading and judging, the round not locked
+    yet) or "writing" (the round locked, its rulings to write)."""
+    from scoring import adjudication
+    from tournaments import rows
     from tournaments.services import rulings
 
     held, release = threading.Event(), threading.Event()
-    real = rulings._rule_round
 
-    def slow(locked: Round, *, ahead: bool = False) -> None:
-        if ahead:
+    def hold() -> None:
+        if not held.is_set():  # the pass only: the close's ruling is not held
             held.set()
             release.wait(WAIT * 3)
-        real(locked, ahead=ahead)
 
-    monkeypatch.setattr(rulings, "_rule_round", slow)
+    if at == "judging":
+        credit = adjudication.credit_round
+        monkeypatch.setattr(adjudication, "credit_round", lambda *a, **k: (hold(), credit(*a, **k))[1])
+    else:
+        lock = rows.lock_shared
+        monkeypatch.setattr(rows, "lock_shared", lambda *a: (lock(*a), hold())[0])
     worker = Worker(lambda: rulings.round_rule_ahead(round_id=round.pk))
     worker.start()
     try:
@@ -267,24 +273,36 @@ def ruling_ahead(round: Round, monkeypatch: pytest.MonkeyPatch) -> Iterator[Work
 
 def test_slips_go_on_beside_a_pass_of_the_rulings_ahead(open_round, monkeypatch) -> None:
     round, (anne, bruno, _c) = open_round
-    first = _slip(round, anne)
-    with ruling_ahead(round, monkeypatch) as ahead:
+    _slip(round, anne)
+    with ruling_ahead(round, monkeypatch, "writing"):
         result = Worker(lambda: _slip(round, bruno)).start_and_finish()  # while the pass holds
         assert result.created and not result.slip.late
-    assert Ruling.objects.filter(round=round).count() == 2  # the pass read Bruno's slip too
-    # It says the newest slip it knew of when it began: the next pass looks again.
-    assert ahead.result == first.slip.pk
+    assert Ruling.objects.filter(round=round).count() == 1  # Bruno's slip came after its reading
 
 
-def test_the_close_waits_for_a_pass_of_the_rulings_ahead_and_rules_whole(open_round, monkeypatch) -> None:
+def test_the_close_waits_for_a_pass_writing_its_rulings_and_rules_whole(open_round, monkeypatch) -> None:
     round, (anne, _b, _c) = open_round
     _slip(round, anne)
-    with ruling_ahead(round, monkeypatch):
+    with ruling_ahead(round, monkeypatch, "writing") as ahead:
         close = Worker(lambda: services.round_close(round=round))
         close.start()
         close.join(BLOCKED)
         assert close.is_alive(), "the close did not wait for the pass"
     close.finished()
+    assert ahead.result == Slip.objects.get(round=round).pk
     round.refresh_from_db()
     assert round.state == Round.State.ADJUDICATED
     assert Ruling.objects.filter(round=round).count() == 3  # the missing ones too
+
+
+def test_the_close_does_not_wait_for_a_pass_judging_and_the_pass_then_writes_nothing(
+    open_round, monkeypatch
+) -> None:
+    round, (anne, _b, _c) = open_round
+    _slip(round, anne)
+    with ruling_ahead(round, monkeypatch, "judging") as ahead:
+        Worker(lambda: services.round_close(round=round)).start_and_finish()
+        closed = {r.player_id: r.ruled_at for r in Ruling.objects.filter(round=round)}
+    assert ahead.result is None  # the round closed meanwhile
+    assert {r.player_id: r.ruled_at for r in Ruling.objects.filter(round=round)} == closed
+    assert len(closed) == 3 and not HistoryEntry.objects.filter(action="rule_ahead").exists()

@@ -6,6 +6,8 @@ beyond the free warnings follow every correction."""
 from __future__ import annotations
 
 import dataclasses
+import functools
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -115,18 +117,23 @@ def round_rule_ahead(*, round_id: int, ruled_through: int = 0) -> int | None:
         return None
     try:
         with transaction.atomic():
-            # In SHARE mode, as the slips take it: a pass never holds a slip up; the close
-            # (FOR UPDATE) waits for the pass, and the pass reads the state after it.
-            rows.lock_shared(Round, round_id)
             locked = Round.objects.select_related("game__event").get(pk=round_id)
-            if locked.state != Round.State.OPEN:
+            if not _rule_round(locked, ahead=functools.partial(_still_open, round_id)):
                 return None
-            _rule_round(locked, ahead=True)
     except IntegrityError:
         # Another pass wrote a ruling this one was writing (two workers at once: one ruling
         # a player and round, models.Ruling): its rulings stand, the close rules all again.
         return ruled_through
     return newest
+
+
+def _still_open(round_id: int) -> bool:
+    """Before a pass writes: the round locked in SHARE mode, as the slips lock it, so that
+    a pass never holds a slip up and a close (FOR UPDATE) waits for its writing only, not
+    for its reading and judging; then its state, which a close may have changed since
+    the pass read the slips."""
+    rows.lock_shared(Round, round_id)
+    return Round.objects.filter(pk=round_id, state=Round.State.OPEN).exists()
 
 
 def arrived_after_time(slip: Slip, round: Round) -> bool:
@@ -146,14 +153,16 @@ def slip_input(slip: Slip, round: Round) -> adj.SlipInput:
     )
 
 
-def _rule_round(locked: Round, *, ahead: bool = False) -> None:
-    """(Re)write the rulings of a round the caller holds locked.
+def _rule_round(locked: Round, *, ahead: Callable[[], bool] | None = None) -> bool:
+    """(Re)write the rulings of a round the caller holds locked. True when written.
 
     Overridden rulings are kept as the arbitrator set them; accepted shifted references
     are applied again; tops, solos and the penalties beyond the free warnings are
     computed over the whole round, so a correction of one slip updates the others.
-    ``ahead``: the round is still open (:func:`round_rule_ahead`): the players with no
-    slip yet get no ruling, and the history says ``rule_ahead``."""
+    ``ahead``: the round is open and not locked (:func:`round_rule_ahead`); called before
+    the rulings are written, it locks the round and says whether it is still open (else
+    nothing is written); the players with no slip yet get no ruling, and the history
+    says ``rule_ahead``."""
     event = locked.game.event
     position = rebuild(locked.game)
     if position.current is None or position.current.pk != locked.pk:
@@ -163,7 +172,10 @@ def _rule_round(locked: Round, *, ahead: bool = False) -> None:
     board, rules, lexicon = position.game.board, judging_rules(position, event), position.game.lexicon
     rack = rack_codes(locked.rack)
     settings = adjudication_settings(event)
-    existing = {r.player_id: r for r in Ruling.objects.select_for_update(of=("self",)).filter(round=locked)}
+    rulings = Ruling.objects.filter(round=locked)
+    if ahead is None:
+        rulings = rulings.select_for_update(of=("self",))
+    existing = {r.player_id: r for r in rulings}
     shifted = {
         pid for pid, r in existing.items() if r.reason == adj.Reason.SHIFT_ACCEPTED and not r.overridden
     }
@@ -236,7 +248,7 @@ def _rule_round(locked: Round, *, ahead: bool = False) -> None:
         assert values.keys() == set(RULING_FIELDS)  # bulk_update below writes those
         previous = existing.get(player.pk)
         if previous is None:
-            if ahead and used[player.pk] is None:
+            if ahead is not None and used[player.pk] is None:
                 continue  # no slip yet: "missing" is for the close to say
             created.append(Ruling(round=locked, player=player, ruled_at=now, **values))
             continue
@@ -249,6 +261,8 @@ def _rule_round(locked: Round, *, ahead: bool = False) -> None:
         updated.append(previous)
         if _ruling_snapshot(previous) != old:
             changes.append((previous, old))
+    if ahead is not None and not ahead():
+        return False
     # In bulk: a round of 300 players was 600 queries one ruling at a time (a second and
     # more at each close); the round lock held by the caller keeps it one writer.
     Ruling.objects.bulk_create(created)  # sets the primary keys (PostgreSQL, SQLite >= 3.35)
@@ -261,7 +275,7 @@ def _rule_round(locked: Round, *, ahead: bool = False) -> None:
                 event=event,
                 entity="ruling",
                 object_id=ruling.pk,
-                action="rule_ahead" if ahead else "rerule" if old is not None else "rule",
+                action="rule_ahead" if ahead is not None else "rerule" if old is not None else "rule",
                 actor=user,
                 actor_label=label,
                 old=old,
@@ -270,6 +284,7 @@ def _rule_round(locked: Round, *, ahead: bool = False) -> None:
             for ruling, old in [*((r, None) for r in created), *changes]
         ]
     )
+    return True
 
 
 #: What the adjudication writes on a ruling (besides its round and player).
