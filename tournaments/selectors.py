@@ -670,27 +670,63 @@ class SlipWatch:
     received: int
     expected: int
     missing_tables: list[int]
-    slips: list[Slip]
+    slips: list[Slip] | list[WatchedSlip]
 
 
 def slip_watch(round: Round) -> SlipWatch:
-    # Virtual players hand in no slip through the pages: they are never "missing".
-    players = list(round.game.event.players.people().order_by("table"))
-    # A player withdrawn before the round opened hands nothing in: not expected, not missing.
-    opened = round.opened_at
-    players = [
-        p for p in players if p.withdrawn_at is None or (opened is not None and p.withdrawn_at >= opened)
-    ]
     slips = list(
         Slip.objects.filter(round=round, current=True)
         .select_related("player", "entered_by")
         .order_by("-received_at")
     )
-    handed = {s.player_id for s in slips}
+    return _watched(round, slips, {s.player_id for s in slips})
+
+
+@dataclass(frozen=True)
+class WatchedSlip:
+    """A slip as the console's watch lists it, read as values (a hall's 2,000 slips as
+    model instances were most of the console's page while its round was open)."""
+
+    player: ListedPlayer
+    coordinates: str
+    word: str
+    announced_score: int | None
+    received_at: dt.datetime
+    source: str
+
+
+def listed_watch(round: Round) -> SlipWatch:
+    """:func:`slip_watch` for the console's page: the same counts, each slip read as the
+    values the page shows."""
+    rows = (
+        Slip.objects.filter(round=round, current=True)
+        .order_by("-received_at")
+        .values_list(
+            "player_id", "player__table", "player__name", "coordinates", "word", "announced_score",
+            "received_at", "source",
+        )
+    )  # fmt: skip
+    slips = [
+        WatchedSlip(ListedPlayer(table, name), coordinates, word, announced, received_at, source)
+        for _pk, table, name, coordinates, word, announced, received_at, source in rows
+    ]
+    return _watched(round, slips, {row[0] for row in rows})
+
+
+def _watched(round: Round, slips: list[Slip] | list[WatchedSlip], handed: set[int]) -> SlipWatch:
+    # Virtual players hand in no slip through the pages: they are never "missing".
+    players = round.game.event.players.people().order_by("table").values_list("pk", "table", "withdrawn_at")
+    # A player withdrawn before the round opened hands nothing in: not expected, not missing.
+    opened = round.opened_at
+    expected = [
+        (pk, table)
+        for pk, table, withdrawn_at in players
+        if withdrawn_at is None or (opened is not None and withdrawn_at >= opened)
+    ]
     return SlipWatch(
         received=len(handed),
-        expected=len(players),
-        missing_tables=[p.table for p in players if p.pk not in handed],
+        expected=len(expected),
+        missing_tables=[table for pk, table in expected if pk not in handed],
         slips=slips,
     )
 

@@ -20,7 +20,7 @@ from django.utils.translation import gettext, ngettext
 from tournaments.display import PREMIUM_MARKS, Cell, end_reason_text, ruling_text
 from tournaments.messages import say_notes
 from tournaments.models import Event, Round, Ruling, Slip
-from tournaments.selectors import ListedRuling, OwnRuling, OwnSlip, Review
+from tournaments.selectors import ListedRuling, OwnRuling, OwnSlip, Review, WatchedSlip
 
 register = template.Library()
 
@@ -341,6 +341,23 @@ def _move_link(ruling: ListedRuling, path: str, words: Mapping[str, str]) -> str
         link.append(f" <i>{words['corrected']}</i>")
     link.append("</a>")
     return "".join(link)
+
+
+@register.simple_tag
+def watch_rows(slips: list[Slip] | list[WatchedSlip]) -> SafeString:
+    """The console's watch of an open round: a row for each slip handed in, newest first
+    (a hall's 2,000 through the template language were most of the page)."""
+    paper = f" · {escape(gettext('paper'))}"
+    return mark_safe(  # every name and word escaped
+        "".join(
+            f"<tr><td>{s.player.table}</td><td>{escape(s.player.name)}</td>"
+            f"<td>{escape(s.coordinates)} {escape(s.word)}</td>"
+            f"<td>{'' if s.announced_score is None else s.announced_score}</td>"
+            f"<td>{time_filter(localtime(s.received_at), 'H:i:s')}"
+            f"{paper if s.source == 'paper' else ''}</td></tr>"
+            for s in slips
+        )
+    )
 
 
 @register.simple_tag(takes_context=True)

@@ -62,9 +62,9 @@ from tournaments.selectors import (
     current_game,
     current_round,
     listed_review,
+    listed_watch,
     live_versions,
     public_view,
-    slip_watch,
     typed_rack_problem,
 )
 from tournaments.services import centre as centre_service
@@ -408,7 +408,7 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         context["chosen"] = shown_move(round.chosen, event.board, event.notation)
         context["top_choices"] = _top_choices(round, event)
         if round.state in (Round.State.OPEN, Round.State.CLOSED):
-            context["watch"] = slip_watch(round)
+            context["watch"] = listed_watch(round)
         if round.state in RULED:
             context["review"] = listed_review(round)
             context["ruling_path"] = ruling_path(event)

@@ -7,6 +7,7 @@ import re
 from typing import Any
 
 import pytest
+from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.test import Client
 from django.utils import translation
@@ -23,7 +24,7 @@ from tests.tournaments.helpers import play_out
 from tournaments import services
 from tournaments.models import Event, Game, Round, Ruling, Slip
 from tournaments.printing import render_sheet
-from tournaments.selectors import listed_review, player_lines, round_review
+from tournaments.selectors import listed_review, listed_watch, player_lines, round_review, slip_watch
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -392,3 +393,48 @@ def test_a_late_slip_after_the_rulings_is_listed_late_not_missing(
     assert (ruling.reason, ruling.credited, ruling.slip_id) == (adj.Reason.LATE, 0, result.slip.pk)
     assert [r.player.name for r in round_review(Round.objects.get(pk=round.pk)).late] == ["Anne"]
     assert Ruling.objects.get(round=round, player=players[1]).reason == adj.Reason.MISSING
+
+
+#: The watch's rows as the template wrote them before watch_rows: the page must not change.
+_WATCH_ROWS_TEMPLATE = (
+    "{% load i18n %}{% for s in slips %}<tr><td>{{ s.player.table }}</td><td>{{ s.player.name }}</td>"
+    '<td>{{ s.coordinates }} {{ s.word }}</td><td>{{ s.announced_score|default_if_none:"" }}</td>'
+    '<td>{{ s.received_at|time:"H:i:s" }}{% if s.source == "paper" %} · {% translate "paper" %}{% endif %}'
+    "</td></tr>{% endfor %}"
+)
+
+
+def test_the_consoles_watch_lists_every_slip_as_the_models_say(event: Event, players, arbitrator) -> None:
+    # The console reads the open round's slips as values (listed_watch): the same counts
+    # and the same rows as the models give, names and words escaped.
+    services.player_add(event=event, name='<b>Zoé & "Léa"</b>')
+    absent = services.player_add(event=event, name="Yves")
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game, typed="AEGINRS")
+    services.round_open(round=round)
+    round = Round.objects.get(pk=round.pk)
+    everyone = list(event.players.order_by("table"))
+    slips = [
+        (everyone[0], "8D", "EARINGS", 70, {}),
+        (everyone[1], "", "", None, {}),
+        (everyone[-2], "H4", "SEARING", None, {}),
+        (everyone[2], "8H", "ZZ", 5, {"entered_by": arbitrator, "source": Slip.Source.PAPER}),
+    ]
+    for player, coordinates, word, score, more in slips:
+        services.slip_submit(
+            round=round, player=player, coordinates=coordinates, word=word, announced_score=score, **more
+        )
+    listed, full = listed_watch(round), slip_watch(round)
+    assert (listed.received, listed.expected, listed.missing_tables) == (
+        full.received,
+        full.expected,
+        full.missing_tables,
+    )
+    assert listed.received == 4 and listed.missing_tables == [absent.table]
+    for language in ("en", "fr"):
+        with translation.override(language):
+            written = str(arbiter_tags.watch_rows(listed.slips))
+            assert written == str(arbiter_tags.watch_rows(full.slips))
+            assert written == Template(_WATCH_ROWS_TEMPLATE).render(Context({"slips": full.slips}))
+    assert "&lt;b&gt;Zoé &amp; &quot;Léa&quot;&lt;/b&gt;" in written and "H4 SEARING" in written
+    assert " · papier" in written
