@@ -361,6 +361,31 @@ def watch_rows(slips: list[Slip] | list[WatchedSlip]) -> SafeString:
 
 
 @register.simple_tag(takes_context=True)
+def review_items(
+    context: template.Context, rulings: list[ListedRuling] | list[Ruling], section: str
+) -> SafeString:
+    """The review's list of the invalid slips (``section`` "invalid": each with its slip
+    and why) or of the players who handed in several ("several"): an item a ruling."""
+    path = escape(context.get("ruling_path", ""))
+    shifted = f" <b>{escape(gettext('shifted reference?'))}</b>"
+    corrected = f" <i>{escape(gettext('corrected'))}</i>"
+    items = []
+    for r in rulings:
+        who = f"{r.player.table} {escape(r.player.name)}"
+        item = f'\n  <li><a href="{path}{r.pk}/" data-ruling="{r.pk}">{who}</a>'
+        if section == "invalid":
+            slip = r.slip
+            move = f"{escape(slip.coordinates)} {escape(slip.word)}" if slip is not None else " "
+            why = f"{escape(ruling_text(r.reason))} <small>({escape(ruling_detail(r))})</small>"
+            item += f"{colon()} {move} — {why}"
+            item += shifted if r.shift_candidate else ""
+        else:
+            item += corrected if r.overridden else ""
+        items.append(item + "</li>")
+    return mark_safe("".join(items))  # every name, word and text escaped
+
+
+@register.simple_tag(takes_context=True)
 def ruling_tables(context: template.Context, rulings: list[ListedRuling]) -> SafeString:
     """Rulings named by their tables, each a link to its ruling, after a label of the
     review ("Missing: 3 17 204"): each is listed once in such a section."""

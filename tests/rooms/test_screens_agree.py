@@ -86,6 +86,23 @@ def _second_round(event: Event) -> Round:
     return services.round_open(round=services.round_draw(game=game))
 
 
+#: Two lists of the review as the template wrote them before review_items.
+_REVIEW_ITEMS_TEMPLATE = {
+    "invalid": (
+        "{% load i18n arbiter %}{% for r in rulings %}\n"
+        '  <li><a href="{{ ruling_path }}{{ r.pk }}/" data-ruling="{{ r.pk }}">{{ r.player.table }} '
+        "{{ r.player.name }}</a>{% colon %} {{ r.slip.coordinates }} {{ r.slip.word }} — "
+        "{{ r.reason|ruling_label }} <small>({{ r|ruling_detail }})</small>{% if r.shift_candidate %} "
+        '<b>{% translate "shifted reference?" %}</b>{% endif %}</li>{% endfor %}'
+    ),
+    "several": (
+        '{% load i18n arbiter %}{% translate "corrected" as corrected %}{% for r in rulings %}\n'
+        '  <li><a href="{{ ruling_path }}{{ r.pk }}/" data-ruling="{{ r.pk }}">{{ r.player.table }} '
+        "{{ r.player.name }}</a>{% if r.overridden %} <i>{{ corrected }}</i>{% endif %}</li>{% endfor %}"
+    ),
+}
+
+
 def test_every_ruling_is_in_the_review_once_under_its_move_or_its_reason(
     console: Client, event: Event, players
 ) -> None:
@@ -141,6 +158,13 @@ def test_every_ruling_is_in_the_review_once_under_its_move_or_its_reason(
         with translation.override(language):
             page = "console/_review.html"
             shown = [render_to_string(page, {"ruling_path": "/r/", "review": r}) for r in (listed, full)]
+            # The lists of invalid slips and of several slips as the template wrote them.
+            for items, section in ((full.invalid, "invalid"), (full.several, "several")):
+                context = {"ruling_path": "/r/", "rulings": items}
+                written = Template(_REVIEW_ITEMS_TEMPLATE[section]).render(Context(context))
+                assert items and written == arbiter_tags.review_items(Context(context), items, section)
+                listed_items = getattr(listed, section)
+                assert written == arbiter_tags.review_items(Context(context), listed_items, section)
         assert shown[0] == shown[1] and "Emma" in shown[0]
     # A phone's own lines are read as values too (player_lines): they say what the models say.
     services.round_publish(round=ruled)
