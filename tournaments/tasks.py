@@ -84,7 +84,7 @@ def round_rule_ahead_task(round_id: int, ruled_through: int = 0) -> None:
     from tournaments.services.rulings import round_rule_ahead
 
     ruled = round_rule_ahead(round_id=round_id, ruled_through=ruled_through)
-    if ruled is not None:
+    if ruled is not None and not round_rule_ahead_task.app.conf.task_always_eager:
         send(round_rule_ahead_task, round_id, ruled, countdown=RULE_AHEAD_EVERY)
 
 

@@ -188,6 +188,8 @@ CELERY_TASK_ROUTES = {
     "tournaments.tasks.round_solve_task": {"queue": "solve"},
     "tournaments.tasks.round_adjudicate_task": {"queue": "adjudicate"},
     "tournaments.tasks.round_rule_when_quiet_task": {"queue": "adjudicate"},
+    # Work done early, not waited for: never ahead of a close's ruling in its queue.
+    "tournaments.tasks.round_rule_ahead_task": {"queue": "default"},
     "tournaments.tasks.sheet_print_task": {"queue": "default"},
     # A minute's compile must not hold up the rulings of a close.
     "tournaments.tasks.lexicon_import_task": {"queue": "default"},

@@ -71,11 +71,12 @@ def round_open(
             by=by,
             new={"deadline": round.deadline.isoformat()},
         )
-        if settings.ARBITER_RULE_AHEAD:
+        ahead = tasks.round_rule_ahead_task
+        if settings.ARBITER_RULE_AHEAD and not ahead.app.conf.task_always_eager:
             # The slips ruled as they come, so that the close has little left to write
             # (tournaments/services/rulings.py, round_rule_ahead); lost with the broker,
-            # the close rules them all as before.
-            ahead = tasks.round_rule_ahead_task
+            # the close rules them all as before. Not with the tasks run in the caller:
+            # each pass would run the next at once.
             transaction.on_commit(lambda: tasks.send(ahead, round.pk, 0, countdown=tasks.RULE_AHEAD_EVERY))
         return round
 

@@ -159,7 +159,7 @@ def test_no_pass_before_the_tops_are_known(hall) -> None:
     assert not Ruling.objects.filter(round=round).exists()
 
 
-def test_passes_follow_each_other_from_the_open_to_the_close(hall, settings, monkeypatch) -> None:
+def test_passes_follow_each_other_from_the_open_to_the_close(hall, settings, monkeypatch, request) -> None:
     _event, players, game = hall
     settings.ARBITER_RULE_AHEAD = True
     sent: list[tuple[Any, ...]] = []
@@ -170,16 +170,20 @@ def test_passes_follow_each_other_from_the_open_to_the_close(hall, settings, mon
 
     round = draw_round(game)  # and solved
     monkeypatch.setattr(tasks, "send", kept)
+    # The tasks sent, as to a worker (app.conf: what the commands switch at run time).
+    conf = tasks.round_rule_ahead_task.app.conf
+    eager, conf.task_always_eager = conf.task_always_eager, False
+    request.addfinalizer(lambda: setattr(conf, "task_always_eager", eager))
     services.round_open(round=round)
     round.refresh_from_db()
     assert sent == [("round_rule_ahead_task", round.pk, 0, tasks.RULE_AHEAD_EVERY)]
     _hand_in(round, players[0], round.tops[0], round.top_score)
-    tasks.round_rule_ahead_task(round.pk, 0)
+    tasks.round_rule_ahead_task.run(round.pk, 0)
     newest = Slip.objects.get(round=round).pk
     assert sent[-1] == ("round_rule_ahead_task", round.pk, newest, tasks.RULE_AHEAD_EVERY)
     services.round_close(round=round)
     count = len(sent)
-    tasks.round_rule_ahead_task(round.pk, newest)
+    tasks.round_rule_ahead_task.run(round.pk, newest)
     assert len(sent) == count  # closed: the passes end
 
 
@@ -213,3 +217,16 @@ def test_a_close_just_before_the_pass_took_the_round_stops_it(hall, monkeypatch)
     monkeypatch.setattr(rows, "lock_shared", closed_first)
     assert round_rule_ahead(round_id=round.pk) is None
     assert not Ruling.objects.filter(round=round).exists()
+
+
+def test_no_passes_with_the_tasks_run_in_the_caller(hall, settings, monkeypatch) -> None:
+    # Eager, each pass would run the next at once, for as long as the round is open.
+    _event, players, game = hall
+    settings.ARBITER_RULE_AHEAD = True
+    sent: list[str] = []
+    round = draw_round(game)
+    monkeypatch.setattr(tasks, "send", lambda task, *args, **kwargs: sent.append(task.name))
+    services.round_open(round=round)
+    _hand_in(round, players[0], round.tops[0], round.top_score)
+    tasks.round_rule_ahead_task.run(round.pk, 0)  # as a command's own process would run it
+    assert sent == [] and Ruling.objects.filter(round=round).exists()
