@@ -130,10 +130,14 @@ def round_rule_ahead(*, round_id: int, ruled_through: int = 0) -> int | None:
 def _still_open(round_id: int) -> bool:
     """Before a pass writes: the round locked in SHARE mode, as the slips lock it, so that
     a pass never holds a slip up and a close (FOR UPDATE) waits for its writing only, not
-    for its reading and judging; then its state, which a close may have changed since
-    the pass read the slips."""
+    for its reading and judging; then whether it is still open and none of its rulings
+    corrected by the arbitrator (a close or a correction may have come since the pass
+    read them; the close applies corrections, a pass would write over them)."""
     rows.lock_shared(Round, round_id)
-    return Round.objects.filter(pk=round_id, state=Round.State.OPEN).exists()
+    corrected = Ruling.objects.filter(round_id=round_id).filter(
+        Q(overridden=True) | Q(reason=adj.Reason.SHIFT_ACCEPTED)
+    )
+    return Round.objects.filter(pk=round_id, state=Round.State.OPEN).exists() and not corrected.exists()
 
 
 def arrived_after_time(slip: Slip, round: Round) -> bool:

@@ -4,7 +4,6 @@ exactly those of a close without it."""
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any
 
 import pytest
@@ -12,28 +11,12 @@ import pytest
 from tests.tournaments.helpers import draw_and_open as _open_round
 from tests.tournaments.helpers import draw_round
 from tournaments import rows, services, tasks
-from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
+from tournaments.models import HistoryEntry, Player, Round, Ruling, Slip
 from tournaments.selectors import live_versions
 from tournaments.services.rulings import RULING_FIELDS, round_rule_ahead
 from tournaments.standings import game_standings
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-@pytest.fixture
-def hall(enable_lexicon: Lexicon) -> tuple[Event, list[Player], Game]:
-    """12 players, a solo from two players on."""
-    event = services.event_create(
-        name="Hall",
-        starts_on=dt.date(2026, 11, 29),
-        lexicon=enable_lexicon,
-        language="english",
-        notation="gcg",
-        random_seed=7,
-        solo_min_players=2,
-    )
-    players = [services.player_add(event=event, name=f"P{i}") for i in range(1, 13)]
-    return event, players, services.game_start(event=event)
 
 
 def _hand_in(round: Round, player: Player, move: str | None, score: int | None = None) -> None:
@@ -230,3 +213,20 @@ def test_no_passes_with_the_tasks_run_in_the_caller(hall, settings, monkeypatch)
     _hand_in(round, players[0], round.tops[0], round.top_score)
     tasks.round_rule_ahead_task.run(round.pk, 0)  # as a command's own process would run it
     assert sent == [] and Ruling.objects.filter(round=round).exists()
+
+
+def test_a_ruling_corrected_while_open_stops_the_passes(hall, arbitrator) -> None:
+    # The close applies the arbitrator's correction; a pass would write over it.
+    _event, players, game = hall
+    round = _open_round(game)
+    _hand_in(round, players[0], round.tops[0], round.top_score)
+    ruled = round_rule_ahead(round_id=round.pk)
+    ruling = Ruling.objects.get(round=round, player=players[0])
+    services.ruling_override(ruling=ruling, by=arbitrator, reason="misread", credited=3)
+    corrected = _rulings(round)
+    _hand_in(round, players[1], round.tops[0], round.top_score)
+    assert round_rule_ahead(round_id=round.pk, ruled_through=ruled) is None
+    assert _rulings(round) == corrected  # nothing written
+    services.round_close(round=round)
+    closed = Ruling.objects.get(pk=ruling.pk)
+    assert closed.overridden and closed.override["credited"] == 3  # kept by the close

@@ -220,21 +220,6 @@ def test_an_override_at_the_bounds_is_stored(game: Game, players: list[Player], 
 # ------------------------------------------------------------------ shifted references
 
 
-@pytest.fixture
-def hall(enable_lexicon: Lexicon) -> tuple[Event, list[Player], Game]:
-    """16 players: enough for a solo."""
-    event = services.event_create(
-        name="Hall",
-        starts_on=dt.date(2026, 11, 21),
-        lexicon=enable_lexicon,
-        language="english",
-        notation="gcg",
-        random_seed=7,
-    )
-    players = [services.player_add(event=event, name=f"P{i}") for i in range(1, 17)]
-    return event, players, services.game_start(event=event)
-
-
 def test_an_accepted_shift_counts_as_a_top_and_takes_the_solo_away(hall, arbitrator) -> None:
     event, players, game = hall
     round, (coords, word, top) = open_round_with_a_shift(game)

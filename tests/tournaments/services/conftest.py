@@ -1,0 +1,25 @@
+"""Fixtures of the services' tests."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from tournaments import services
+from tournaments.models import Event, Game, Lexicon, Player
+
+
+@pytest.fixture
+def hall(enable_lexicon: Lexicon) -> tuple[Event, list[Player], Game]:
+    """16 players: enough for a solo."""
+    event = services.event_create(
+        name="Hall",
+        starts_on=dt.date(2026, 11, 21),
+        lexicon=enable_lexicon,
+        language="english",
+        notation="gcg",
+        random_seed=7,
+    )
+    players = [services.player_add(event=event, name=f"P{i}") for i in range(1, 17)]
+    return event, players, services.game_start(event=event)
