@@ -347,7 +347,7 @@ def _move_link(ruling: ListedRuling, path: str, words: Mapping[str, str]) -> str
 def watch_rows(slips: list[Slip] | list[WatchedSlip]) -> SafeString:
     """The console's watch of an open round: a row for each slip handed in, newest first
     (a hall's 2,000 through the template language were most of the page)."""
-    paper = f" · {escape(gettext('paper'))}"
+    paper = " · " + escape(gettext("paper"))  # not in an f-string: makemessages reads the call
     return mark_safe(  # every name and word escaped
         "".join(
             f"<tr><td>{s.player.table}</td><td>{escape(s.player.name)}</td>"
@@ -367,8 +367,8 @@ def review_items(
     """The review's list of the invalid slips (``section`` "invalid": each with its slip
     and why) or of the players who handed in several ("several"): an item a ruling."""
     path = escape(context.get("ruling_path", ""))
-    shifted = f" <b>{escape(gettext('shifted reference?'))}</b>"
-    corrected = f" <i>{escape(gettext('corrected'))}</i>"
+    shifted = " <b>" + escape(gettext("shifted reference?")) + "</b>"  # makemessages: see watch_rows
+    corrected = " <i>" + escape(gettext("corrected")) + "</i>"
     items = []
     for r in rulings:
         who = f"{r.player.table} {escape(r.player.name)}"
