@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from typing import Any
 
 import pytest
@@ -71,25 +71,41 @@ class Worker(threading.Thread):
 
 
 @contextmanager
-def holding(round: Round, player: Player) -> Iterator[Worker]:
-    """A slip of ``player`` recorded in a transaction kept open until the block ends."""
-    held, release = threading.Event(), threading.Event()
+def held(job: Callable[[Callable[[], None]], Any], what: str) -> Iterator[Worker]:
+    """``job`` in a Worker, given ``hold``: its first call stops the job there until the block
+    ends (later calls, from other threads too, go through)."""
+    reached, release = threading.Event(), threading.Event()
 
-    def job() -> services.SubmitResult:
-        with transaction.atomic():
-            result = _slip(round, player)
-            held.set()
+    def hold() -> None:
+        if not reached.is_set():
+            reached.set()
             release.wait(WAIT * 3)
-        return result
 
-    worker = Worker(job)
+    worker = Worker(lambda: job(hold))
     worker.start()
     try:
-        assert held.wait(WAIT), "the held slip was not recorded"
+        assert reached.wait(WAIT), f"{what} did not begin"
         yield worker
     finally:
         release.set()
     worker.finished()
+
+
+def _slip_held(round: Round, player: Player, **more: Any) -> Callable[[Callable[[], None]], Any]:
+    """A slip recorded in a transaction kept open at ``hold``."""
+
+    def job(hold: Callable[[], None]) -> services.SubmitResult:
+        with transaction.atomic():
+            result = _slip(round, player, **more)
+            hold()
+        return result
+
+    return job
+
+
+def holding(round: Round, player: Player) -> AbstractContextManager[Worker]:
+    """A slip of ``player`` recorded in a transaction kept open until the block ends."""
+    return held(_slip_held(round, player), "the held slip")
 
 
 def test_the_slips_of_two_players_do_not_wait_for_each_other(open_round) -> None:
@@ -117,24 +133,12 @@ def test_a_players_second_slip_waits_for_the_first_and_replaces_it(open_round) -
 
 def test_the_same_slip_sent_twice_at_once_is_one_slip(open_round) -> None:
     round, (anne, _b, _c) = open_round
-    held, release = threading.Event(), threading.Event()
-
-    def first_job() -> services.SubmitResult:
-        with transaction.atomic():
-            result = _slip(round, anne, client_id="same")
-            held.set()
-            release.wait(WAIT * 3)
-        return result
-
-    first = Worker(first_job)
-    first.start()
-    assert held.wait(WAIT)
-    again = Worker(lambda: _slip(round, anne, client_id="same"))
-    again.start()
-    again.join(BLOCKED)
-    release.set()
+    with held(_slip_held(round, anne, client_id="same"), "the first slip") as first:
+        again = Worker(lambda: _slip(round, anne, client_id="same"))
+        again.start()
+        again.join(BLOCKED)
     retry = again.finished()
-    original = first.finished()
+    original = first.result
     assert original.created and not retry.created
     assert retry.slip.pk == original.slip.pk
     assert Slip.objects.filter(round=round, player=anne).count() == 1
@@ -239,8 +243,7 @@ def test_the_hot_paths_rows_are_the_orms_on_postgresql() -> None:
     same_as_the_orm(services.game_start(event=event), players)
 
 
-@contextmanager
-def ruling_ahead(round: Round, monkeypatch: pytest.MonkeyPatch, at: str) -> Iterator[Worker]:
+def ruling_ahead(round: Round, monkeypatch: pytest.MonkeyPatch, at: str) -> AbstractContextManager[Worker]:
     """A pass of the rulings ahead (tournaments/services/rulings.py, round_rule_ahead) held
     until the block ends: ``at`` "judging" (its reading and judging, the round not locked
     yet) or "writing" (the round locked, its rulings to write)."""
@@ -248,27 +251,17 @@ def ruling_ahead(round: Round, monkeypatch: pytest.MonkeyPatch, at: str) -> Iter
     from tournaments import rows
     from tournaments.services import rulings
 
-    held, release = threading.Event(), threading.Event()
+    def job(hold: Callable[[], None]) -> int | None:
+        # The first call is the pass's: the close's, later, is not held.
+        if at == "judging":
+            credit = adjudication.credit_round
+            monkeypatch.setattr(adjudication, "credit_round", lambda *a, **k: (hold(), credit(*a, **k))[1])
+        else:
+            lock = rows.lock_shared
+            monkeypatch.setattr(rows, "lock_shared", lambda *a: (lock(*a), hold())[0])
+        return rulings.round_rule_ahead(round_id=round.pk)
 
-    def hold() -> None:
-        if not held.is_set():  # the pass only: the close's ruling is not held
-            held.set()
-            release.wait(WAIT * 3)
-
-    if at == "judging":
-        credit = adjudication.credit_round
-        monkeypatch.setattr(adjudication, "credit_round", lambda *a, **k: (hold(), credit(*a, **k))[1])
-    else:
-        lock = rows.lock_shared
-        monkeypatch.setattr(rows, "lock_shared", lambda *a: (lock(*a), hold())[0])
-    worker = Worker(lambda: rulings.round_rule_ahead(round_id=round.pk))
-    worker.start()
-    try:
-        assert held.wait(WAIT), "the pass did not begin"
-        yield worker
-    finally:
-        release.set()
-    worker.finished()
+    return held(job, "the pass")
 
 
 def test_slips_go_on_beside_a_pass_of_the_rulings_ahead(open_round, monkeypatch) -> None:

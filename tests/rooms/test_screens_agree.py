@@ -22,7 +22,7 @@ from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tests.tournaments.helpers import play_out
 from tournaments import services
-from tournaments.models import Event, Game, Round, Ruling, Slip
+from tournaments.models import Event, Game, Player, Round, Ruling, Slip
 from tournaments.printing import render_sheet
 from tournaments.selectors import listed_review, listed_watch, player_lines, round_review, slip_watch
 
@@ -110,7 +110,10 @@ def test_every_ruling_is_in_the_review_once_under_its_move_or_its_reason(
     round.refresh_from_db()
     top_coordinates, top_word = round.tops[0].split()
     anne, bruno, chloe = players
-    extra = [services.player_add(event=event, name=name) for name in ("Denis", "Emma", "Félix")]
+    # Names with markup in the lists the console writes itself (review_items escapes them).
+    denis, chloe_marked = '<b>Denis & "Léa"</b>', "<i>Chloé</i> d'Ys"
+    Player.objects.filter(pk=chloe.pk).update(name=chloe_marked)
+    extra = [services.player_add(event=event, name=name) for name in (denis, "Emma", "Félix")]
     # A wrong reference with the top's score (5 points less), the top itself, a word not
     # in the list, two slips, a blank slip, and a missing one.
     submit = services.slip_submit
@@ -126,7 +129,7 @@ def test_every_ruling_is_in_the_review_once_under_its_move_or_its_reason(
     services.round_close(round=Round.objects.get(pk=round.pk))
     rulings = {r.player.name: r for r in Ruling.objects.filter(round=round).select_related("player")}
     assert rulings["Anne"].reason == adj.Reason.WRONG_REFERENCE and rulings["Anne"].penalty == 5
-    assert rulings["Denis"].reason == adj.Reason.SEVERAL_SLIPS
+    assert rulings[denis].reason == adj.Reason.SEVERAL_SLIPS
     # A correction without a move (a slip read blank, credited all the same) is listed too.
     services.ruling_override(ruling=rulings["Emma"], by=None, reason="read again", credited=3)
     page = console.get(_url(event)).content.decode()
@@ -137,9 +140,9 @@ def test_every_ruling_is_in_the_review_once_under_its_move_or_its_reason(
     review = round_review(Round.objects.get(pk=round.pk))
     under = {g.move: [r.player.name for r in g.rulings] for g in review.groups}
     assert under[rulings["Anne"].move] == ["Anne", "Bruno"] and review.valid == 2
-    assert [r.player.name for r in review.several] == ["Denis"]
+    assert [r.player.name for r in review.several] == [denis]
     assert [r.player.name for r in review.corrected] == ["Emma"]
-    assert [r.player.name for r in review.invalid] == ["Chloé"]
+    assert [r.player.name for r in review.invalid] == [chloe_marked]
     penalties = page.split("Penalties:")[1].split("</p>")[0]
     assert f'/rulings/{rulings["Anne"].pk}/"' in penalties
     found = page.split("Found the top:")[1].split("</p>")[0]
@@ -165,6 +168,8 @@ def test_every_ruling_is_in_the_review_once_under_its_move_or_its_reason(
                 assert items and written == arbiter_tags.review_items(Context(context), items, section)
                 listed_items = getattr(listed, section)
                 assert written == arbiter_tags.review_items(Context(context), listed_items, section)
+                assert "&lt;b&gt;Denis &amp; &quot;Léa&quot;&lt;/b&gt;" in written or section == "invalid"
+                assert "&lt;i&gt;Chloé&lt;/i&gt; d&#x27;Ys" in written or section == "several"
         assert shown[0] == shown[1] and "Emma" in shown[0]
     # A phone's own lines are read as values too (player_lines): they say what the models say.
     services.round_publish(round=ruled)
