@@ -361,7 +361,14 @@ def player_edit(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
 # --------------------------------------------------------------------------- the round page
 
 
-def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
+#: The parts of the round's page that its stream reloads, each on its own (console/_<part>.html).
+PARTS = ("status", "watch", "review", "board")
+
+
+def _round_context(request: HttpRequest, event: Event, part: str | None = None) -> dict[str, Any]:
+    """What the round's page shows, or only its ``part`` (one of PARTS): a change reloads
+    the four at once, and each built the whole page's (the review of 2,000 rulings four
+    times after a close)."""
     versions = live_versions(event)
     game = current_game(event)
     round = current_round(event)
@@ -370,15 +377,16 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         "game": game,
         "round": round,
         "versions": versions,
-        "view": public_view(event, versions.public) if game else None,
-        "draw_form": DrawForm(),
-        # Phones asking for a table (where the arbitrator confirms joins): said at the top.
-        "waiting_phones": len(selectors.join_requests(event)),
-        "open_form": OpenForm(initial={"seconds": event.round_seconds}),
-        "slip_form": SlipForm(),
-        "top_form": TopForm(),
         "end_reason": end_reason_text(game.end_reason) if game else "",
     }
+    if part in (None, "board"):
+        context["view"] = public_view(event, versions.public) if game else None
+    if part is None:
+        # Phones asking for a table (where the arbitrator confirms joins): said at the top.
+        context["waiting_phones"] = len(selectors.join_requests(event))
+        context["slip_form"] = SlipForm()
+    if part not in (None, "status"):
+        return _round_part_context(context, event, round, part)
     if game is not None and game.state == Game.State.ENDED:
         # The last game's end is undone with its last placement (a wrong move placed last).
         last = game.rounds.filter(state=Round.State.PLACED).order_by("-number").first()
@@ -407,11 +415,20 @@ def _round_context(request: HttpRequest, event: Event) -> dict[str, Any]:
         context["tops"] = [shown_move(t, event.board, event.notation) for t in round.tops]
         context["chosen"] = shown_move(round.chosen, event.board, event.notation)
         context["top_choices"] = _top_choices(round, event)
-        if round.state in (Round.State.OPEN, Round.State.CLOSED):
-            context["watch"] = listed_watch(round)
-        if round.state in RULED:
-            context["review"] = listed_review(round)
-            context["ruling_path"] = ruling_path(event)
+    return context if part is not None else _round_part_context(context, event, round, None)
+
+
+def _round_part_context(
+    context: dict[str, Any], event: Event, round: Round | None, part: str | None
+) -> dict[str, Any]:
+    """The watch's and the review's lists (``part`` one of them, or None for both)."""
+    if round is None:
+        return context
+    if part in (None, "watch") and round.state in (Round.State.OPEN, Round.State.CLOSED):
+        context["watch"] = listed_watch(round)
+    if part in (None, "review") and round.state in RULED:
+        context["review"] = listed_review(round)
+        context["ruling_path"] = ruling_path(event)
     return context
 
 
@@ -447,11 +464,10 @@ def _top_choices(round: Round, event: Event) -> list[TopChoice]:
 def event_round(request: HttpRequest, event_id: int) -> HttpResponse:
     """The page the arbitrator keeps open during a game."""
     event = arbitrated_event(request, event_id)
-    context = _round_context(request, event)
     part = request.GET.get("part")
-    if is_htmx(request) and part in ("status", "watch", "review", "board"):
-        return render(request, f"console/_{part}.html", context)
-    return render(request, "console/round.html", context)
+    if is_htmx(request) and part in PARTS:
+        return render(request, f"console/_{part}.html", _round_context(request, event, part))
+    return render(request, "console/round.html", _round_context(request, event))
 
 
 def _playing_game(event: Event) -> Game:

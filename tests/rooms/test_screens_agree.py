@@ -467,3 +467,41 @@ def test_the_consoles_watch_lists_every_slip_as_the_models_say(event: Event, pla
             assert written == Template(_WATCH_ROWS_TEMPLATE).render(Context({"slips": full.slips}))
     assert "&lt;b&gt;Zoé &amp; &quot;Léa&quot;&lt;/b&gt;" in written and "H4 SEARING" in written
     assert " · papier" in written
+
+
+_CSRF = re.compile(r'name="csrfmiddlewaretoken" value="[^"]*"')
+
+
+def _parts_as_reloaded(console: Client, event: Event, *shown: str) -> None:
+    """Each part of the round's page, reloaded alone as its stream asks (htmx), is what
+    the whole page shows in its place (the parts build only what they show); the parts
+    ``shown`` have something to show, the others are empty."""
+    live_forget()
+    page = _CSRF.sub("csrf", console.get(_url(event)).content.decode())
+    for part in ("status", "watch", "review", "board"):
+        alone = console.get(_url(event, f"?part={part}"), HTTP_HX_REQUEST="true").content.decode()
+        alone = _CSRF.sub("csrf", alone).strip()
+        assert alone in page, f"the {part} reloaded is not the page's"
+        assert bool(alone) == (part in shown), f"the {part}: {alone[:200]!r}"
+
+
+def test_each_part_of_the_round_page_reloaded_is_the_pages_through_a_game(
+    console: Client, event: Event, players
+) -> None:
+    _parts_as_reloaded(console, event, "status")  # no game yet
+    game = services.game_start(event=event)
+    round = services.round_draw(game=game, typed="AEGINRS")
+    _parts_as_reloaded(console, event, "status", "board")
+    services.round_open(round=round)
+    anne, bruno, _chloe = players
+    services.slip_submit(round=round, player=anne, coordinates="8D", word="EARINGS", announced_score=70)
+    services.slip_submit(round=round, player=bruno, coordinates="8H", word="ZZ", announced_score=5)
+    _parts_as_reloaded(console, event, "status", "board", "watch")
+    services.round_close(round=Round.objects.get(pk=round.pk))  # ruled at once here
+    _parts_as_reloaded(console, event, "status", "board", "review")
+    services.round_publish(round=Round.objects.get(pk=round.pk))
+    _parts_as_reloaded(console, event, "status", "board", "review")
+    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=True)
+    _parts_as_reloaded(console, event, "status", "board")
+    services.game_end(game=Game.objects.get(pk=game.pk), reason="stopped")
+    _parts_as_reloaded(console, event, "status", "board")
