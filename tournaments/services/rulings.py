@@ -6,10 +6,11 @@ beyond the free warnings follow every correction."""
 from __future__ import annotations
 
 import dataclasses
+import datetime as dt
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Protocol
 
 from django.db import IntegrityError, transaction
 from django.db.models import Max, Q
@@ -140,13 +141,49 @@ def _still_open(round_id: int) -> bool:
     return Round.objects.filter(pk=round_id, state=Round.State.OPEN).exists() and not corrected.exists()
 
 
-def arrived_after_time(slip: Slip, round: Round) -> bool:
+class Handed(Protocol):
+    """What the ruling reads of a slip: a stored Slip, or its values (:class:`_Handed`)."""
+
+    @property
+    def coordinates(self) -> str: ...
+    @property
+    def word(self) -> str: ...
+    @property
+    def announced_score(self) -> int | None: ...
+    @property
+    def late(self) -> bool: ...
+    @property
+    def handed_in_at(self) -> dt.datetime: ...
+
+
+@dataclass(frozen=True)
+class _Handed:
+    """A slip as the round's ruling reads it, from its values."""
+
+    pk: int
+    player_id: int
+    coordinates: str
+    word: str
+    announced_score: int | None
+    late: bool
+    received_at: dt.datetime
+    sent_at: dt.datetime | None
+
+    @property
+    def handed_in_at(self) -> dt.datetime:
+        return self.sent_at or self.received_at  # as Slip.handed_in_at
+
+
+_HANDED = tuple(f.name for f in dataclasses.fields(_Handed))
+
+
+def arrived_after_time(slip: Handed, round: Round) -> bool:
     """A late slip that reached the arbitrator after its round's deadline (not only after a
     close that came before it): the ruling and the phone say "time was up"."""
     return slip.late and round.deadline is not None and slip.handed_in_at > round.deadline
 
 
-def slip_input(slip: Slip, round: Round) -> adj.SlipInput:
+def slip_input(slip: Handed, round: Round) -> adj.SlipInput:
     """What the adjudication reads of a stored slip, a late one saying why it is late."""
     return adj.SlipInput(
         slip.coordinates,
@@ -176,25 +213,28 @@ def _rule_round(locked: Round, *, ahead: Callable[[], bool] | None = None) -> bo
     board, rules, lexicon = position.game.board, judging_rules(position, event), position.game.lexicon
     rack = rack_codes(locked.rack)
     settings = adjudication_settings(event)
-    rulings = Ruling.objects.filter(round=locked)
+    # As values, not models: building 6,000 players, slips and rulings was most of the
+    # close's time in a hall of 2,000.
+    rulings = Ruling.objects.filter(round=locked).order_by()
     if ahead is None:
         rulings = rulings.select_for_update(of=("self",))
-    existing = {r.player_id: r for r in rulings}
+    existing = {r.player_id: r for r in (_Ruled(*row) for row in rulings.values_list(*_RULED))}
     shifted = {
         pid for pid, r in existing.items() if r.reason == adj.Reason.SHIFT_ACCEPTED and not r.overridden
     }
     # Every slip that counts, in the order received: on time (current; two of them are
     # several slips handed in) and late. Replaced slips are history only.
-    handed: dict[int, list[Slip]] = {}
-    for slip in locked.slips.filter(Q(current=True) | Q(late=True)).order_by("received_at", "pk"):
+    handed: dict[int, list[_Handed]] = {}
+    counting = locked.slips.filter(Q(current=True) | Q(late=True)).order_by("received_at", "pk")
+    for slip in (_Handed(*row) for row in counting.values_list(*_HANDED)):
         handed.setdefault(slip.player_id, []).append(slip)
     # A player withdrawn before the round opened is not ruled in it (nor missing), unless
     # a slip of theirs came in all the same (a race with the withdrawal: it is ruled).
     opened = locked.opened_at or timezone.now()
     players = [
-        p
-        for p in event.players.all()
-        if p.withdrawn_at is None or p.withdrawn_at >= opened or p.pk in handed or p.pk in existing
+        pk
+        for pk, withdrawn_at in event.players.order_by("table").values_list("pk", "withdrawn_at")
+        if withdrawn_at is None or withdrawn_at >= opened or pk in handed or pk in existing
     ]
     verdicts: dict[int, adj.Verdict] = {}
     # A hall hands in the same few dozen moves: each distinct set of slips is judged once
@@ -202,28 +242,24 @@ def _rule_round(locked: Round, *, ahead: Callable[[], bool] | None = None) -> bo
     # frozen). 2,000 slips were 4 s of the worker's time at the close, most of it the
     # same moves judged again.
     judged: dict[tuple[adj.SlipInput, ...], adj.Verdict] = {}
-    used: dict[int, Slip | None] = {}
-    now = timezone.now()
-    created: list[Ruling] = []
-    updated: list[Ruling] = []
-    changes: list[tuple[Ruling, dict[str, Any] | None]] = []
+    used: dict[int, int | None] = {}
     for player in players:
-        slips = handed.get(player.pk, [])
+        slips = handed.get(player, [])
         on_time = [slip for slip in slips if not slip.late]
         counted = on_time or slips
-        used[player.pk] = counted[-1] if counted else None
+        used[player] = counted[-1].pk if counted else None
         inputs = tuple(slip_input(s, locked) for s in slips)
         verdict = judged.get(inputs)
         if verdict is None:
             verdict = judged[inputs] = adj.adjudicate_slips(board, rack, lexicon, rules, settings, inputs)
-        if player.pk in shifted and counted and verdict.shift_candidate:
+        if player in shifted and counted and verdict.shift_candidate:
             # The slip ruled is the last one on time (a late one beside it is not).
             ruled = slip_input(counted[-1], locked)
             verdict = adj.accept_shift(board, rack, lexicon, rules, settings, ruled, verdict)
-        previous = existing.get(player.pk)
+        previous = existing.get(player)
         if previous is not None and previous.overridden:
             verdict = _overridden(previous, verdict)
-        verdicts[player.pk] = verdict
+        verdicts[player] = verdict
     credits = adj.credit_round(
         verdicts,
         top_score=locked.top_score or 0,
@@ -231,10 +267,14 @@ def _rule_round(locked: Round, *, ahead: Callable[[], bool] | None = None) -> bo
         players_in_game=solo_players(locked),
         settings=settings,
     )
+    now = timezone.now()
+    created: list[Ruling] = []
+    updated: list[Ruling] = []
+    changes: list[tuple[Ruling, dict[str, Any] | None]] = []
     for player in players:
-        v, c = verdicts[player.pk], credits[player.pk]
+        v, c = verdicts[player], credits[player]
         values = {
-            "slip": used[player.pk],
+            "slip_id": used[player],
             "move": v.move,
             "move_score": v.move_score,
             "credited": c.credited,
@@ -249,22 +289,21 @@ def _rule_round(locked: Round, *, ahead: Callable[[], bool] | None = None) -> bo
             "invalid_words": list(v.invalid_words),
             "shift_candidate": v.shift_candidate,
         }
-        assert values.keys() == set(RULING_FIELDS)  # bulk_update below writes those
-        previous = existing.get(player.pk)
+        assert values.keys() == _WRITTEN  # bulk_update below writes those
+        previous = existing.get(player)
         if previous is None:
-            if ahead is not None and used[player.pk] is None:
+            if ahead is not None and used[player] is None:
                 continue  # no slip yet: "missing" is for the close to say
-            created.append(Ruling(round=locked, player=player, ruled_at=now, **values))
+            created.append(Ruling(round=locked, player_id=player, ruled_at=now, **values))
             continue
-        if _same_ruling(previous, values):
+        if all(getattr(previous, key) == value for key, value in values.items()):
             continue  # a second run that changes nothing leaves no trace
+        # Only the fields written below are set: bulk_update writes those alone.
+        ruling = Ruling(pk=previous.pk, round=locked, player_id=player, ruled_at=now, **values)
+        updated.append(ruling)
         old = _ruling_snapshot(previous)
-        for key, value in values.items():
-            setattr(previous, key, value)
-        previous.ruled_at = now
-        updated.append(previous)
-        if _ruling_snapshot(previous) != old:
-            changes.append((previous, old))
+        if _ruling_snapshot(ruling) != old:
+            changes.append((ruling, old))
     if ahead is not None and not ahead():
         return False
     # In bulk: a round of 300 players was 600 queries one ruling at a time (a second and
@@ -308,14 +347,7 @@ RULING_FIELDS = (
     "invalid_words",
     "shift_candidate",
 )
-
-
-def _same_ruling(ruling: Ruling, values: dict[str, Any]) -> bool:
-    # The slip by its key: reading ruling.slip would cost a query per player.
-    slip = values["slip"]
-    if ruling.slip_id != (slip.pk if slip is not None else None):
-        return False
-    return all(getattr(ruling, key) == value for key, value in values.items() if key != "slip")
+_WRITTEN = {f"{name}_id" if name == "slip" else name for name in RULING_FIELDS}
 
 
 @dataclass
@@ -339,6 +371,19 @@ class _Credited:
 
 
 _CREDITED = tuple(f.name for f in dataclasses.fields(_Credited))
+
+
+@dataclass
+class _Ruled(_Credited):
+    """A ruling as the round's ruling compares it (:func:`_rule_round`), from its values."""
+
+    slip_id: int | None
+    detail: str
+    invalid_words: list[str]
+    shift_candidate: str
+
+
+_RULED = tuple(f.name for f in dataclasses.fields(_Ruled))
 
 
 def _ruling_snapshot(ruling: Ruling | _Credited) -> dict[str, Any]:

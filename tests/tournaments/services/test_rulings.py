@@ -523,10 +523,11 @@ def test_a_late_slip_says_whether_time_was_up_or_the_round_closed(game: Game, pl
     round = _open_round(game)
     top_coords, top_word = round.tops[0].split()
 
-    def slip(player: Player, at: dt.datetime) -> Slip:
+    def slip(player: Player, at: dt.datetime, sent: dt.datetime | None = None) -> Slip:
         return services.slip_submit(
-            round=round, player=player, coordinates=top_coords, word=top_word, announced_score=None, now=at
-        ).slip
+            round=round, player=player, coordinates=top_coords, word=top_word, announced_score=None, now=at,
+            sent_at=sent,
+        ).slip  # fmt: skip
 
     closed_at = round.deadline - dt.timedelta(seconds=20)
     in_time = slip(players[2], closed_at - dt.timedelta(seconds=1))
@@ -534,8 +535,13 @@ def test_a_late_slip_says_whether_time_was_up_or_the_round_closed(game: Game, pl
     services.round_close(round=round, now=closed_at)  # closed before time was up
     after_close = slip(players[0], closed_at + dt.timedelta(seconds=5))
     after_time = slip(players[1], round.deadline + dt.timedelta(seconds=1))
+    # A phone's slip counts when it was sent: sent before time was up, received after it.
+    sent_in_time = slip(
+        players[3], round.deadline + dt.timedelta(seconds=1), round.deadline - dt.timedelta(seconds=1)
+    )
+    assert sent_in_time.late and services.late_reason(sent_in_time) == "closed"
     assert services.late_reason(after_close) == "closed" and services.late_reason(after_time) == "time_up"
     services.round_adjudicate(round_id=round.pk)
     notes = {r.player_id: r.notes for r in Ruling.objects.filter(round=round, reason="late")}
-    assert notes[players[0].pk] == [{"code": "late_slip", "params": {}}]
+    assert notes[players[0].pk] == notes[players[3].pk] == [{"code": "late_slip", "params": {}}]
     assert notes[players[1].pk] == [{"code": "time_up", "params": {}}]
