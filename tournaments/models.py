@@ -585,6 +585,9 @@ class HistoryEntry(models.Model):
     old = models.JSONField(null=True, blank=True)
     new = models.JSONField(null=True, blank=True)
     reason = models.TextField(blank=True)
+    #: False: a change the phones and the projector do not show (the rulings of a round
+    #: whose results are not shown yet): the public version does not move for it.
+    shown = models.BooleanField(default=True)
 
     objects = HistoryQuerySet.as_manager()
 

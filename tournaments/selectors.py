@@ -197,7 +197,8 @@ def results_being_checked(round: Round | None) -> bool:
 @dataclass(frozen=True)
 class LiveVersions:
     """``public`` changes with what every phone and the projector show (draws, opening,
-    close, rulings, placing); ``full`` also with every slip (the arbitrator's console)."""
+    close, results shown, placing); ``full`` also with every slip and with the round's
+    state (the arbitrator's console: the rulings done)."""
 
     public: str
     full: str
@@ -225,14 +226,14 @@ def live_versions_of(event: Event, round: Round | None) -> LiveVersions:
     # Slips and players (joins, releases) change what the arbitrator sees, not what every
     # phone shows: a hall of phones must not reload at each of them.
     public = (
-        HistoryEntry.objects.filter(event=event)
+        HistoryEntry.objects.filter(event=event, shown=True)
         .exclude(entity__in=PRIVATE_ENTITIES)
         .exclude(action__in=PRIVATE_ACTIONS)
         .aggregate(m=Max("id"))["m"]
         or 0
     )
     if round is None:
-        key = solved = "none"
+        shown_key = solved = "none"
         deadline = state = None
         paused = None
     else:
@@ -242,10 +243,16 @@ def live_versions_of(event: Event, round: Round | None) -> LiveVersions:
         # reload for it.
         key = f"{round.pk}.{round.state}"
         solved = f"{key}.{int(round.solved_at is not None)}"
+        # The phones and the projector show a round ruled but not published as they showed
+        # it closed ("the arbitrator is checking the results"): the rulings done, a hall of
+        # phones must not rebuild its panels for nothing while the arbitrator's review is
+        # asked for. The console follows the round's own state (rooms/static/arbiter/live.js).
+        shown = "closed" if results_being_checked(round) else round.state
+        shown_key = f"{round.pk}.{shown}"
         deadline = round.deadline.isoformat() if round.deadline else None
         state = round.state
         paused = round.paused_ms
-    return LiveVersions(f"{public}.{key}", f"{last}.{solved}", deadline, state, paused)
+    return LiveVersions(f"{public}.{shown_key}", f"{last}.{solved}", deadline, state, paused)
 
 
 # --------------------------------------------------------------------------- a phone's own lines

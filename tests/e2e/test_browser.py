@@ -1457,6 +1457,41 @@ def test_the_console_shows_the_tops_once_a_worker_has_computed_them(
     page.context.close()
 
 
+def test_the_console_shows_the_review_once_a_worker_has_ruled_and_the_phones_stay_put(
+    live_server: Any, browser: Any, event: Event
+) -> None:
+    """The rulings of a closed round are no public change until they are published (the
+    phones say "checking" before and after): the console follows the round's own state."""
+    round = open_round(event, seconds=300)
+    coordinates, word = round.tops[0].split()
+    anne = event.players.get(table=1)
+    services.slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=None)
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    # Closed, its rulings not written yet: as the close leaves it for a worker.
+    Ruling.objects.filter(round=round).delete()
+    Round.objects.filter(pk=round.pk).update(state=Round.State.CLOSED)
+    phone = join(browser, live_server.url, event, 1, "fr-FR")
+    phone.wait_for_selector("p.checking")
+    desk = console(browser, live_server.url, event, "fr-FR")
+    desk.wait_for_selector("#watch table")
+    assert desk.locator("#review table.review").count() == 0
+    # Every new panel or reload the phone is told of, counted from now.
+    phone.evaluate(
+        """() => { window.told = 0; for (const name of ["live-panel", "live-public"]) {
+             document.body.addEventListener(name, () => { window.told += 1; }); } }"""
+    )
+    services.round_adjudicate(round_id=round.pk)
+    desk.wait_for_selector("#review table.review", timeout=LIVE_MS)
+    assert desk.get_by_role("button", name="Publier les résultats").count() == 1  # the status too
+    assert phone.locator("p.checking").count() == 1 and phone.locator("#result-title").count() == 0
+    # Published: the phone's first news since the close (the rulings were none).
+    services.round_publish(round=Round.objects.get(pk=round.pk))
+    phone.wait_for_selector("#result-title", timeout=LIVE_MS)
+    assert phone.evaluate("() => window.told") == 1
+    for context in (desk.context, phone.context):
+        context.close()
+
+
 @pytest.mark.parametrize("locale", ["fr-FR", "en-GB"])
 def test_the_consoles_wide_tables_scroll_in_their_own_box_at_320_px(
     browser: Any, live_server: Any, event: Event, locale: str

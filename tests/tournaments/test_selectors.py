@@ -10,7 +10,7 @@ from django.utils import timezone
 from api.serializers import RoundSerializer
 from tests.tournaments.helpers import draw_and_open, draw_round
 from tournaments import selectors, services
-from tournaments.models import Event, Game, Lexicon, Player, Round
+from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
 from tournaments.selectors import PlayerSight, player_sight
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -255,3 +255,46 @@ def test_solving_a_round_changes_the_consoles_version_not_the_phones(game: Game)
     services.round_open(round=round)
     opened = selectors.live_versions(game.event)
     assert opened.public != after.public and opened.state == "open"
+
+
+def test_rulings_not_shown_yet_change_the_consoles_version_not_the_phones(
+    game: Game, players: list[Player]
+) -> None:
+    # The phones say "the arbitrator is checking the results" from the close to the
+    # publication: the rulings written meanwhile (the worker's, a ruling again) must not
+    # make a hall of phones rebuild its panels while the arbitrator asks for the review.
+    round = draw_and_open(game)
+    coordinates, word = round.tops[0].split()
+    services.slip_submit(
+        round=round, player=players[0], coordinates=coordinates, word=word, announced_score=None
+    )
+    services.round_close(round=round)  # ruled at once here
+    ruled = selectors.live_versions(game.event)
+    round = Round.objects.get(pk=round.pk)
+    Ruling.objects.filter(round=round).delete()
+    Round.objects.filter(pk=round.pk).update(state=Round.State.CLOSED)
+    closed = selectors.live_versions(game.event)
+    assert closed.public == ruled.public and closed.state == "closed"
+    services.round_adjudicate(round_id=round.pk)
+    again = selectors.live_versions(game.event)
+    assert again.public == closed.public and again.full != closed.full and again.state == "adjudicated"
+    assert not HistoryEntry.objects.filter(entity="ruling", shown=True).exists()
+    # Shown: the publication is news, and so is a ruling that changes after it.
+    services.round_publish(round=Round.objects.get(pk=round.pk))
+    published = selectors.live_versions(game.event)
+    assert published.public != again.public
+    Slip.objects.filter(round=round, player=players[0]).update(word="QZXV")
+    services.round_adjudicate(round_id=round.pk)
+    assert selectors.live_versions(game.event).public != published.public
+    assert HistoryEntry.objects.filter(entity="ruling", action="rerule", shown=True).count() == 1
+
+
+def test_results_shown_at_the_close_are_news_for_the_phones(game: Game) -> None:
+    Event.objects.filter(pk=game.event_id).update(publish_at_close=True)
+    round = draw_and_open(game)
+    opened = selectors.live_versions(game.event)
+    services.round_close(round=round)  # ruled at once here, and shown
+    round = Round.objects.get(pk=round.pk)
+    assert round.state == Round.State.ADJUDICATED and round.published_at is not None
+    shown = selectors.live_versions(game.event)
+    assert shown.public != opened.public and shown.public.endswith(f"{round.pk}.adjudicated")

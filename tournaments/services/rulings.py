@@ -25,6 +25,7 @@ from tournaments.display import ruling_text, shown_move
 from tournaments.judging import adjudication_settings, judging_rules, prior_warnings, solo_players
 from tournaments.models import Event, HistoryEntry, Round, Ruling, Slip
 from tournaments.notify import event_changed
+from tournaments.selectors import results_shown
 from tournaments.services.history import actor, history_record
 from tournaments.services.rounds import announced_choice, round_solve
 from tournaments.state import (
@@ -312,6 +313,9 @@ def _rule_round(locked: Round, *, ahead: Callable[[], bool] | None = None) -> bo
     if updated:
         Ruling.objects.bulk_update(updated, [*RULING_FIELDS, "ruled_at"])
     user, label = actor(None)
+    # The rulings of a round whose results are not shown change nothing on the phones: a
+    # hall's panels are not built again for them while the arbitrator reviews them.
+    shown = ahead is None and results_shown(locked)
     HistoryEntry.objects.bulk_create(
         [
             HistoryEntry(
@@ -323,6 +327,7 @@ def _rule_round(locked: Round, *, ahead: Callable[[], bool] | None = None) -> bo
                 actor_label=label,
                 old=old,
                 new=_ruling_snapshot(ruling),
+                shown=shown,
             )
             for ruling, old in [*((r, None) for r in created), *changes]
         ]

@@ -34,7 +34,7 @@
   window.addEventListener("online", online);
 
   if (root) {
-    var known = { public: root.dataset.public || "", full: root.dataset.full || "" };
+    var known = { public: root.dataset.public || "", full: root.dataset.full || "", state: root.dataset.state || "" };
     deadline = root.dataset.deadline ? Date.parse(root.dataset.deadline) : null;
     var apply = function (d, sent) {
       var back = Date.now();
@@ -50,9 +50,14 @@
         });
       }
       online();
-      if (d.public !== undefined && d.public !== known.public) {
-        known.public = d.public;
-        root.dataset.public = d.public; // the version the reloads ask for (phone.js)
+      // The console (the messages with "full") shows the round's own state: a round ruled
+      // and not yet published is no public change (the phones still say "checking"),
+      // but its review is the console's to show at once.
+      var ruled = d.full !== undefined && d.state !== undefined && (d.state || "") !== known.state;
+      if (d.state !== undefined) { known.state = d.state || ""; }
+      if ((d.public !== undefined && d.public !== known.public) || ruled) {
+        known.public = d.public === undefined ? known.public : d.public;
+        root.dataset.public = known.public; // the version the reloads ask for (phone.js)
         // A phone's stream sends the new panel itself (rooms/views/panels.py): phone.js
         // puts it in place; any other message makes the page's regions reload.
         var name = d.html !== undefined ? "live-panel" : "live-public";
