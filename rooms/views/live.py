@@ -212,6 +212,10 @@ class _Channel:
         self._panels_for = ""
         self._panels_at = -PANEL_EVERY_SECONDS
         self.versions: LiveVersions | None = None
+        #: Newer versions than ``versions`` with its public one, read while the phones'
+        #: panels were being built: the arbitrator's streams write them (:meth:`now`).
+        self.ahead: LiveVersions | None = None
+        self._told_meanwhile = False
         self.failed: BaseException | None = None
         self.loop = asyncio.get_running_loop()
         self._changed: asyncio.Future[None] = self.loop.create_future()
@@ -256,29 +260,72 @@ class _Channel:
             logger.warning("phone panels of event %s not built", self.event.pk, exc_info=True)
             self.panels = None
 
-    async def _look(self, fresh: bool = False) -> None:
+    async def _read(self, fresh: bool = False) -> LiveVersions | None:
+        """The versions now (None: unreadable, the streams told)."""
         known = _memo.get(self.event.pk)
         if fresh and known is not None and time.monotonic() - known[0] >= MIN_LOOK_SECONDS:
             known = None  # told of a change: what this process read before is outdated
             _memo.pop(self.event.pk, None)
         try:
             if known is not None and time.monotonic() - known[0] < CACHE_SECONDS:
-                versions = known[1]  # computed by another stream's thread (WSGI) or look
-            else:
-                versions = await sync_to_async(versions_for, thread_sensitive=False)(self.event)
+                return known[1]  # computed by another stream's thread (WSGI) or look
+            return await sync_to_async(versions_for, thread_sensitive=False)(self.event)
         except Exception as exc:  # the database restarting: the streams end, the phones retry
             logger.warning("live versions of event %s cannot be read: %s", self.event.pk, exc)
             self.failed = exc
             self._wake()
+            return None
+
+    async def _look(self, fresh: bool = False) -> None:
+        versions = await self._read(fresh)
+        if versions is None:
             return
         self.failed = None
         if versions != self.versions:
             phones = self.versions is None or _for_phones(versions) != _for_phones(self.versions)
             if phones and self.versions is not None and self.seats:
                 await SLIPS.answered(SLIPS_FIRST_SECONDS)
-            await self._build_panels(versions)
+            self._told_meanwhile = False
+            meanwhile = asyncio.ensure_future(self._arbitrator_meanwhile(versions))
+            try:
+                await self._build_panels(versions)
+            finally:
+                meanwhile.cancel()
+                await asyncio.gather(meanwhile, return_exceptions=True)
+            if self.ahead is not None:
+                versions, self.ahead = self.ahead, None  # newer, the same public version
+            if self._told_meanwhile:
+                self._poked.set()  # a message the build's looks took: looked at once again
             self.versions = versions
             self._wake(phones)
+
+    async def _arbitrator_meanwhile(self, building: LiveVersions) -> None:
+        """While the phones' panels of ``building`` are built (a hall's take a good part of
+        a second), the arbitrator's streams are told what changes for them alone: the round
+        ruled after its close, which the console shows at once (its review) and the phones
+        not before the results are published (tournaments/selectors.py, live_versions)."""
+        while not STOP.is_set():
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._poked.wait(), CHECK_SECONDS)
+            fresh = self._poked.is_set()
+            self._poked.clear()
+            self._told_meanwhile |= fresh
+            await asyncio.sleep(MIN_LOOK_SECONDS)
+            newest = await self._read(fresh)
+            if newest is None:
+                return
+            if newest.public != building.public:
+                self._poked.set()  # news for the phones: their turn after this build
+                return
+            if newest != (self.ahead or building):
+                self.ahead = newest
+                self._wake(phones=False)
+
+    def now(self, arbitrator: bool) -> LiveVersions | None:
+        """The versions a stream writes: the arbitrator's may be ahead of the phones'."""
+        if arbitrator and self.ahead is not None:
+            return self.ahead
+        return self.versions
 
     def _wake(self, phones: bool = True) -> None:
         changed, self._changed = self._changed, self.loop.create_future()
@@ -302,12 +349,13 @@ class _Channel:
             if _channels.get(self.event.pk) is self and self.listeners <= 0:
                 del _channels[self.event.pk]
 
-    async def first(self) -> LiveVersions:
+    async def first(self, arbitrator: bool = True) -> LiveVersions:
         while self.versions is None and self.failed is None and not STOP.is_set():
             await self.changed(CHECK_SECONDS)
-        if self.versions is None:
+        versions = self.now(arbitrator)
+        if versions is None:
             raise RuntimeError(f"live versions of event {self.event.pk} cannot be read") from self.failed
-        return self.versions
+        return versions
 
     def waiter(self, arbitrator: bool = True) -> asyncio.Future[None]:
         """Done at the next change (or failure, or STOP): taken as the versions are read
@@ -588,7 +636,7 @@ async def _astream(
         yield f"retry: {RETRY_MS}\n\n"
         while writer.open():
             try:
-                versions = await channel.first()
+                versions = await channel.first(arbitrator)
             except Exception:
                 writer.unreadable()
                 return

@@ -1475,19 +1475,26 @@ def test_the_console_shows_the_review_once_a_worker_has_ruled_and_the_phones_sta
     desk = console(browser, live_server.url, event, "fr-FR")
     desk.wait_for_selector("#watch table")
     assert desk.locator("#review table.review").count() == 0
-    # Every new panel or reload the phone is told of, counted from now.
-    phone.evaluate(
-        """() => { window.told = 0; for (const name of ["live-panel", "live-public"]) {
-             document.body.addEventListener(name, () => { window.told += 1; }); } }"""
-    )
+    # The projector, opened on the arbitrator's laptop (its session: its stream says the
+    # round's state too).
+    hall = desk.context.new_page()
+    hall.goto(f"{live_server.url}/hall/{event.pk}/")
+    hall.wait_for_selector(".hall-grid")
+    # Every new panel or reload the phone and the projector are told of, counted from now.
+    count = """() => { window.told = 0; for (const name of ["live-panel", "live-public"]) {
+                 document.body.addEventListener(name, () => { window.told += 1; }); } }"""
+    for screen in (phone, hall):
+        screen.evaluate(count)
     services.round_adjudicate(round_id=round.pk)
     desk.wait_for_selector("#review table.review", timeout=LIVE_MS)
     assert desk.get_by_role("button", name="Publier les résultats").count() == 1  # the status too
     assert phone.locator("p.checking").count() == 1 and phone.locator("#result-title").count() == 0
-    # Published: the phone's first news since the close (the rulings were none).
+    # Published: the first news of the phone and the projector since the close (the
+    # rulings were none).
     services.round_publish(round=Round.objects.get(pk=round.pk))
     phone.wait_for_selector("#result-title", timeout=LIVE_MS)
-    assert phone.evaluate("() => window.told") == 1
+    hall.wait_for_function("() => window.told >= 1", timeout=LIVE_MS)
+    assert phone.evaluate("() => window.told") == 1 and hall.evaluate("() => window.told") == 1
     for context in (desk.context, phone.context):
         context.close()
 

@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 import json
 import re
+import threading
 from collections import Counter
 from typing import Any
 
@@ -19,7 +20,7 @@ from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tournaments import services
 from tournaments.foreground import FOREGROUND
-from tournaments.models import Event, Player, PlayerToken, Round
+from tournaments.models import Event, Player, PlayerToken, Round, Ruling
 from tournaments.selectors import player_lines
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -690,3 +691,71 @@ def test_every_part_a_stream_may_leave_out_is_the_same_in_the_pages_own_panel(
     page = _phones[event.pk, 1].get(f"/p/{event.pk}/?part=panel", HTTP_HX_REQUEST="true").content.decode()
     assert "Game so far" in page and "Game so far" in sent["html"]
     assert _parts(sent["html"])[0] == _parts(page)[0] and len(_parts(page)[0]) == 2 + 15  # and the rows
+
+
+def test_the_arbitrators_stream_hears_the_round_ruled_while_the_phones_panels_are_built(
+    console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
+) -> None:
+    # A hall's panels of the close take a good part of a second; the rulings done meanwhile
+    # are the console's news alone (the phones say "checking" until they are published):
+    # the console's stream tells them at once, the phones get their panel when it is built.
+    from rooms.views import live
+
+    monkeypatch.setattr(live, "CHECK_SECONDS", 0.05)
+    building, release = threading.Event(), threading.Event()
+    build = live._build
+
+    def held(*args: Any) -> Any:
+        building.set()
+        assert release.wait(10), "the build was never let go"
+        return build(*args)
+
+    monkeypatch.setattr(live, "_build", held)
+
+    def closed_unruled() -> None:  # as the close leaves it for a worker
+        services.round_close(round=Round.objects.get(pk=opened.pk))
+        Ruling.objects.filter(round=opened).delete()
+        Round.objects.filter(pk=opened.pk).update(state=Round.State.CLOSED)
+
+    def states(frames: list[str]) -> list[str]:
+        return [_data(f)["state"] for f in frames if f.startswith(("event: version", "event: panel"))]
+
+    async def scenario() -> tuple[list[str], list[str], int]:
+        phone: list[str] = []
+        desk: list[str] = []
+
+        async def consume(stream: Any, into: list[str]) -> None:
+            async for frame in stream:
+                into.append(frame)
+
+        seat = await sync_to_async(_seat)(players[0])
+        tasks = [
+            asyncio.ensure_future(consume(live._astream(event, False, seat), phone)),
+            asyncio.ensure_future(consume(live._astream(event, True), desk)),
+        ]
+        async with asyncio.timeout(10):
+            while len(phone) < 2 or len(desk) < 2:
+                await asyncio.sleep(0.01)
+            await sync_to_async(closed_unruled, thread_sensitive=False)()
+            live.forget_versions()
+            live._channels[event.pk].poke()
+            while not building.is_set():
+                await asyncio.sleep(0.01)
+            await sync_to_async(services.round_adjudicate, thread_sensitive=False)(round_id=opened.pk)
+            live._channels[event.pk].poke()
+            while "adjudicated" not in states(desk):
+                await asyncio.sleep(0.01)
+            waiting = len(phone)  # the phone's panel is still being built
+            release.set()
+            while len(phone) <= waiting:
+                await asyncio.sleep(0.01)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        return phone, desk, waiting
+
+    phone, desk, waiting = asyncio.run(scenario())
+    assert waiting == 2 and phone[2].startswith("event: panel"), phone
+    assert "checking" in _data(phone[2])["html"] and _data(phone[2])["state"] == "adjudicated"
+    assert states(desk)[-2:] == ["closed", "adjudicated"] or states(desk)[-1:] == ["adjudicated"]
+    assert states(desk)[-1] == "adjudicated"  # never back to the closed state it was ahead of

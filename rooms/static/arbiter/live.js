@@ -35,6 +35,9 @@
 
   if (root) {
     var known = { public: root.dataset.public || "", full: root.dataset.full || "", state: root.dataset.state || "" };
+    // The pages that show the round's own state say it (the console's data-state); the
+    // projector, opened with the arbitrator's session, is told the state too and ignores it.
+    var followsState = root.dataset.state !== undefined;
     deadline = root.dataset.deadline ? Date.parse(root.dataset.deadline) : null;
     var apply = function (d, sent) {
       var back = Date.now();
@@ -50,10 +53,10 @@
         });
       }
       online();
-      // The console (the messages with "full") shows the round's own state: a round ruled
-      // and not yet published is no public change (the phones still say "checking"),
-      // but its review is the console's to show at once.
-      var ruled = d.full !== undefined && d.state !== undefined && (d.state || "") !== known.state;
+      // The console shows the round's own state: a round ruled and not yet published is no
+      // public change (the phones still say "checking"), but its review is the console's
+      // to show at once.
+      var ruled = followsState && d.state !== undefined && (d.state || "") !== known.state;
       if (d.state !== undefined) { known.state = d.state || ""; }
       if ((d.public !== undefined && d.public !== known.public) || ruled) {
         known.public = d.public === undefined ? known.public : d.public;
