@@ -5,8 +5,9 @@ the arbitrator plays N more cycles from the console, as a browser does: a form p
 with its CSRF token, the redirect followed to the round's page. Each action is timed:
 
 - its server time: from the click to the console's page shown (the POST, "form", and the
-  page it redirects to; the close, until the page shows the review: the worker's rulings
-  done);
+  page it redirects to; the close, until the review is shown: on that page if the worker
+  had ruled the slips by then, else once the page's stream says the round is ruled and
+  its parts are reloaded, at once, as htmx does);
 - the time from the click to the last phone, and to the projector, showing it: the public
   version the action left (read once the console shows it; for the close, the round
   closed, its rulings done or not), in place in the phone's panel (pushed by its stream
@@ -166,6 +167,17 @@ class Console:
             raise BenchError(f"POST {url} refused: {refused.group(1).strip()}")
         return took
 
+    async def reload_parts(self) -> None:
+        """The round page's parts, reloaded at once as htmx does when its stream says the
+        round or the slips changed (templates/console/round.html)."""
+        url = f"{self.base}/console/{self.event_id}/?part="
+        headers = {"HX-Request": "true"}
+        parts = ("status", "watch", "review", "board")
+        answers = await asyncio.gather(*(self._request("GET", url + part, headers=headers) for part in parts))
+        for part, answer in zip(parts, answers, strict=True):
+            if answer.status != 200:
+                raise BenchError(f"the console's {part}: {answer.outcome}")
+
     async def read(self, path: str) -> str:
         """A page of the event's console (``path`` under it), as the arbitrator opens it."""
         answer = await self._request("GET", f"{self.base}/console/{self.event_id}/{path}")
@@ -180,15 +192,13 @@ class Console:
         return str(answer.json()["public"])
 
 
-class Projector:
-    """The hall's screen: the arbitrator's session, the live stream, the panel reloaded
-    at each new public version (templates/hall/hall.html)."""
+class _Stream:
+    """A page's live stream with the arbitrator's session (its messages carry the round's
+    own state and the slips' version), followed by :meth:`heard_version`."""
 
     def __init__(self, console: Console) -> None:
         self.console = console
         self.session = aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar())
-        self.shown: dict[str, float] = {}
-        self.known = ""
         self.heard = asyncio.Event()
         self.task: asyncio.Task[None] | None = None
 
@@ -220,10 +230,24 @@ class Projector:
                         if found is not None and found[0] in ("version", "ping"):
                             self.heard.set()
                             with suppress(ValueError, KeyError, TypeError):
-                                await self._follow(str(json.loads(found[1])["public"]))
+                                await self.heard_version(json.loads(found[1]))
             await asyncio.sleep(STREAM_RETRY_SECONDS)
 
-    async def _follow(self, public: str) -> None:
+    async def heard_version(self, message: dict[str, Any]) -> None:
+        raise NotImplementedError
+
+
+class Projector(_Stream):
+    """The hall's screen: the arbitrator's session, the live stream, the panel reloaded
+    at each new public version (templates/hall/hall.html)."""
+
+    def __init__(self, console: Console) -> None:
+        super().__init__(console)
+        self.shown: dict[str, float] = {}
+        self.known = ""
+
+    async def heard_version(self, message: dict[str, Any]) -> None:
+        public = str(message["public"])
         if public == self.known:
             return
         self.known = public
@@ -238,6 +262,31 @@ class Projector:
         )
         if answer.status == 200:
             self.shown.setdefault(public, time.perf_counter())
+
+
+class ConsoleStream(_Stream):
+    """The console page's own stream: the round's state as live.js follows it (a round
+    ruled is no public change until its results are published: the state tells)."""
+
+    def __init__(self, console: Console) -> None:
+        super().__init__(console)
+        self.state: str | None = None
+        self.changed = asyncio.Event()
+
+    async def heard_version(self, message: dict[str, Any]) -> None:
+        if "state" in message and message["state"] != self.state:
+            self.state = message["state"]
+            self.changed.set()
+
+    async def wait_state(self, state: str, what: str) -> None:
+        until = time.perf_counter() + SHOWN_TIMEOUT
+        while self.state != state:
+            self.changed.clear()
+            left = until - time.perf_counter()
+            if left <= 0:
+                raise BenchError(f"{what}: the console's stream did not say so within {SHOWN_TIMEOUT:.0f} s")
+            with suppress(TimeoutError):
+                await asyncio.wait_for(self.changed.wait(), timeout=left)
 
 
 def _first(shown: Mapping[str, float], showing: Callable[[str], bool], clicked: float) -> float | None:
@@ -258,6 +307,10 @@ async def _shown(
             break
         await asyncio.sleep(POLL_SECONDS)
     return [_first(shown, showing, clicked) for shown in screens], _first(projector.shown, showing, clicked)
+
+
+#: The console's review, on its page (templates/console/_review.html).
+_REVIEW = '<table class="list review">'
 
 
 def _ruling_to_correct(page: str, cycle: int) -> int:
@@ -291,22 +344,27 @@ def _round_state(version: str) -> tuple[str, str]:
 async def _act(
     name: str,
     console: Console,
-    arbitrator: Arbitrator,
+    screens: tuple[ConsoleStream, Projector],
     phones: Sequence[Phone],
-    projector: Projector,
     path: str,
     data: Mapping[str, Any],
 ) -> Timed:
+    stream, projector = screens
     await asyncio.sleep(THINK_SECONDS)
     carried = sum(phone.stream_bytes for phone in phones)
     clicked = time.perf_counter()
     form = await console.post(path, data)
     parts = {"form": form, "posted": time.perf_counter() - clicked}
-    if name == "close":  # to the review shown: the worker rules, the page follows
-        await arbitrator.wait_round(lambda r: r["state"] == "adjudicated", "the rulings of the close")
+    # To the review shown: the page the close leads to, if the worker was that quick, else
+    # the page's parts reloaded once its stream says the round is ruled.
+    reloaded = name == "close" and _REVIEW not in console.page
+    if reloaded:
+        await stream.wait_state("adjudicated", "the rulings of the close")
         parts["ruled"] = time.perf_counter() - clicked
-        await console.show()
+        await console.reload_parts()
     server = time.perf_counter() - clicked
+    if reloaded:
+        await console.show()  # the page as the parts left it, for the next action's form
     await asyncio.sleep(VERSION_AGE_SECONDS)
     left = await console.public_version()
     showing: Callable[[str], bool] = left.__eq__
@@ -337,7 +395,8 @@ async def play(
     if not user or not password:
         raise BenchError("--actions needs the arbitrator's username and password (the console's login)")
     console = Console(arbitrator.base, arbitrator.event_id, log)
-    projector = Projector(console)
+    projector, stream = Projector(console), ConsoleStream(console)
+    screens = (stream, projector)
     timings: list[Timed] = []
     ended = False
     measured = [phone.slip for phone in phones]
@@ -346,22 +405,23 @@ async def play(
         event = await arbitrator.call("GET", "")
         for phone in phones:
             phone.resume()
-        projector.start()
-        await asyncio.wait_for(projector.heard.wait(), timeout=SHOWN_TIMEOUT)
+        for listening in screens:
+            listening.start()
+            await asyncio.wait_for(listening.heard.wait(), timeout=SHOWN_TIMEOUT)
         for _ in range(cycles):
             current = await arbitrator.current_round()
             if current is None or current["state"] != "adjudicated":
                 raise BenchError(f"the actions begin on an adjudicated round, not {current}")
             if not current.get("published_at"):
-                timings.append(await _act("publish", console, arbitrator, phones, projector, "publish/", {}))
+                timings.append(await _act("publish", console, screens, phones, "publish/", {}))
             # As in the browser: a ruling of the review opened (its page read, not timed),
             # then corrected; a console never asks for the API's review.
             path = f"rulings/{_ruling_to_correct(console.page, len(timings))}/"
             credited = _credited(await console.read(path))
             correction = {"credited": credited + 1, "warnings": "", "penalty": "", "reason": "bench"}
-            timings.append(await _act("correction", console, arbitrator, phones, projector, path, correction))
+            timings.append(await _act("correction", console, screens, phones, path, correction))
             place = {"typed": "", "rejected": ""}
-            timings.append(await _act("place", console, arbitrator, phones, projector, "place/", place))
+            timings.append(await _act("place", console, screens, phones, "place/", place))
             following = await arbitrator.current_round()
             if following is None or following["state"] != "drawn":
                 ended = True  # the bag is empty: the game is over, the cycles too
@@ -369,13 +429,14 @@ async def play(
             await arbitrator.wait_round(lambda r: r["move_count"] is not None, "the tops of the next rack")
             await console.show()
             opened = {"seconds": OPEN_SECONDS}
-            timings.append(await _act("open", console, arbitrator, phones, projector, "open/", opened))
+            timings.append(await _act("open", console, screens, phones, "open/", opened))
             await _hand_in(arbitrator, phones, event)
-            timings.append(await _act("close", console, arbitrator, phones, projector, "close/", {}))
+            timings.append(await _act("close", console, screens, phones, "close/", {}))
     finally:
         for phone, slip in zip(phones, measured, strict=True):
             phone.slip = slip  # the measured round's, which the report reads
-        await projector.stop()
+        for listening in screens:
+            await listening.stop()
         await console.close()
     return {"game_ended": ended, "actions": report(timings)}
 
