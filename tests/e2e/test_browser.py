@@ -21,6 +21,7 @@ from django.contrib.auth import get_user_model
 
 from tests.e2e.axe import assert_accessible
 from tests.integration.conftest import in_ci
+from tests.tournaments.helpers import closed_unruled
 from tests.tournaments.services.test_sealed import master  # noqa: F401 (a fixture)
 from tournaments import services
 from tournaments.models import Event, Game, Player, Round, Ruling, Slip
@@ -1466,10 +1467,7 @@ def test_the_console_shows_the_review_once_a_worker_has_ruled_and_the_phones_sta
     coordinates, word = round.tops[0].split()
     anne = event.players.get(table=1)
     services.slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=None)
-    services.round_close(round=Round.objects.get(pk=round.pk))
-    # Closed, its rulings not written yet: as the close leaves it for a worker.
-    Ruling.objects.filter(round=round).delete()
-    Round.objects.filter(pk=round.pk).update(state=Round.State.CLOSED)
+    closed_unruled(round)
     phone = join(browser, live_server.url, event, 1, "fr-FR")
     phone.wait_for_selector("p.checking")
     desk = console(browser, live_server.url, event, "fr-FR")

@@ -18,9 +18,10 @@ from django.test import Client
 
 from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
+from tests.tournaments.helpers import closed_unruled
 from tournaments import services
 from tournaments.foreground import FOREGROUND
-from tournaments.models import Event, Player, PlayerToken, Round, Ruling
+from tournaments.models import Event, Player, PlayerToken, Round
 from tournaments.selectors import player_lines
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -712,11 +713,6 @@ def test_the_arbitrators_stream_hears_the_round_ruled_while_the_phones_panels_ar
 
     monkeypatch.setattr(live, "_build", held)
 
-    def closed_unruled() -> None:  # as the close leaves it for a worker
-        services.round_close(round=Round.objects.get(pk=opened.pk))
-        Ruling.objects.filter(round=opened).delete()
-        Round.objects.filter(pk=opened.pk).update(state=Round.State.CLOSED)
-
     def states(frames: list[str]) -> list[str]:
         return [_data(f)["state"] for f in frames if f.startswith(("event: version", "event: panel"))]
 
@@ -736,7 +732,7 @@ def test_the_arbitrators_stream_hears_the_round_ruled_while_the_phones_panels_ar
         async with asyncio.timeout(10):
             while len(phone) < 2 or len(desk) < 2:
                 await asyncio.sleep(0.01)
-            await sync_to_async(closed_unruled, thread_sensitive=False)()
+            await sync_to_async(closed_unruled, thread_sensitive=False)(opened)
             live.forget_versions()
             live._channels[event.pk].poke()
             while not building.is_set():

@@ -16,7 +16,7 @@ from solver.move import Move
 from solver.notation import format_move, parse_move
 from solver.tiles import rack_codes
 from tournaments import judging, services
-from tournaments.models import Event, Game, Player, Round
+from tournaments.models import Event, Game, Player, Round, Ruling
 from tournaments.state import rebuild
 
 
@@ -32,6 +32,15 @@ def draw_and_open(game: Game) -> Round:
     round = services.round_draw(game=game)
     assert round is not None
     return services.round_open(round=round)
+
+
+def closed_unruled(round: Round) -> Round:
+    """``round`` (open) closed with its rulings still to come, as the close leaves it for a
+    worker (the tests' tasks run at once: the rulings they wrote are taken back)."""
+    services.round_close(round=Round.objects.get(pk=round.pk))
+    Ruling.objects.filter(round=round).delete()
+    Round.objects.filter(pk=round.pk).update(state=Round.State.CLOSED)
+    return Round.objects.get(pk=round.pk)
 
 
 def play_out(round: Round) -> None:

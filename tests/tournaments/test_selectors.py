@@ -8,9 +8,9 @@ import pytest
 from django.utils import timezone
 
 from api.serializers import RoundSerializer
-from tests.tournaments.helpers import draw_and_open, draw_round
+from tests.tournaments.helpers import closed_unruled, draw_and_open, draw_round
 from tournaments import selectors, services
-from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
+from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Slip
 from tournaments.selectors import PlayerSight, player_sight
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -268,13 +268,9 @@ def test_rulings_not_shown_yet_change_the_consoles_version_not_the_phones(
     services.slip_submit(
         round=round, player=players[0], coordinates=coordinates, word=word, announced_score=None
     )
-    services.round_close(round=round)  # ruled at once here
-    ruled = selectors.live_versions(game.event)
-    round = Round.objects.get(pk=round.pk)
-    Ruling.objects.filter(round=round).delete()
-    Round.objects.filter(pk=round.pk).update(state=Round.State.CLOSED)
+    round = closed_unruled(round)
     closed = selectors.live_versions(game.event)
-    assert closed.public == ruled.public and closed.state == "closed"
+    assert closed.state == "closed"
     services.round_adjudicate(round_id=round.pk)
     again = selectors.live_versions(game.event)
     assert again.public == closed.public and again.full != closed.full and again.state == "adjudicated"
