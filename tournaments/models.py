@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import secrets
-from typing import Any
+from typing import Any, Protocol
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -512,8 +512,19 @@ class Slip(models.Model):
 
     @property
     def handed_in_at(self) -> dt.datetime:
-        """When the slip counts as handed in: sent (a phone that said so), else received."""
-        return self.sent_at or self.received_at
+        return handed_in_at(self)
+
+
+class SlipTimes(Protocol):
+    @property
+    def sent_at(self) -> dt.datetime | None: ...
+    @property
+    def received_at(self) -> dt.datetime: ...
+
+
+def handed_in_at(slip: SlipTimes) -> dt.datetime:
+    """When a slip counts as handed in: sent (a phone that said so), else received."""
+    return slip.sent_at or slip.received_at
 
 
 class Ruling(models.Model):

@@ -369,6 +369,7 @@ def _round_context(request: HttpRequest, event: Event, part: str | None = None) 
     """What the round's page shows, or only its ``part`` (one of PARTS): a change reloads
     the four at once, and each built the whole page's (the review of 2,000 rulings four
     times after a close)."""
+    wants = {part} if part else set(PARTS)
     versions = live_versions(event)
     game = current_game(event)
     round = current_round(event)
@@ -379,14 +380,25 @@ def _round_context(request: HttpRequest, event: Event, part: str | None = None) 
         "versions": versions,
         "end_reason": end_reason_text(game.end_reason) if game else "",
     }
-    if part in (None, "board"):
-        context["view"] = public_view(event, versions.public) if game else None
     if part is None:
         # Phones asking for a table (where the arbitrator confirms joins): said at the top.
         context["waiting_phones"] = len(selectors.join_requests(event))
         context["slip_form"] = SlipForm()
-    if part not in (None, "status"):
-        return _round_part_context(context, event, round, part)
+    if "board" in wants:
+        context["view"] = public_view(event, versions.public) if game else None
+    if "status" in wants:
+        context.update(_status_context(event, game, round))
+    if round is not None and "watch" in wants and round.state in (Round.State.OPEN, Round.State.CLOSED):
+        context["watch"] = listed_watch(round)
+    if round is not None and "review" in wants and round.state in RULED:
+        context["review"] = listed_review(round)
+        context["ruling_path"] = ruling_path(event)
+    return context
+
+
+def _status_context(event: Event, game: Game | None, round: Round | None) -> dict[str, Any]:
+    """The round's status: its rack, its tops, and where the game's moves come from."""
+    context: dict[str, Any] = {}
     if game is not None and game.state == Game.State.ENDED:
         # The last game's end is undone with its last placement (a wrong move placed last).
         last = game.rounds.filter(state=Round.State.PLACED).order_by("-number").first()
@@ -415,20 +427,6 @@ def _round_context(request: HttpRequest, event: Event, part: str | None = None) 
         context["tops"] = [shown_move(t, event.board, event.notation) for t in round.tops]
         context["chosen"] = shown_move(round.chosen, event.board, event.notation)
         context["top_choices"] = _top_choices(round, event)
-    return context if part is not None else _round_part_context(context, event, round, None)
-
-
-def _round_part_context(
-    context: dict[str, Any], event: Event, round: Round | None, part: str | None
-) -> dict[str, Any]:
-    """The watch's and the review's lists (``part`` one of them, or None for both)."""
-    if round is None:
-        return context
-    if part in (None, "watch") and round.state in (Round.State.OPEN, Round.State.CLOSED):
-        context["watch"] = listed_watch(round)
-    if part in (None, "review") and round.state in RULED:
-        context["review"] = listed_review(round)
-        context["ruling_path"] = ruling_path(event)
     return context
 
 

@@ -23,7 +23,7 @@ from tournaments import rows, tasks
 from tournaments.core import MAX_ANNOUNCED, MAX_CREDITED, MAX_WARNINGS, ApplicationError, User
 from tournaments.display import ruling_text, shown_move
 from tournaments.judging import adjudication_settings, judging_rules, prior_warnings, solo_players
-from tournaments.models import Event, HistoryEntry, Round, Ruling, Slip
+from tournaments.models import Event, HistoryEntry, Round, Ruling, Slip, handed_in_at
 from tournaments.notify import event_changed
 from tournaments.selectors import results_shown
 from tournaments.services.history import actor, history_record
@@ -172,7 +172,7 @@ class _Handed:
 
     @property
     def handed_in_at(self) -> dt.datetime:
-        return self.sent_at or self.received_at  # as Slip.handed_in_at
+        return handed_in_at(self)
 
 
 _HANDED = tuple(f.name for f in dataclasses.fields(_Handed))
