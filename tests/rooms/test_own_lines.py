@@ -105,3 +105,39 @@ def result_html_unshared(ruling: Ruling, language: str) -> str:
 
     with translation.override(language):
         return arbiter._result_line(ruling)
+
+
+def test_receipts_that_differ_in_anything_the_line_says_are_never_shared() -> None:
+    # A receipt is written once per slip and what its line says (the phones of a hall are
+    # sent theirs at every public change): the page's language and time zone, the slip's
+    # every field the line reads, the round's clock and the event's setting are all in it.
+    open_, closed = Round(state="open"), Round(state="closed")
+    variants = [
+        (_slip(), open_, False, True),
+        (_slip(), open_, False, False),
+        (_slip(), open_, True, True),  # as in a closed round
+        (_slip(late=True), closed, False, True),
+        (_slip(received_at=AT + dt.timedelta(seconds=1)), open_, False, True),
+        (_slip(coordinates="H8"), open_, False, True),
+        (_slip(word="PROOFS"), open_, False, True),
+        (_slip(announced_score=None), open_, False, True),
+        (_slip(coordinates="", word=""), open_, False, True),
+    ]
+
+    def said(language: str, zone: str) -> list[str]:
+        with translation.override(language), timezone.override(zone):
+            return [receipt_html(*variant) for variant in variants]
+
+    english = said("en", "UTC")
+    assert len(set(english)) == len(variants) and said("en", "UTC") == english
+    assert not set(english) & set(said("fr", "UTC")) and not set(english) & set(said("en", "Europe/Paris"))
+    for variant, line in zip(variants, english, strict=True):
+        assert line == receipt_html_unshared(variant, "en", "UTC")
+
+
+def receipt_html_unshared(variant: tuple[Slip, Round, bool, bool], language: str, zone: str) -> str:
+    from rooms.templatetags import arbiter
+
+    slip, round, time_up, phone_replace = variant
+    with translation.override(language), timezone.override(zone):
+        return arbiter._receipt_line(slip, round.state == "open" and not time_up, phone_replace)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import html
+import json
 import re
 
 import pytest
@@ -15,7 +16,7 @@ from tests.rooms.helpers import messages as _messages
 from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tournaments import services
-from tournaments.models import Event, HistoryEntry, Player, Round, Ruling, Slip
+from tournaments.models import Event, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -422,8 +423,24 @@ def test_the_phone_draws_the_players_game_once_each_result_is_shown(
     page = bruno.get(f"/p/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Votre partie" in page and _chart_said(page).startswith("Votre partie\u00a0: 0 points sur")
     assert "Points par coup" in page
+    held = _sent_chart(bruno_player := event.players.get(table=2))
     console.post(_url(event, "open/"), {"seconds": 180})
     assert _chart_said(bruno.get(f"/p/{event.pk}/").content.decode()) == ""
+    # Left out of the page while the rack is played, the chart is the same: the stream,
+    # which sends it only to a phone without it, does not send it again at the close.
+    assert _sent_chart(bruno_player) == held
+    console.post(_url(event, "close/"))
+    assert _sent_chart(bruno_player) == held and held[1].startswith("<svg")
+
+
+def _sent_chart(player: Player) -> tuple[str, str]:
+    """The key and the chart of the lines a phone's stream sends ``player`` now."""
+    from rooms.views import panels
+
+    token = PlayerToken.objects.get(player=player, confirmed_at__isnull=False)  # its phone's
+    built = panels.build(player.event, "", [panels.Seat(player.pk, "en", "v", token.key)])
+    lines = built.mine[player.pk, "en"]
+    return lines.chart_key, json.loads(lines.chart)
 
 
 def test_the_players_page_shows_no_seat_code_a_player_at_the_desk_could_read(
