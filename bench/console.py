@@ -167,12 +167,14 @@ class Console:
             raise BenchError(f"POST {url} refused: {refused.group(1).strip()}")
         return took
 
-    async def reload_parts(self) -> None:
-        """The round page's parts, reloaded at once as htmx does when its stream says the
-        round or the slips changed (templates/console/round.html)."""
+    async def reload_parts(self, *fired: str) -> None:
+        """The round page's parts that the live events ``fired`` reload, at once, as htmx
+        does (their hx-trigger, templates/console/round.html)."""
         url = f"{self.base}/console/{self.event_id}/?part="
         headers = {"HX-Request": "true"}
-        parts = ("status", "watch", "review", "board")
+        parts = reloaded(self.page, *fired)
+        if not parts:
+            raise BenchError(f"the console's page reloads nothing on {', '.join(fired)}")
         answers = await asyncio.gather(*(self._request("GET", url + part, headers=headers) for part in parts))
         for part, answer in zip(parts, answers, strict=True):
             if answer.status != 200:
@@ -311,6 +313,17 @@ async def _shown(
 
 #: The console's review, on its page (templates/console/_review.html).
 _REVIEW = '<table class="list review">'
+#: A part of the round's page: its name and the live events that reload it.
+_PART = re.compile(r'hx-get="[^"]*\?part=(\w+)" hx-trigger="([^"]*)"')
+
+
+def reloaded(page: str, *fired: str) -> list[str]:
+    """The parts of the round's ``page`` that the live events ``fired`` reload."""
+    return [
+        part
+        for part, triggers in _PART.findall(page)
+        if {trigger.split()[0] for trigger in triggers.split(",")} & set(fired)
+    ]
 
 
 def _ruling_to_correct(page: str, cycle: int) -> int:
@@ -361,7 +374,8 @@ async def _act(
     if reloaded:
         await stream.wait_state("adjudicated", "the rulings of the close")
         parts["ruled"] = time.perf_counter() - clicked
-        await console.reload_parts()
+        # The round's own state changed, and the slips' version; what the hall sees did not.
+        await console.reload_parts("live-state", "live-full")
     server = time.perf_counter() - clicked
     if reloaded:
         await console.show()  # the page as the parts left it, for the next action's form

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
-from bench.console import Timed, _credited, _ruling_to_correct, report, report_lines
+from bench.console import Timed, _credited, _ruling_to_correct, reloaded, report, report_lines
 from bench.hall import BenchError
 
 
@@ -37,3 +39,12 @@ def test_the_ruling_corrected_is_one_the_review_lists_and_its_points_are_read_fr
         _ruling_to_correct("<p>no review</p>", 0)
     with pytest.raises(BenchError):
         _credited("<dt>Points</dt>")
+
+
+def test_the_bench_reloads_the_parts_of_the_console_that_the_page_reloads() -> None:
+    # As htmx does, from the page's own triggers: a round ruled (its state, its slips'
+    # version) reloads the status, the watch and the review, not the board of the hall.
+    page = (Path(__file__).parents[2] / "templates/console/round.html").read_text()
+    assert reloaded(page, "live-state", "live-full") == ["status", "watch", "review"]
+    assert reloaded(page, "live-public") == ["status", "review", "board"]
+    assert reloaded(page, "live-panel") == []

@@ -1483,9 +1483,14 @@ def test_the_console_shows_the_review_once_a_worker_has_ruled_and_the_phones_sta
                  document.body.addEventListener(name, () => { window.told += 1; }); } }"""
     for screen in (phone, hall):
         screen.evaluate(count)
+    asked: list[str] = []
+    desk.on("request", lambda request: asked.append(request.url))
     services.round_adjudicate(round_id=round.pk)
     desk.wait_for_selector("#review table.review", timeout=LIVE_MS)
     assert desk.get_by_role("button", name="Publier les résultats").count() == 1  # the status too
+    # What the hall sees did not change: the console's board is not asked for again.
+    parts = {url.split("part=")[1] for url in asked if "part=" in url}
+    assert {"status", "review"} <= parts and "board" not in parts
     assert phone.locator("p.checking").count() == 1 and phone.locator("#result-title").count() == 0
     # Published: the first news of the phone and the projector since the close (the
     # rulings were none).

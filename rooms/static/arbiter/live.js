@@ -1,6 +1,6 @@
 /* Live updates (README, "Live updates"): listen to the server-sent events stream of the
    event; when a version changes fire "live-public" (or "live-full", the console's slip
-   list) on <body>, and the page's htmx regions reload themselves; a phone's stream sends
+   list; "live-state", the round's own state on the console) on <body>, and the page's htmx regions reload themselves; a phone's stream sends
    its new panel instead ("live-panel", put in place by phone.js). A browser without
    EventSource, or whose stream keeps failing (a proxy that buffers it), asks the polling
    endpoint every second instead. The countdowns follow the server's clock: every
@@ -55,16 +55,19 @@
       online();
       // The console shows the round's own state: a round ruled and not yet published is no
       // public change (the phones still say "checking"), but its review is the console's
-      // to show at once.
+      // to show at once ("live-state": the regions that show the state reload, not the
+      // board, which shows what the hall sees).
       var ruled = followsState && d.state !== undefined && (d.state || "") !== known.state;
       if (d.state !== undefined) { known.state = d.state || ""; }
-      if ((d.public !== undefined && d.public !== known.public) || ruled) {
-        known.public = d.public === undefined ? known.public : d.public;
+      if (d.public !== undefined && d.public !== known.public) {
+        known.public = d.public;
         root.dataset.public = known.public; // the version the reloads ask for (phone.js)
         // A phone's stream sends the new panel itself (rooms/views/panels.py): phone.js
         // puts it in place; any other message makes the page's regions reload.
         var name = d.html !== undefined ? "live-panel" : "live-public";
         document.body.dispatchEvent(new CustomEvent(name, { bubbles: true, detail: d }));
+      } else if (ruled) {
+        document.body.dispatchEvent(new CustomEvent("live-state", { bubbles: true, detail: d }));
       }
       if (d.full && d.full !== known.full) {
         known.full = d.full;
