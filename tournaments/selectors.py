@@ -615,6 +615,15 @@ _LISTED = (
 )
 
 
+def review_version(round: Round, versions: LiveVersions) -> str:
+    """What the review of ``round`` is written from, as a key: a change to a ruling, a slip,
+    a player or the event leaves a history entry (``versions.full``), but for a ruling
+    written again with the same figures (only its ``ruled_at`` says so)."""
+    rulings = Ruling.objects.filter(round=round).aggregate(n=Count("pk"), at=Max("ruled_at"))
+    at = rulings["at"].isoformat() if rulings["at"] is not None else ""
+    return f"{round.pk}.{versions.full}.{rulings['n']}.{at}"
+
+
 def listed_review(round: Round) -> Review[ListedRuling]:
     """:func:`round_review` for the console's page: the same sections, each ruling read as
     the values the page shows."""

@@ -7,6 +7,7 @@ update in place, and the round page refreshes itself when something changes."""
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from dataclasses import dataclass
 from typing import Any
 
@@ -19,6 +20,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -65,6 +67,7 @@ from tournaments.selectors import (
     listed_watch,
     live_versions,
     public_view,
+    review_version,
     typed_rack_problem,
 )
 from tournaments.services import centre as centre_service
@@ -391,7 +394,10 @@ def _round_context(request: HttpRequest, event: Event, part: str | None = None) 
     if round is not None and "watch" in wants and round.state in (Round.State.OPEN, Round.State.CLOSED):
         context["watch"] = listed_watch(round)
     if round is not None and "review" in wants and round.state in RULED:
-        context["review"] = listed_review(round)
+        # Read only when its page is not kept already (console/_review.html): a hall's
+        # is 2,000 rulings, written again at each page of the review's actions otherwise.
+        context["review"] = SimpleLazyObject(functools.partial(listed_review, round))
+        context["review_version"] = review_version(round, versions)
         context["ruling_path"] = ruling_path(event)
     return context
 

@@ -1029,3 +1029,45 @@ def test_the_review_names_every_ruling_once_escaped_in_the_pages_language(
         anne = re.search(rf'<a href="[^"]*/{rulings[1].pk}/" class="who"[^>]*>(.*?)</a>', review)
         assert anne is not None and anne.group(1).startswith("1 &lt;b&gt;")
         assert re.search(rf'<a href="[^"]*/{rulings[3].pk}/" data-ruling="{rulings[3].pk}">3</a>', review)
+
+
+def test_the_review_kept_between_its_pages_is_the_review_written_after_every_change(
+    console: Client, event: Event, players: list[Player], opened: Round
+) -> None:
+    """The review's page is kept per version of the round's rulings (a hall's 2,000, read
+    again by each action of the review): every change that moves what it says gives a
+    new one, the same as written from nothing."""
+    from django.core.cache import caches
+
+    proof = {"coordinates": "8H", "word": "PROOF", "announced_score": 30}
+    _phone(event, 1).post(f"/p/{event.pk}/slip/", proof)
+    _phone(event, 2).post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "QQQQ"})
+    console.post(_url(event, "close/"))
+
+    def review(language: str = "en") -> str:
+        url = _url(event, "?part=review")
+        return console.get(url, HTTP_HX_REQUEST="true", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+
+    def written(language: str = "en") -> str:
+        caches["fragments"].clear()
+        return review(language)
+
+    first = review()
+    assert review() == first == written() and "(announced 30)" in first
+    assert "(annoncé 30)" in review("fr") and review() == first  # each language its own
+    anne, bruno = (Ruling.objects.get(round=opened, player__table=table) for table in (1, 2))
+    # A player's name corrected.
+    services.player_update(player=players[0], name="Anne-Marie", table=players[0].table, by=None)
+    renamed = review()
+    assert "1 Anne-Marie" in renamed and renamed == written()
+    # A ruling corrected on its page.
+    override = {"credited": 7, "warnings": "", "penalty": "", "reason": "read again"}
+    page = console.post(_url(event, f"rulings/{anne.pk}/"), override)
+    assert page.status_code == 302
+    corrected = review()
+    assert corrected != renamed and "read again" in corrected and corrected == written()
+    # A ruling written again by the worker with the same figures, its detail only new.
+    said = {"notes": [], "detail": "QQQQ: not in the word list"}
+    Ruling.objects.filter(pk=bruno.pk).update(**said, ruled_at=timezone.now())
+    ruled = review()
+    assert "QQQQ: not in the word list" in ruled and ruled == written()
