@@ -615,13 +615,21 @@ _LISTED = (
 )
 
 
-def review_version(round: Round, versions: LiveVersions) -> str:
+#: What a round's review shows, by the history's entities: its rulings and slips, the
+#: players' names and tables, the event's notation.
+REVIEW_ENTITIES = ("ruling", "slip", "player", "event")
+
+
+def review_version(round: Round) -> str:
     """What the review of ``round`` is written from, as a key: a change to a ruling, a slip,
-    a player or the event leaves a history entry (``versions.full``), but for a ruling
-    written again with the same figures (only its ``ruled_at`` says so)."""
+    a player or the event leaves a history entry, but for a ruling written again with the
+    same figures (only its ``ruled_at`` says so). A publication, which the review does not
+    show, leaves it as it was."""
+    changed = HistoryEntry.objects.filter(event_id=round.game.event_id, entity__in=REVIEW_ENTITIES)
+    last = changed.aggregate(last=Max("id"))["last"] or 0
     rulings = Ruling.objects.filter(round=round).aggregate(n=Count("pk"), at=Max("ruled_at"))
     at = rulings["at"].isoformat() if rulings["at"] is not None else ""
-    return f"{round.pk}.{versions.full}.{rulings['n']}.{at}"
+    return f"{round.pk}.{round.state}.{last}.{rulings['n']}.{at}"
 
 
 def listed_review(round: Round) -> Review[ListedRuling]:

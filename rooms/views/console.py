@@ -397,7 +397,7 @@ def _round_context(request: HttpRequest, event: Event, part: str | None = None) 
         # Read only when its page is not kept already (console/_review.html): a hall's
         # is 2,000 rulings, written again at each page of the review's actions otherwise.
         context["review"] = SimpleLazyObject(functools.partial(listed_review, round))
-        context["review_version"] = review_version(round, versions)
+        context["review_version"] = review_version(round)
         context["ruling_path"] = ruling_path(event)
     return context
 

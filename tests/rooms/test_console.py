@@ -1032,12 +1032,15 @@ def test_the_review_names_every_ruling_once_escaped_in_the_pages_language(
 
 
 def test_the_review_kept_between_its_pages_is_the_review_written_after_every_change(
-    console: Client, event: Event, players: list[Player], opened: Round
+    console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
 ) -> None:
     """The review's page is kept per version of the round's rulings (a hall's 2,000, read
     again by each action of the review): every change that moves what it says gives a
     new one, the same as written from nothing."""
     from django.core.cache import caches
+
+    from rooms.views import console as console_views
+    from tournaments.selectors import listed_review
 
     proof = {"coordinates": "8H", "word": "PROOF", "announced_score": 30}
     _phone(event, 1).post(f"/p/{event.pk}/slip/", proof)
@@ -1054,6 +1057,16 @@ def test_the_review_kept_between_its_pages_is_the_review_written_after_every_cha
 
     first = review()
     assert review() == first == written() and "(announced 30)" in first
+    # Published: the review says nothing of it, and is not read again.
+    read: list[Round] = []
+
+    def counted(round: Round) -> object:
+        read.append(round)
+        return listed_review(round)
+
+    monkeypatch.setattr(console_views, "listed_review", counted)
+    console.post(_url(event, "publish/"))
+    assert review() == first and not read
     assert "(annoncé 30)" in review("fr") and review() == first  # each language its own
     anne, bruno = (Ruling.objects.get(round=opened, player__table=table) for table in (1, 2))
     # A player's name corrected.
