@@ -10,7 +10,7 @@ from typing import Any, cast
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.views import redirect_to_login
+from django.contrib.auth.decorators import login_required
 from django.contrib.sessions.backends.base import SessionBase
 from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
@@ -56,16 +56,9 @@ def arbitrated_event(request: HttpRequest, event_id: int) -> Event:
 
 
 def arbitrator_page(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Log in first, then arbitrate the event named by ``event_id``."""
-
-    def wrapped(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        return view(request, *args, **kwargs)
-
-    wrapped.__name__ = view.__name__
-    wrapped.__doc__ = view.__doc__
-    return wrapped
+    """Log in first; the view then checks that the caller arbitrates the event
+    (:func:`arbitrated_event`)."""
+    return login_required(view)
 
 
 def session_player(request: HttpRequest, event: Event | int) -> tuple[Player | None, str]:
