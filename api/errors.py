@@ -20,7 +20,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from api.parsers import BodyRefused
-from arbiter.errors import server_error_logged
+from plumbing.errors import server_error_logged
 from tournaments.services import ApplicationError
 
 #: Where the API lives: Django's error handlers answer in its format below it.

@@ -86,7 +86,7 @@ from api.serializers import (
     TopInputSerializer,
     WithdrawInputSerializer,
 )
-from arbiter.middleware import client_address, received_at
+from plumbing.middleware import client_address, received_at
 from scoring.standings import to_dict
 from tournaments import judging, selectors, services
 from tournaments.core import MAX_ANNOUNCED

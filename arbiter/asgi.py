@@ -2,7 +2,7 @@
 and the worker"). The live streams are coroutines there (rooms/views/live.py), so a hall
 of phones holding them costs no thread each.
 
-The receipt time of a request (:mod:`arbiter.middleware`) is taken here, as the server
+The receipt time of a request (:mod:`plumbing.middleware`) is taken here, as the server
 hands the request over: before Django reads its body and before the request waits for
 the thread that runs the views.
 
@@ -215,7 +215,7 @@ django_application = OneThreadASGIHandler()
 PHONE_LANES = Lanes(phone_threads())
 
 from arbiter import hall  # noqa: E402  (after Django's set-up)
-from arbiter.middleware import SCOPE_KEY  # noqa: E402
+from plumbing.middleware import SCOPE_KEY  # noqa: E402
 from rooms.views import live  # noqa: E402
 
 

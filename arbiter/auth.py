@@ -24,7 +24,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest
 from django.utils.translation import gettext_lazy as _
 
-from arbiter.middleware import client_address
+from plumbing.middleware import client_address
 
 ACCOUNT_LIMIT = 10
 ADDRESS_LIMIT = 50
@@ -32,7 +32,7 @@ WINDOW_SECONDS = 15 * 60
 
 
 def address(request: HttpRequest | None) -> str:
-    """The caller's address (:func:`arbiter.middleware.client_address`); none without a
+    """The caller's address (:func:`plumbing.middleware.client_address`); none without a
     request (a login from the terminal)."""
     return "" if request is None else client_address(request)
 

@@ -5,8 +5,8 @@ from django.urls import include, path
 from django.views import defaults
 
 from api import errors as api_errors
-from arbiter import errors
 from arbiter.auth import LoginForm
+from plumbing import errors
 from rooms.urls import console_patterns, hall_patterns, phone_patterns
 from rooms.views import home as views
 

@@ -1,5 +1,5 @@
 """The WSGI application (``serve --web runserver``, a WSGI server in production). The
-receipt time of a request (:mod:`arbiter.middleware`) is taken as the server hands it
+receipt time of a request (:mod:`plumbing.middleware`) is taken as the server hands it
 over."""
 
 import os
@@ -12,7 +12,7 @@ from django.core.wsgi import get_wsgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arbiter.settings.local")
 django_application = get_wsgi_application()
 
-from arbiter.middleware import SCOPE_KEY  # noqa: E402  (after Django's set-up)
+from plumbing.middleware import SCOPE_KEY  # noqa: E402  (after Django's set-up)
 
 
 def application(environ: dict[str, Any], start_response: Callable[..., Any]) -> Iterable[bytes]:

@@ -13,7 +13,6 @@ from pathlib import Path
 
 import django_stubs_ext
 
-from arbiter.datadir import PRIVATE_FOLDER, UMASK
 from arbiter.settings.env import (
     EnvError,
     database_from_url,
@@ -25,6 +24,7 @@ from arbiter.settings.env import (
     installation_secret,
     redis_url,
 )
+from plumbing.datadir import PRIVATE_FOLDER, UMASK
 
 # Lets the admin classes be written ModelAdmin[Event] for the type checker.
 django_stubs_ext.monkeypatch()
@@ -57,12 +57,12 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     # First: the moment a request reached the server, before anything makes it wait.
-    "arbiter.middleware.ReceivedAtMiddleware",
+    "plumbing.middleware.ReceivedAtMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "csp.middleware.CSPMiddleware",
     # Static files (htmx, the pages' CSS and scripts) from the app folders, no collectstatic
     # needed on a laptop: runserver without DEBUG serves none.
-    "arbiter.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
+    "plumbing.middleware.StaticFilesMiddleware",  # WhiteNoise, async-capable
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -93,7 +93,7 @@ WSGI_APPLICATION = "arbiter.wsgi.application"
 
 VAR_DIR = env_path("ARBITER_VAR_DIR", BASE_DIR / "var")
 # Every file a process of Arbiter makes (the database, backups, logs, the broker's messages)
-# is its owner's alone: the data folder holds tokens and sessions (arbiter/datadir.py).
+# is its owner's alone: the data folder holds tokens and sessions (plumbing/datadir.py).
 os.umask(UMASK)
 # Set it on several machines that share one database (they must agree); otherwise each
 # installation makes its own once, in its data folder (never a key published with the code).

@@ -15,7 +15,7 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from arbiter.middleware import client_address
+from plumbing.middleware import client_address
 from solver.boards import LAYOUT_NAMES
 from tournaments import services
 from tournaments.models import Event, board_choice

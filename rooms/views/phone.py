@@ -16,7 +16,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from arbiter.middleware import client_address, received_at
+from plumbing.middleware import client_address, received_at
 from rooms.charts import player_chart
 from rooms.forms import JoinForm
 from rooms.templatetags.arbiter import colon

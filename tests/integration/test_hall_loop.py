@@ -16,7 +16,7 @@ from django.core.exceptions import SynchronousOnlyOperation
 from django.utils import timezone
 
 from arbiter import hall
-from tests.arbiter.test_middleware import asgi_request
+from tests.plumbing.test_middleware import asgi_request
 from tests.tournaments.services.test_phone_slips import _entry, _row, token
 from tournaments import services
 from tournaments.models import HistoryEntry, Player, Round, Slip

@@ -89,7 +89,7 @@ def test_the_demo_event_is_ready_to_play(client: Client) -> None:
 def test_behind_a_proxy_the_callers_address_is_the_forwarded_one(settings) -> None:
     from django.test import RequestFactory
 
-    from arbiter.middleware import client_address
+    from plumbing.middleware import client_address
 
     request = RequestFactory().get("/", REMOTE_ADDR="10.0.0.5", HTTP_X_FORWARDED_FOR="6.6.6.6, 192.168.1.20")
     settings.ARBITER_TRUSTED_PROXIES = 0

@@ -331,7 +331,7 @@ def test_a_slip_sent_in_time_but_queued_past_the_deadline_is_in_time(
     settings, event: Event, opened: Round
 ) -> None:
     first, *rest = settings.MIDDLEWARE
-    assert first == "arbiter.middleware.ReceivedAtMiddleware"
+    assert first == "plumbing.middleware.ReceivedAtMiddleware"
     settings.MIDDLEWARE = [first, "tests.rooms.test_phone.DeadlinePassesWhileQueued", *rest]
     anne = _phone(event, 1)  # a client made now loads the middleware above
     coordinates, word = _best(opened)

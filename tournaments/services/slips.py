@@ -353,7 +353,7 @@ def slip_submit(
         client_id=client_id,
         # The receipt time is taken before the lock: waiting for it (other slips, the
         # close) must not make a slip sent in time late. Callers pass the moment the
-        # request reached the server (arbiter.middleware), earlier still.
+        # request reached the server (plumbing.middleware), earlier still.
         received=received,
         sent=sent_time(received, sent_at, source),
         for_round=for_round,

@@ -42,7 +42,7 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
-from arbiter.datadir import make_private
+from plumbing.datadir import make_private
 from tournaments.services import Watchdog, tasks_requeue_pending
 
 QUEUES = "solve,adjudicate,default"

@@ -7,7 +7,7 @@ import os
 import stat
 from pathlib import Path
 
-from arbiter.datadir import UMASK, make_private
+from plumbing.datadir import UMASK, make_private
 
 
 def _mode(path: Path) -> int:

@@ -1,4 +1,4 @@
-"""The receipt time of a request (arbiter.middleware, stamped by arbiter/asgi.py and
+"""The receipt time of a request (plumbing.middleware, stamped by arbiter/asgi.py and
 arbiter/wsgi.py): the moment the server handed the request over, not the moment Django
 got to it."""
 
@@ -14,8 +14,8 @@ import pytest
 from django.http import HttpRequest, HttpResponse
 from django.test import RequestFactory
 
-from arbiter import middleware
-from arbiter.middleware import SCOPE_KEY, ReceivedAtMiddleware, received_at
+from plumbing import middleware
+from plumbing.middleware import SCOPE_KEY, ReceivedAtMiddleware, received_at
 from tournaments.foreground import FOREGROUND
 
 
