@@ -23,8 +23,8 @@ PODIUM = 3
 def player_chart(view: GameView | None, round: Round | None, lines: PlayerLines) -> str:
     """The player's game so far, its last round included as soon as its result is shown;
     "" before any result. The panel leaves it out while a round is open (the phone is for
-    the rack then), yet it is the same then: a phone's stream, which sends a chart only to
-    a phone without it, does not send every phone of a hall its 10 KB again at the close."""
+    the rack then), yet it is the same then: a phone's stream sends a chart only to a
+    phone without it, and every phone of a hall has it again at the close."""
     if view is None or round is None:
         return ""
     tops = [p.top_score for p in view.placed]

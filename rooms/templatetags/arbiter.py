@@ -201,8 +201,8 @@ def _square(cell: Cell) -> str:
 
 
 def clock_time(at: dt.datetime) -> str:
-    """A time of the round in the page's time zone, as the filter time:"H:i:s" writes it
-    without its cost for each of a hall's 2,000 slips."""
+    """A time of the round in the page's time zone, as the filter time:"H:i:s" writes it,
+    without the filter's cost for each slip of a hall."""
     return localtime(at).strftime("%H:%M:%S")
 
 

@@ -395,7 +395,7 @@ def _round_context(request: HttpRequest, event: Event, part: str | None = None) 
         context["watch"] = listed_watch(round)
     if round is not None and "review" in wants and round.state in RULED:
         # Read only when its page is not kept already (console/_review.html): a hall's
-        # is 2,000 rulings, written again at each page of the review's actions otherwise.
+        # rulings, read and written again at each page of the review's actions otherwise.
         context["review"] = SimpleLazyObject(functools.partial(listed_review, round))
         context["review_version"] = review_version(round)
         context["ruling_path"] = ruling_path(event)
