@@ -1,7 +1,6 @@
 """Password logins rate-limited: the console's login page and the API's token alike.
 
-An audit tried 100 wrong passwords on an arbitrator's account, then the right one, which
-worked. Every failed login is counted per account and address, and per address alone;
+Every failed login is counted per account and address, and per address alone;
 past :data:`ACCOUNT_LIMIT` (or :data:`ADDRESS_LIMIT`) failures in :data:`WINDOW_SECONDS`
 no password is checked from there, the right one neither, until the window ends. Per
 account *and* address: a player on the hall's Wi-Fi cannot lock the arbitrator out of

@@ -3,11 +3,11 @@
 Under load a request waits: for a server thread, for the round's lock, for SQLite's write
 lock. A slip sent before the deadline must not be ruled late because of that wait, so the
 receipt time of a slip is the moment its request reached Django, not the moment the
-service got the lock (issue found by the hall benchmark: 162 of 1,000 in-time slips ruled
-late). The ASGI and WSGI applications (arbiter/asgi.py, arbiter/wsgi.py) stamp the
-request as the server hands it over; this middleware, first in MIDDLEWARE and
-async-capable, carries the stamp to the request, or takes the time itself for a request
-that came another way (runserver's own handler, the test client).
+service got the lock (docs/decisions.md). The ASGI and WSGI applications
+(arbiter/asgi.py, arbiter/wsgi.py) stamp the request as the server hands it over; this
+middleware, first in MIDDLEWARE and async-capable, carries the stamp to the request, or
+takes the time itself for a request that came another way (runserver's own handler, the
+test client).
 """
 
 from __future__ import annotations

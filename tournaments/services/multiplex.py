@@ -784,7 +784,7 @@ def receive_results(
         HubRound.objects.select_for_update().get(pk=hub_round.pk)
         known = _on_roster(locked, {r["table"] for r in rulings})
         # The count a solo needs is the centres' sum: one centre's inflated count would
-        # hand its own player a solo (found by the probe of issue 30).
+        # hand its own player a solo (docs/decisions.md).
         roster = CentrePlayer.objects.filter(centre=centre, left_at__isnull=True).count()
         if taking_part > roster:
             raise ApplicationError(
