@@ -1039,7 +1039,7 @@ def test_the_review_kept_between_its_pages_is_the_review_written_after_every_cha
     new one, the same as written from nothing."""
     from django.core.cache import caches
 
-    from rooms.views import console as console_views
+    from rooms.views.console import round_page
     from tournaments.selectors import listed_review
 
     proof = {"coordinates": "8H", "word": "PROOF", "announced_score": 30}
@@ -1064,7 +1064,7 @@ def test_the_review_kept_between_its_pages_is_the_review_written_after_every_cha
         read.append(round)
         return listed_review(round)
 
-    monkeypatch.setattr(console_views, "listed_review", counted)
+    monkeypatch.setattr(round_page, "listed_review", counted)
     console.post(_url(event, "publish/"))
     assert review() == first and not read
     assert "(annoncé 30)" in review("fr") and review() == first  # each language its own
