@@ -28,7 +28,7 @@ from rest_framework.views import APIView
 from api.auth import CentreKeyAuthentication, CentrePrincipal
 from api.permissions import IsEventArbitrator
 from api.serializers import MAX_NUMBER, ErrorSerializer, StandingsRowSerializer, number_field
-from api.views import EventMixin
+from api.views.base import EventMixin
 from scoring.adjudication import REASON_TEXT
 from scoring.standings import to_dict
 from solver.formats.record import END_REASONS

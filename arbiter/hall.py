@@ -9,7 +9,7 @@ event's current round as the process last read it, :mod:`tournaments.services.ph
 and written with the slips that queued meanwhile, in one statement on this process's one
 connection (:class:`~tournaments.services.phone_slips.Batches`); then Django's middleware
 and view run, on the loop and without a database (Django refuses one there), to answer
-exactly as the view answers a slip it records itself (api/views.py, ``RECORDED``).
+exactly as the view answers a slip it records itself (api/views/slips.py, ``RECORDED``).
 
 A phone's live stream is opened the same way: its session read from Redis and its token
 from PostgreSQL on the loop (rooms/views/live.py, ``aphone_listener``), the view given
@@ -41,7 +41,7 @@ from django.http.response import HttpResponseBase
 from django.urls import Resolver404, resolve
 from psycopg_pool import AsyncConnectionPool, PoolTimeout
 
-from api import views
+from api.views import slips
 from arbiter import cache
 from arbiter.gathered import Gathered
 from rooms.views import live
@@ -169,9 +169,9 @@ async def slip_response(handler: Any, scope: dict[str, Any], body_file: Any) -> 
     request, its body untouched, nothing written."""
     size = body_file.seek(0, io.SEEK_END)
     body_file.seek(0)
-    if size > views.PHONE_SLIP_BYTES:
+    if size > slips.PHONE_SLIP_BYTES:
         return None
-    request = await _found(handler, scope, body_file, views.round_slips, _recorded)
+    request = await _found(handler, scope, body_file, slips.round_slips, _recorded)
     if request is None:
         return None
     response = _answer(handler, scope, request)
@@ -187,9 +187,9 @@ async def stream_response(handler: Any, scope: dict[str, Any], body_file: Any) -
 
 
 async def _recorded(request: HttpRequest, event_id: int) -> bool:
-    slip = views.phone_slip_of(request, event_id)
+    slip = slips.phone_slip_of(request, event_id)
     result = None if slip is None else await (await _batches()).record(slip)
-    setattr(request, views.RECORDED, result)
+    setattr(request, slips.RECORDED, result)
     return result is not None
 
 

@@ -317,7 +317,7 @@ def test_slips_are_throttled_per_token(
 ) -> None:
     monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "slips", "2/min")
     url = event_url(event, "rounds/current/slips/")
-    # A player's first slip of the round takes the quick path (api.views.round_slips),
+    # A player's first slip of the round takes the quick path (api.views.slips.round_slips),
     # which counts nothing: it can be taken once a round. What comes after is counted.
     for _ in range(3):
         assert p1.post(url, {"coordinates": "8D", "word": "AA"}, format="json").status_code == 201
