@@ -1,5 +1,5 @@
-"""``Authorization: Player <key>``: a player of one event, never a user of the site;
-``Authorization: Centre <key>``: a centre of a multiplex, on its hub."""
+"""``Authorization: Player <key>``: a player of one event, never a user of the site.
+:class:`KeyAuthentication` is the scheme's shape, which multiplex.auth's centre key shares."""
 
 from __future__ import annotations
 
@@ -13,11 +13,9 @@ from rest_framework.authentication import BaseAuthentication, get_authorization_
 from rest_framework.request import Request
 
 from tournaments import selectors
-from tournaments.models import Centre, Player
-from tournaments.services.multiplex import centre_for_key
+from tournaments.models import Player
 
 KEYWORD = "Player"
-CENTRE_KEYWORD = "Centre"
 
 
 class KeyPrincipal(AnonymousUser):
@@ -40,16 +38,6 @@ class PlayerPrincipal(KeyPrincipal):
 
     def __str__(self) -> str:
         return f"player {self.player}"
-
-
-class CentrePrincipal(KeyPrincipal):
-    """The software of one hall of a multiplex (services record the centre's name)."""
-
-    def __init__(self, centre: Centre) -> None:
-        self.centre = centre
-
-    def __str__(self) -> str:
-        return f"centre {self.centre}"
 
 
 class KeyAuthentication(BaseAuthentication):
@@ -91,14 +79,3 @@ class PlayerTokenAuthentication(KeyAuthentication):
                 _("Waiting for the arbitrator's confirmation of this phone.")
             )
         return None if token is None else (PlayerPrincipal(token.player), token)
-
-
-class CentreKeyAuthentication(KeyAuthentication):
-    """``Authorization: Centre <key>``: the key given when the centre was added."""
-
-    keyword = CENTRE_KEYWORD
-    kind = gettext_lazy("centre key")
-
-    def look_up(self, key: str) -> tuple[Any, Any] | None:
-        centre = centre_for_key(key)
-        return None if centre is None else (CentrePrincipal(centre), centre)

@@ -1,4 +1,4 @@
-"""drf-spectacular: the player token and centre key schemes, the game state enum of the schema."""
+"""drf-spectacular: the player token scheme, the game state enum of the schema."""
 
 from __future__ import annotations
 
@@ -40,16 +40,3 @@ class GameStateFieldExtension(OpenApiSerializerFieldExtension):  # type: ignore[
         auto_schema.registry.register_on_missing(component)
         ref: dict[str, Any] = component.ref
         return ref
-
-
-class CentreKeyScheme(OpenApiAuthenticationExtension):  # type: ignore[no-untyped-call]
-    target_class = "api.auth.CentreKeyAuthentication"
-    name = "centreKey"
-
-    def get_security_definition(self, auto_schema: Any) -> dict[str, Any]:
-        return {
-            "type": "apiKey",
-            "in": "header",
-            "name": "Authorization",
-            "description": 'Given once when the hub\'s arbitrator adds the centre; send "Centre <key>".',
-        }

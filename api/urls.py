@@ -3,7 +3,6 @@ from __future__ import annotations
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 
-from api import multiplex
 from api.views import events, games, players, results, rounds, rulings, slips
 
 app_name = "api"
@@ -50,42 +49,12 @@ event_patterns = [
     ),
     path("standings/", results.StandingsView.as_view(), name="event-standings"),
     path("exports/<str:kind>/", results.ExportView.as_view(), name="event-export"),
-    path("multiplex/", multiplex.MultiplexView.as_view(), name="multiplex"),
-    path("multiplex/centres/", multiplex.CentresView.as_view(), name="multiplex-centres"),
-    path("multiplex/standings/", multiplex.MultiplexStandingsView.as_view(), name="multiplex-standings"),
-    path("multiplex/players/", multiplex.MultiplexPlayersView.as_view(), name="multiplex-players"),
-    path(
-        "multiplex/players/<int:player_id>/remove/",
-        multiplex.MultiplexPlayerRemoveView.as_view(),
-        name="multiplex-player-remove",
-    ),
-    path(
-        "multiplex/games/<int:game>/schedule/",
-        multiplex.GameScheduleView.as_view(),
-        name="multiplex-game-schedule",
-    ),
-]
-
-#: The hub's answers to a centre's software (api/multiplex.py).
-ROUND = "games/<int:game>/rounds/<int:number>/"
-hub_patterns = [
-    path("", multiplex.HubInfoView.as_view(), name="hub"),
-    path("roster/", multiplex.HubRosterView.as_view(), name="hub-roster"),
-    path("games/<int:game>/end/", multiplex.HubEndView.as_view(), name="hub-end"),
-    path("games/<int:game>/sealed/", multiplex.HubSealedView.as_view(), name="hub-sealed"),
-    path("games/<int:game>/key/", multiplex.HubKeyView.as_view(), name="hub-key"),
-    path(ROUND, multiplex.HubRoundView.as_view(), name="hub-round"),
-    path(f"{ROUND}close/", multiplex.HubCloseView.as_view(), name="hub-close"),
-    path(f"{ROUND}results/", multiplex.HubResultsView.as_view(), name="hub-results"),
-    path(f"{ROUND}draw/", multiplex.HubDrawView.as_view(), name="hub-draw"),
-    path(f"{ROUND}top/", multiplex.HubTopView.as_view(), name="hub-top"),
 ]
 
 urlpatterns = [
     path("auth/token/", events.TokenView.as_view(), name="auth-token"),
     path("events/", events.EventListView.as_view(), name="event-list"),
     path("events/<int:event_id>/", include(event_patterns)),
-    path("hub/", include(hub_patterns)),
     path("schema/", SpectacularAPIView.as_view(), name="schema"),
     path("docs/", SpectacularSwaggerView.as_view(url_name="api:schema"), name="docs"),
     path("redoc/", SpectacularRedocView.as_view(url_name="api:schema"), name="redoc"),

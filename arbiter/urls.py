@@ -23,6 +23,7 @@ urlpatterns = [
     path("", include(phone_patterns)),
     path("", include(hall_patterns)),
     path("api/", include("api.urls")),
+    path("", include("multiplex.urls")),
 ]
 
 

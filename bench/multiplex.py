@@ -78,8 +78,8 @@ TAIL_CHARS = 3000
 TIMING_SNIPPET = """
 import json, statistics, time
 from tournaments.exports import export
-from tournaments.models import Multiplex
-from tournaments.standings import multiplex_standings
+from multiplex.models import Multiplex
+from multiplex.selectors import multiplex_standings
 multiplex = Multiplex.objects.select_related("event").get(event_id={event})
 def timed(fn):
     times = []

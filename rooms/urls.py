@@ -3,7 +3,7 @@ from __future__ import annotations
 from django.urls import path
 
 from rooms.views import hall, live, phone
-from rooms.views.console import events, multiplex, players, results, round_actions, round_page, rulings, slips
+from rooms.views.console import events, players, results, round_actions, round_page, rulings, slips
 
 console_patterns = (
     [
@@ -33,15 +33,6 @@ console_patterns = (
         path("<int:event_id>/place/", round_actions.round_place, name="place"),
         path("<int:event_id>/rulings/<int:ruling_id>/", rulings.ruling_edit, name="ruling"),
         path("<int:event_id>/standings/", results.standings, name="standings"),
-        path("<int:event_id>/multiplex/", multiplex.multiplex, name="multiplex"),
-        path("<int:event_id>/hub/sync/", multiplex.hub_sync, name="hub_sync"),
-        path("<int:event_id>/hub/unseal/", multiplex.hub_unseal, name="hub_unseal"),
-        path("<int:event_id>/multiplex/key/", multiplex.key_read_out, name="key_read_out"),
-        path(
-            "<int:event_id>/multiplex/players/remove/",
-            multiplex.multiplex_player_remove,
-            name="multiplex_player_remove",
-        ),
         path("<int:event_id>/history/", results.history, name="history"),
         path("<int:event_id>/sheets/", results.sheets, name="sheets"),
         path("<int:event_id>/sheets/<int:sheet_id>.pdf", results.sheet_download, name="sheet"),

@@ -26,20 +26,10 @@ from scoring.adjudication import Reason
 from scoring.standings import Row
 from solver.formats import gcg
 from tournaments.display import shown_move
-from tournaments.models import (
-    CentrePlayer,
-    CentreRuling,
-    Event,
-    Game,
-    Multiplex,
-    Player,
-    Round,
-    Ruling,
-    Slip,
-)
-from tournaments.selectors import hub_game, multiplex_of
+from tournaments.linked import linker
+from tournaments.models import Event, Game, Player, Round, Ruling, Slip
 from tournaments.services.transfer import FILE_SETTINGS
-from tournaments.standings import event_standings, game_standings, multiplex_standings
+from tournaments.standings import event_standings, game_standings
 from tournaments.state import game_record
 
 #: What can be exported, with the file extension of each.
@@ -87,7 +77,7 @@ COLUMNS = {
 }
 
 
-def _csv(header: list[str], rows: list[list[object]], language: str = "en") -> bytes:
+def csv_bytes(header: list[str], rows: list[list[object]], language: str = "en") -> bytes:
     """The CSV file of ``rows`` under ``header`` (the columns' keys), in ``language``."""
     out = io.StringIO()
     writer = csv.writer(out, delimiter=";", lineterminator="\r\n")
@@ -154,29 +144,16 @@ def standings_csv(event: Event, game_number: int | None = None, language: str | 
     of every centre, with a centre column before each player's table there. In
     ``language``, by default the event's ``hall_language``."""
     language = language or event.hall_language
-    multiplex = multiplex_of(event)
-    if multiplex is not None:
-        return _merged_csv(multiplex, game_number, language)
+    own = linker(event).own_sheets(event)
+    merged = own.export("standings", game_number=game_number, language=language) if own is not None else None
+    if merged is not None:
+        return merged
     rows = event_standings(event) if game_number is None else game_standings(export_game(event, game_number))
     licences = dict(Player.objects.filter(event=event).values_list("pk", "licence"))
-    return _csv(STANDINGS_HEADER, [_standings_line(r, licences, language) for r in rows], language)
+    return csv_bytes(STANDINGS_HEADER, [standings_line(r, licences, language) for r in rows], language)
 
 
-def _merged_csv(multiplex: Multiplex, game_number: int | None, language: str) -> bytes:
-    if game_number is not None and hub_game(multiplex, game_number) is None:
-        raise ValueError(f"{multiplex.event.name} has no game {game_number}")
-    rows, centres = multiplex_standings(multiplex, game=game_number)
-    licences = dict(CentrePlayer.objects.filter(centre__multiplex=multiplex).values_list("pk", "licence"))
-    header = [STANDINGS_HEADER[0], "centre", *STANDINGS_HEADER[1:]]
-    body = [
-        [line[0], centres[r.player.id], *line[1:]]
-        for r in rows
-        for line in [_standings_line(r, licences, language)]
-    ]
-    return _csv(header, body, language)
-
-
-def _standings_line(r: Row, licences: dict[int, str], language: str) -> list[object]:
+def standings_line(r: Row, licences: dict[int, str], language: str) -> list[object]:
     return [
         r.rank,
         r.player.table,
@@ -193,43 +170,6 @@ def _standings_line(r: Row, licences: dict[int, str], language: str) -> list[obj
         r.penalties,
         r.letterpoints,
     ]
-
-
-def merged_rulings_csv(multiplex: Multiplex, language: str | None = None) -> bytes:
-    """A hub's slips export: every centre's ruling of every round, as the centre ruled it
-    (its move in the hub's notation, its credited points) and as merged (the solo given
-    over every centre)."""
-    event = multiplex.event
-    rulings = (
-        CentreRuling.objects.filter(serving__round__multiplex=multiplex)
-        .select_related("serving__round", "serving__centre", "player")
-        .order_by("serving__round__game", "serving__round__number", "serving__centre__name", "player__table")
-    )
-    header = [
-        *("game", "round", "centre", "table", "name", "reason", "move", "move score"),
-        *("credited at the centre", "credited", "warnings", "penalty", "top", "solo", "corrected"),
-    ]
-    body: list[list[object]] = [
-        [
-            r.serving.round.game,
-            r.serving.round.number,
-            r.serving.centre.name,
-            r.player.table,
-            r.player.name,
-            r.reason,
-            shown_move(r.move, event.board, event.notation) if r.move else "",
-            r.move_score,
-            r.credited,
-            r.merged_credited,
-            r.warnings,
-            r.penalty,
-            int(r.is_top),
-            int(r.merged_solo),
-            int(r.overridden),
-        ]
-        for r in rulings
-    ]
-    return _csv(header, body, language or event.hall_language)
 
 
 def slips_csv(event: Event, language: str | None = None) -> bytes:
@@ -297,7 +237,7 @@ def slips_csv(event: Event, language: str | None = None) -> bytes:
                 *verdict,
             ]
         )
-    return _csv(header, body, language or event.hall_language)
+    return csv_bytes(header, body, language or event.hall_language)
 
 
 def record_json(game: Game, *, seats: bool = False) -> bytes:
@@ -373,8 +313,11 @@ def export(kind: str, event: Event, game_number: int | None = None) -> bytes:
     if kind == "standings":
         return standings_csv(event, game_number)
     if kind == "slips":
-        multiplex = multiplex_of(event)
-        return merged_rulings_csv(multiplex) if multiplex is not None else slips_csv(event)
+        own = linker(event).own_sheets(event)
+        merged = (
+            own.export("slips", game_number=None, language=event.hall_language) if own is not None else None
+        )
+        return merged if merged is not None else slips_csv(event)
     if kind == "record":
         return record_json(export_game(event, game_number))
     if kind == "gcg":

@@ -7,26 +7,14 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
-from django.utils import formats, timezone, translation
+from django.utils import formats, translation
 
-from tournaments.models import (
-    CentreRuling,
-    Event,
-    Game,
-    HubRound,
-    Multiplex,
-    Player,
-    Round,
-    Ruling,
-    counted_rounds,
-)
-from tournaments.selectors import hub_game, multiplex_of
+from tournaments.linked import linker
+from tournaments.models import Event, Game, Player, Round, Ruling, counted_rounds
 from tournaments.standings import (
     counted_round_numbers,
     event_standings,
     game_standings,
-    multiplex_standings,
-    multiplex_top_total,
     top_total,
 )
 
@@ -87,18 +75,11 @@ def render_sheet(
         raise SheetError(f"unknown sheet {kind!r}: choose {', '.join(KINDS)}")
     with translation.override(language):
         date = formats.date_format(event.starts_on, "DATE_FORMAT")
-        multiplex = multiplex_of(event)
+        own = linker(event).own_sheets(event)
+        if own is not None:
+            return own.sheet(kind, game_number=game_number, category=category, date=date)
         if kind == "standings":
-            if multiplex is not None:
-                return _merged_standings(multiplex, game_number, category, date)
             return _standings(event, game_number, category, date, round_number)
-        if multiplex is not None:
-            if kind != "rounds":
-                raise SheetError(
-                    f"{event.name} is a multiplex's hub: its sheets are the standings and the round by"
-                    " round; the others are printed at each centre"
-                )
-            return _merged_rounds(multiplex, game_number, date)
         game = _game(event, game_number)
         if kind == "rounds":
             return _rounds(event, game, date)
@@ -146,78 +127,6 @@ def _standings(
         progress=_progress(last, after),
     )
     return sheet.render()
-
-
-def _merged_standings(
-    multiplex: Multiplex, game_number: int | None, category: str | None, date: str
-) -> bytes:
-    """A hub's merged ranking, with the centre of each player."""
-    from scoring.sheets.standings import StandingsSheet
-
-    if game_number is not None and hub_game(multiplex, game_number) is None:
-        raise SheetError(f"{multiplex.event.name} has no game {game_number}")
-    rows, centres = multiplex_standings(multiplex, game=game_number, category=category)
-    sent = multiplex.centres.filter(servings__results_at__isnull=False)
-    if game_number is not None:
-        sent = sent.filter(servings__round__game=game_number)
-    received = sent.distinct().count()
-    # Printed while centres still play: say from how many centres' results it was merged.
-    progress = translation.gettext(
-        "Merged ranking: the results of %(received)s centre(s) of %(centres)s, received by %(time)s"
-    ) % {
-        "received": received,
-        "centres": multiplex.centres.count(),
-        "time": formats.time_format(timezone.localtime(), "TIME_FORMAT"),
-    }
-    sheet = StandingsSheet(
-        event_name=multiplex.event.name,
-        rows=rows,
-        top_total=multiplex_top_total(multiplex, game=game_number),
-        game=game_number,
-        category=category,
-        date=date,
-        words=WORDS,
-        progress=progress,
-        centres=centres,
-    )
-    return sheet.render()
-
-
-def _merged_rounds(multiplex: Multiplex, game_number: int | None, date: str) -> bytes:
-    """A hub's round by round: every centre's players, each named with their centre, and
-    their merged points (the solos given over every centre) of each round the hub placed."""
-    from scoring.sheets.rounds import PlayerLine, RoundsSheet
-
-    game = hub_game(multiplex, game_number)
-    if game is None:
-        raise SheetError(f"{multiplex.event.name} has no game {game_number or ''}".rstrip())
-    placed = HubRound.objects.filter(multiplex=multiplex, game=game.number, placed_at__isnull=False)
-    rounds = list(placed.order_by("number"))
-    index = {r.pk: i for i, r in enumerate(rounds)}
-    scores: dict[int, list[int | None]] = {}
-    merged = CentreRuling.objects.filter(serving__round__in=rounds)
-    for player_id, round_id, credited in merged.values_list(
-        "player_id", "serving__round_id", "merged_credited"
-    ):
-        scores.setdefault(player_id, [None] * len(rounds))[index[round_id]] = credited
-    rows, centres = multiplex_standings(multiplex, game=game.number)
-    lines = [
-        PlayerLine(
-            row.rank,
-            f"{row.player.name} · {centres[row.player.id]}",
-            scores.get(row.player.id, [None] * len(rounds)),
-            row.total,
-        )
-        for row in rows
-    ]
-    return RoundsSheet(
-        event_name=multiplex.event.name,
-        game=game.number,
-        tops=[r.top_score or 0 for r in rounds],
-        lines=lines,
-        date=date,
-        words=WORDS,
-    ).render()
 
 
 def _progress(game: Game | None, after: int | None = None) -> str:

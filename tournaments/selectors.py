@@ -17,7 +17,7 @@ import psycopg
 from django.contrib.auth.models import User as AuthUser
 from django.core.cache import cache
 from django.db import connection
-from django.db.models import Count, Max, Q, QuerySet
+from django.db.models import Count, Max, QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -29,13 +29,9 @@ from tournaments.display import Cell, axis_labels, board_cells, rack_text, shown
 from tournaments.messages import say_error
 from tournaments.models import (
     JOIN_WAIT,
-    Centre,
-    CentrePlayer,
     Event,
     Game,
     HistoryEntry,
-    HubGame,
-    Multiplex,
     Player,
     PlayerToken,
     Round,
@@ -816,32 +812,3 @@ def round_ruling(round: Round, table: int) -> Ruling | None:
 def event_history(event: Event) -> QuerySet[HistoryEntry]:
     """Newest first: the console shows the last changes at the top."""
     return HistoryEntry.objects.filter(event=event).order_by("-at", "-pk")
-
-
-def multiplex_of(event: Event) -> Multiplex | None:
-    """The multiplex whose hub ``event`` is, if it is one."""
-    return Multiplex.objects.filter(event_id=event.pk).first()
-
-
-def hub_game(multiplex: Multiplex, number: int | None) -> HubGame | None:
-    """Game ``number`` of the multiplex (None: its last), if it has it."""
-    games = HubGame.objects.filter(multiplex=multiplex).order_by("number")
-    return games.last() if number is None else games.filter(number=number).first()
-
-
-def multiplex_players(multiplex: Multiplex) -> QuerySet[CentrePlayer]:
-    """Every centre's players as their rosters name them (off the ranking too), by centre."""
-    return (
-        CentrePlayer.objects.filter(centre__multiplex=multiplex)
-        .select_related("centre")
-        .order_by("centre__name", "table")
-    )
-
-
-def multiplex_centres(multiplex: Multiplex) -> QuerySet[Centre]:
-    """The hub's centres with, each, the rounds it was served, closed, and sent results of."""
-    return multiplex.centres.annotate(
-        served=Count("servings"),
-        closed=Count("servings", filter=Q(servings__closed_at__isnull=False)),
-        results=Count("servings", filter=Q(servings__results_at__isnull=False)),
-    ).order_by("-draws", "name")

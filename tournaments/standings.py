@@ -5,20 +5,10 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
-from django.db.models import Count, Exists, OuterRef, Q, QuerySet, Sum
+from django.db.models import Count, Q, QuerySet, Sum
 
 from scoring.standings import PlayerInfo, PlayerSums, RoundResult, Row, standings, standings_of_sums
-from tournaments.models import (
-    CentrePlayer,
-    CentreRuling,
-    Event,
-    Game,
-    HubRound,
-    Multiplex,
-    Player,
-    Ruling,
-    counted_rounds,
-)
+from tournaments.models import Event, Game, Player, Ruling, counted_rounds
 
 
 def _players(event: Event) -> list[PlayerInfo]:
@@ -45,21 +35,7 @@ RESULT_FIELDS = (
 )
 
 
-#: The same columns of a multiplex's merged ruling (its solo given over every centre).
-MERGED_FIELDS = (
-    "player_id",
-    "serving__round__game",
-    "serving__round__number",
-    "merged_credited",
-    "is_top",
-    "merged_solo",
-    "warnings",
-    "penalty",
-    "letterpoints",
-)
-
-
-def _results(rulings: QuerySet[Any], fields: tuple[str, ...] = RESULT_FIELDS) -> list[RoundResult]:
+def read_results(rulings: QuerySet[Any], fields: tuple[str, ...] = RESULT_FIELDS) -> list[RoundResult]:
     # Unordered: the standings add them up whatever their order, and the rulings' own
     # ordering sorted a game's 46,000 through four joins (a quarter of the projector's reload).
     rows = rulings.order_by().values_list(*fields)
@@ -143,7 +119,9 @@ def counted_round_numbers(game: Game) -> list[int]:
 def event_standings(event: Event, *, category: str | None = None) -> list[Row]:
     rulings = Ruling.objects.filter(counted_rounds("round__"), round__game__event=event)
     total = sum(top_total(g) for g in event.games.all())
-    return standings(_results(rulings), _players(event), total, tie_break=event.tie_break, category=category)
+    return standings(
+        read_results(rulings), _players(event), total, tie_break=event.tie_break, category=category
+    )
 
 
 def game_scores(game: Game, players: list[int]) -> tuple[list[int], dict[int, list[int | None]]]:
@@ -156,48 +134,3 @@ def game_scores(game: Game, players: list[int]) -> tuple[list[int], dict[int, li
     for player_id, round_id, credited in rulings.values_list("player_id", "round_id", "credited"):
         scores[player_id][place[round_id]] = credited
     return [top or 0 for _pk, top in rounds], scores
-
-
-#: A centre's player in the merged ranking: on their centre's roster (not taken off by a
-#: roster update) and not removed by the hub's arbitrator (docs/rules.md#multiplex).
-RANKED = Q(left_at__isnull=True, removed_at__isnull=True)
-
-
-def multiplex_standings(
-    multiplex: Multiplex, *, game: int | None = None, centre: int | None = None, category: str | None = None
-) -> tuple[list[Row], dict[int, str]]:
-    """The merged ranking of a multiplex (every centre's players, the solos given over
-    all of them: scoring.multiplex), of one game or all, of one centre or all; and the
-    centre of each ranked player (the sheets' centre column). The top total is the hub's:
-    the sum of the tops of its placed rounds. Players off the ranking are left out
-    (docs/rules.md#multiplex)."""
-    rulings = CentreRuling.objects.filter(
-        serving__round__multiplex=multiplex, player__left_at__isnull=True, player__removed_at__isnull=True
-    )
-    if game is not None:
-        rulings = rulings.filter(serving__round__game=game)
-    # From their first ruling received: a roster's player who has played nothing yet (a
-    # centre still to start) is not ranked last meanwhile.
-    players = CentrePlayer.objects.filter(
-        RANKED, Exists(CentreRuling.objects.filter(player=OuterRef("pk"))), centre__multiplex=multiplex
-    ).select_related("centre")
-    if centre is not None:
-        players = players.filter(centre_id=centre)
-        rulings = rulings.filter(player__centre_id=centre)
-    listed = list(players)
-    infos = [
-        PlayerInfo(id=p.pk, name=p.name, club=p.club, category=p.category, table=p.table) for p in listed
-    ]
-    total = multiplex_top_total(multiplex, game=game)
-    rows = standings(
-        _results(rulings, MERGED_FIELDS), infos, total, tie_break=multiplex.event.tie_break, category=category
-    )
-    return rows, {p.pk: p.centre.name for p in listed}
-
-
-def multiplex_top_total(multiplex: Multiplex, *, game: int | None = None) -> int:
-    """The common top total: the sum of the tops of the hub's placed rounds."""
-    rounds = HubRound.objects.filter(multiplex=multiplex, placed_at__isnull=False)
-    if game is not None:
-        rounds = rounds.filter(game=game)
-    return rounds.aggregate(t=Sum("top_score"))["t"] or 0

@@ -120,16 +120,3 @@ def lexicon_import_task(lexicon_id: int, language: str) -> None:
                 error=_("the import failed on the worker (its log says why): import the list again"),
             )
             raise
-
-
-@shared_task(acks_late=True)
-def hub_sync_task(event_id: int, full: bool = True) -> None:
-    """A centre of a multiplex talks to its hub: sends what it owes, fetches what is
-    published. Unreachable, it keeps everything for the next try (the watchdog's, full;
-    a close's or a placement's is not: services.centre.results_queue)."""
-    from tournaments.models import Event
-    from tournaments.services.centre import hub_sync
-
-    event = Event.objects.filter(pk=event_id).first()
-    if event is not None:
-        hub_sync(event=event, full=full)

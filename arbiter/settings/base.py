@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "tournaments",
     "api",
+    "multiplex",
 ]
 
 MIDDLEWARE = [
@@ -317,7 +318,7 @@ SPECTACULAR_SETTINGS = {
     "VERSION": "1",
     "SERVE_INCLUDE_SCHEMA": False,
     # The event's mode (tournament, training) and the multiplex's (live, prepared).
-    "ENUM_NAME_OVERRIDES": {"MultiplexModeEnum": "tournaments.models.Multiplex.Mode"},
+    "ENUM_NAME_OVERRIDES": {"MultiplexModeEnum": "multiplex.models.Multiplex.Mode"},
     # Served from the sidecar's static files: the docs load nothing from the internet.
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",

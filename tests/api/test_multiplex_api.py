@@ -1,4 +1,4 @@
-"""The multiplex over HTTP (api/multiplex.py): the hub arbitrator sets it up, the centres'
+"""The multiplex over HTTP (multiplex/api.py): the hub arbitrator sets it up, the centres'
 software reads rounds, closes them and sends results with its centre key only."""
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ from django.contrib.auth.models import User
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
+from multiplex.models import Serving
 from solver.game import Game as SolverGame
 from tests.api.helpers import assert_error, event_url
 from tests.tournaments.services.test_sealed import master  # noqa: F401 (a fixture)
-from tournaments.models import Event, HistoryEntry, Serving
+from tournaments.models import Event, HistoryEntry
 from tournaments.state import event_config, solver_lexicon
 
 DIGEST = "0f" * 32

@@ -19,6 +19,7 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 
+from multiplex.services.hub import centre_add, multiplex_create
 from tests.e2e.axe import assert_accessible
 from tests.integration.conftest import in_ci
 from tests.tournaments.helpers import closed_unruled
@@ -1302,13 +1303,13 @@ def test_the_multiplex_pages_meet_wcag_21_aa(
     """Issue 16: the hub's page (centres, merged ranking with its centre column) and a
     centre's round page (its link to the hub, a lost connection said in words, the hub's
     move), over real HTTP to the live server as hub; by axe-core, at 1366 and 320 px."""
-    from tournaments.services import centre as centre_service
+    from multiplex.services import centre as centre_service
 
     base = live_server.url
-    multiplex = services.multiplex_create(event=event)
+    multiplex = multiplex_create(event=event)
     centres = {}
     for name, draws in (("Binche", True), ("Dakar", False)):
-        _, key = services.centre_add(multiplex=multiplex, name=name, draws=draws)
+        _, key = centre_add(multiplex=multiplex, name=name, draws=draws)
         centres[name] = services.event_create(
             name=f"Multiplex, {name}", starts_on=event.starts_on, lexicon=event.lexicon, language="english",
             notation="gcg", random_seed=3, created_by=event.created_by,
@@ -1325,7 +1326,7 @@ def test_the_multiplex_pages_meet_wcag_21_aa(
         if name == "Binche":
             services.round_place(round=Round.objects.get(pk=round.pk))
     dakar = centres["Dakar"]
-    from tournaments.models import HubLink
+    from multiplex.models import HubLink
 
     HubLink.objects.filter(event=dakar).update(url="http://127.0.0.1:9")  # nothing listens there
     suffix = locale[:2]
@@ -1364,15 +1365,15 @@ def test_a_simultanes_pages_meet_wcag_21_aa(
 
     from django.utils import timezone
 
-    from tournaments.models import HubGame, HubRound, Multiplex
-    from tournaments.services import centre as centre_service
+    from multiplex.models import HubGame, HubRound, Multiplex
+    from multiplex.services import centre as centre_service
 
     base = live_server.url
     Event.objects.filter(pk=event.pk).update(masters=[master])
     event.refresh_from_db()
     start = timezone.now() + dt.timedelta(hours=1)
-    multiplex = services.multiplex_create(event=event, mode=Multiplex.Mode.PREPARED, starts_at=start)
-    _, key = services.centre_add(multiplex=multiplex, name="Lomé")
+    multiplex = multiplex_create(event=event, mode=Multiplex.Mode.PREPARED, starts_at=start)
+    _, key = centre_add(multiplex=multiplex, name="Lomé")
     lome = services.event_create(
         name="Simultané, Lomé", starts_on=event.starts_on, lexicon=event.lexicon, language="english",
         notation="gcg", random_seed=3, created_by=event.created_by,

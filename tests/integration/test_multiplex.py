@@ -285,11 +285,11 @@ def test_a_hub_and_three_centres_as_processes(
 
 def _without(data: bytes, columns: set[str]) -> bytes:
     """The CSV without ``columns``, written again as the exports write it."""
-    from tournaments.exports import _csv
+    from tournaments.exports import csv_bytes
 
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig")), delimiter=";"))
     keep = [i for i, name in enumerate(rows[0]) if name not in columns]
-    return _csv([rows[0][i] for i in keep], [[row[i] for i in keep] for row in rows[1:]])
+    return csv_bytes([rows[0][i] for i in keep], [[row[i] for i in keep] for row in rows[1:]])
 
 
 def _one_hall(records: dict[str, bytes], draws: str) -> bytes:

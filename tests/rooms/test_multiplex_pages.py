@@ -13,12 +13,13 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
+from multiplex.models import HubGame, HubOutbox, Serving
+from multiplex.services import centre as centre_service
 from tests.rooms.helpers import last_round, messages, url
 from tests.tournaments.services.test_centre import _play, hub_event, network  # noqa: F401 (fixtures)
 from tests.tournaments.services.test_sealed import games, master, simultane, started  # noqa: F401 (fixtures)
 from tournaments import services
-from tournaments.models import Event, HubGame, HubOutbox, Round, Serving
-from tournaments.services import centre as centre_service
+from tournaments.models import Event, Round
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -127,9 +128,9 @@ def test_the_merged_standings_sheet_has_a_centre_column(
     hub_event: Event,  # noqa: F811
     played: dict[str, Any],
 ) -> None:
+    from multiplex.selectors import multiplex_standings
     from tests.helpers import pdf_text
     from tournaments.printing import SheetError, render_sheet
-    from tournaments.standings import multiplex_standings
 
     rows, centres = multiplex_standings(hub_event.multiplex)
     (page,) = pdf_text(render_sheet("standings", event=hub_event, language="en"))
@@ -183,8 +184,8 @@ def test_the_hub_prints_its_round_by_round_and_exports_every_centres_rulings(
     hub_event: Event,  # noqa: F811
     played: dict[str, Any],
 ) -> None:
+    from multiplex.models import CentreRuling
     from tests.helpers import pdf_text
-    from tournaments.models import CentreRuling
     from tournaments.printing import SheetError, render_sheet
 
     text = "\n".join(pdf_text(render_sheet("rounds", event=hub_event, language="en")))
@@ -209,7 +210,8 @@ def test_the_hub_arbitrator_removes_a_player_from_the_merged_ranking_on_the_page
     hub_event: Event,  # noqa: F811
     played: dict[str, Any],
 ) -> None:
-    from tournaments.models import CentrePlayer, HistoryEntry
+    from multiplex.models import CentrePlayer
+    from tournaments.models import HistoryEntry
 
     page = console.get(url(hub_event, "multiplex/")).content.decode()
     assert "Every player of the centres' rosters is in the ranking." in page

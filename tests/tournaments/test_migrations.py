@@ -85,3 +85,65 @@ def test_players_of_an_older_database_get_their_own_seat_codes_and_keep_their_ph
     assert token.confirmed_at == token.created_at  # joined before: still joined
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+
+
+def test_the_multiplex_leaves_the_domain_with_its_rows_and_its_events_say_so() -> None:
+    """The move is in the migration state only: a database from before keeps every row of
+    the multiplex (read now through the multiplex app), and its hub's and centres' events
+    are marked as linked by it; an event on its own is not."""
+    before = [("tournaments", "0022_history_shown")]
+    after = [("multiplex", "0001_moved")]
+    executor = MigrationExecutor(connection)
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    Lexicon = apps.get_model("tournaments", "Lexicon")
+    Event = apps.get_model("tournaments", "Event")
+    lexicon = Lexicon.objects.create(name="tiny", language="en", checksum="0" * 64)
+    hub, centre, _alone = (
+        Event.objects.create(name=name, starts_on=dt.date(2026, 1, 1), lexicon=lexicon)
+        for name in ("Hub", "Centre", "Alone")
+    )
+    now = timezone.now()
+    multiplex = apps.get_model("tournaments", "Multiplex").objects.create(event=hub)
+    hall = apps.get_model("tournaments", "Centre").objects.create(
+        multiplex=multiplex, name="Dakar", key_hash="0" * 64
+    )
+    hub_round = apps.get_model("tournaments", "HubRound").objects.create(
+        multiplex=multiplex, game=1, number=1, new_tiles="AEIRSTN", drawn_at=now, placed_at=now, top_score=80
+    )
+    serving = apps.get_model("tournaments", "Serving").objects.create(
+        centre=hall, round=hub_round, rack_at=now
+    )
+    player = apps.get_model("tournaments", "CentrePlayer").objects.create(centre=hall, table=1, name="Awa")
+    apps.get_model("tournaments", "CentreRuling").objects.create(
+        serving=serving, player=player, credited=80, merged_credited=80, is_top=True
+    )
+    link = apps.get_model("tournaments", "HubLink").objects.create(
+        event=centre, url="https://hub.example", key="k", centre_name="Dakar", multiplex_name="Hub"
+    )
+    apps.get_model("tournaments", "HubOutbox").objects.create(
+        link=link, kind="close", game=1, number=1, payload={}, digest="0" * 64, queued_at=now
+    )
+
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    apps = executor.loader.project_state(after).apps
+    Event = apps.get_model("tournaments", "Event")
+    assert dict(Event.objects.values_list("name", "linked_by")) == {
+        "Hub": "multiplex",
+        "Centre": "multiplex",
+        "Alone": "",
+    }
+    ruling = apps.get_model("multiplex", "CentreRuling").objects.get()
+    assert (ruling.serving.centre.multiplex.event_id, ruling.player.name, ruling.merged_credited) == (
+        hub.pk,
+        "Awa",
+        80,
+    )
+    assert apps.get_model("multiplex", "HubOutbox").objects.get().link.event_id == centre.pk
+    ContentType = apps.get_model("contenttypes", "ContentType")
+    assert not ContentType.objects.filter(
+        app_label="tournaments", model__in=("multiplex", "hublink")
+    ).exists()
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())

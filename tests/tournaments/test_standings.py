@@ -85,7 +85,7 @@ def test_a_games_standings_summed_by_the_database_are_the_rulings_own(
     from scoring.standings import standings
     from tournaments import services
     from tournaments.models import Player, counted_rounds
-    from tournaments.standings import _players, _results
+    from tournaments.standings import _players, read_results
 
     Event.objects.filter(pk=simulated.pk).update(tie_break=tie_break)
     simulated.refresh_from_db()
@@ -108,7 +108,7 @@ def test_a_games_standings_summed_by_the_database_are_the_rulings_own(
                 if after is not None:
                     rulings = rulings.filter(round__number__lte=after)
                 one_by_one = standings(
-                    _results(rulings),
+                    read_results(rulings),
                     _players(simulated),
                     top_total(game, after_round=after),
                     tie_break=tie_break,
@@ -126,4 +126,6 @@ def test_a_games_standings_summed_by_the_database_are_the_rulings_own(
         Ruling.objects.filter(pk=ruling.pk).update(credited=5 if n % 2 else -5)
     rulings = Ruling.objects.filter(counted_rounds("round__"), round__game=game)
     summed = game_standings(simulated.games.get(pk=game.pk))
-    assert summed == standings(_results(rulings), _players(simulated), top_total(game), tie_break=tie_break)
+    assert summed == standings(
+        read_results(rulings), _players(simulated), top_total(game), tie_break=tie_break
+    )

@@ -13,8 +13,9 @@ from django.utils.translation import gettext as _
 from solver.errors import SolverError
 from solver.game import config_rules
 from tournaments.core import EVENT_SETTINGS, LIVE_SETTINGS, ApplicationError, User
+from tournaments.linked import linker
 from tournaments.messages import say_error
-from tournaments.models import Event, Game, HubLink, Lexicon, Multiplex
+from tournaments.models import Event, Game, Lexicon
 from tournaments.services.history import actor, history_record
 from tournaments.state import (
     game_config,
@@ -57,15 +58,11 @@ def event_update(*, event: Event, by: User = None, **changes: Any) -> Event:
                 _("a game has started: these settings can no longer change (%(names)s)") % {"names": frozen},
                 {"frozen": frozen},
             )
-        in_multiplex = (
-            Multiplex.objects.filter(event=event).exists() or HubLink.objects.filter(event=event).exists()
-        )
-        if in_multiplex and set(changed) - LIVE_SETTINGS:
-            # The hub and its centres checked each other's settings when they joined.
+        why = linker(event).frozen(event) if set(changed) - LIVE_SETTINGS else ""
+        if why:
             frozen = ", ".join(sorted(set(changed) - LIVE_SETTINGS))
             raise ApplicationError(
-                _("the event plays a multiplex: these settings can no longer change (%(names)s)")
-                % {"names": frozen},
+                _("%(why)s: these settings can no longer change (%(names)s)") % {"why": why, "names": frozen},
                 {"frozen": frozen},
             )
         old = {k: _plain(getattr(event, k)) for k in changed}

@@ -18,13 +18,13 @@ from solver.errors import IllegalRackError
 from solver.formats.record import FinalDraw, GameRecord, RoundRecord
 from solver.game import Game as SolverGame
 from tournaments import tasks
-from tournaments.centre import drawing, following, hub_copy, hub_game_end
 from tournaments.core import RECORD_SETTINGS, ApplicationError, User
+from tournaments.linked import linker
 from tournaments.messages import say_error
-from tournaments.models import Event, Game, HubOutbox, Round
+from tournaments.models import Event, Game, Round
 from tournaments.services.backups import game_backup_on_commit
 from tournaments.services.history import history_record
-from tournaments.services.outbox import outbox_put
+from tournaments.signals import game_ended, round_drawn
 from tournaments.state import (
     game_config,
     lexicon_ready,
@@ -98,14 +98,11 @@ def round_draw(
         number = solver_game.round_number
         planned = master_round(game, number) or master_final(game, number)
         drawn: RackDraw | None
-        if following(game.event) is not None:
-            if typed is not None:
-                raise RackRefusedError(
-                    _("a centre of a multiplex takes its racks from the hub: draw without typing")
-                )
-            drawn = _hub_draw(game, solver_game, number)
+        link = linker(game.event)
+        if link.follows(game.event):
+            drawn = link.served_draw(game, solver_game, number, typed=typed is not None)
             if drawn is None:
-                game_end(game=game, reason=hub_game_end(game), by=by)
+                game_end(game=game, reason=link.ended(game), by=by)
                 return None
         elif planned is not None:
             if typed is not None:
@@ -147,23 +144,9 @@ def round_draw(
                 "manual": round.manual,
             },
         )
-        drawn_rack = {
-            "rack": round.reliquat + round.new_tiles,
-            "rejected": round.rejected,
-            "manual": round.manual,
-        }
-        hub_publish(game, HubOutbox.Kind.DRAW, round.number, drawn_rack)
+        round_drawn.send(sender=Round, round=round)
         transaction.on_commit(lambda: tasks.send(tasks.round_solve_task, round.pk))
         return round
-
-
-def hub_publish(game: Game, kind: str, number: int, payload: dict[str, Any]) -> None:
-    """The draw centre of a multiplex publishes its draws, tops and ends to the hub
-    (sent after the commit, and again until the hub acknowledges: services/centre.py)."""
-    link = drawing(game.event)
-    if link is not None:
-        outbox_put(link=link, kind=kind, game=game.number, number=number, payload=payload)
-        transaction.on_commit(lambda: tasks.send(tasks.hub_sync_task, game.event_id, False))
 
 
 def _master_draw(solver_game: SolverGame, planned: RoundRecord | FinalDraw, number: int) -> RackDraw:
@@ -181,27 +164,6 @@ def _master_draw(solver_game: SolverGame, planned: RoundRecord | FinalDraw, numb
         raise ApplicationError(
             _("round %(number)s does not come out of the bag as the master game's record says")
             % {"number": number}
-        )
-    return drawn
-
-
-def _hub_draw(game: Game, solver_game: SolverGame, number: int) -> RackDraw | None:
-    """A centre's rack: the one the hub served, taken from this centre's bag (it must be
-    there: the centre placed the hub's moves). None when the hub's game has ended."""
-    copy = hub_copy(game, number)
-    if copy is None:
-        if hub_game_end(game):
-            return None
-        raise RackRefusedError(
-            _("the hub has not published round %(number)s yet: draw it once it has") % {"number": number}
-        )
-    try:
-        drawn = solver_game.draw_manual(copy.reliquat + copy.new_tiles, tuple(copy.rejected))
-    except IllegalRackError as exc:
-        raise ApplicationError(say_error(exc)) from exc
-    if drawn.texts() != (copy.reliquat, copy.new_tiles, tuple(copy.rejected)):
-        raise ApplicationError(
-            _("round %(number)s does not come out of the bag as the hub served it") % {"number": number}
         )
     return drawn
 
@@ -236,7 +198,7 @@ def game_end(*, game: Game, reason: str, by: User = None) -> Game:
         history_record(
             event=game.event, entity="game", object_id=game.pk, action="end", by=by, new={"reason": reason}
         )
-        hub_publish(game, HubOutbox.Kind.END, 0, {"reason": reason})
+        game_ended.send(sender=Game, game=game)
         game_backup_on_commit(game=game)
         return game
 

@@ -27,16 +27,15 @@ from solver.notation import format_move, parse_move
 from solver.rules import validate
 from solver.tiles import rack_codes
 from tournaments import tasks
-from tournaments.centre import drawing, following, hub_copy, hub_game_end, hub_link, hub_move, slips_digest
 from tournaments.core import ApplicationError, User
-from tournaments.display import shown_move
 from tournaments.judging import judging_rules
+from tournaments.linked import linker
 from tournaments.messages import say_error
-from tournaments.models import Game, HubOutbox, Round
+from tournaments.models import Game, Round
 from tournaments.services.backups import game_backup_on_commit
-from tournaments.services.games import check_playing, hub_publish, round_draw
+from tournaments.services.games import check_playing, round_draw
 from tournaments.services.history import actor, history_record
-from tournaments.services.outbox import outbox_put
+from tournaments.signals import round_closed, round_placed, round_unplaced
 from tournaments.state import (
     Position,
     master_round,
@@ -102,40 +101,10 @@ def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None
             fields += ["deadline", "paused_at"]
         round.save(update_fields=fields)
         history_record(event=round.game.event, entity="round", object_id=round.pk, action="close", by=by)
-        link = hub_link(round.game.event)
-        if link is not None:
-            # The slips as they stand at the close, on the hub's record before its top is
-            # asked for (docs/rules.md#multiplex).
-            digest = {"slips_digest": slips_digest(round)}
-            outbox_put(link=link, kind=HubOutbox.Kind.CLOSE, game=round.game.number, number=round.number,
-                       payload=digest)  # fmt: skip
-            transaction.on_commit(lambda: tasks.send(tasks.hub_sync_task, link.event_id, False))
+        round_closed.send(sender=Round, round=round)
         # Sent after the commit; if the broker cannot take it, the watchdog sends it again.
         transaction.on_commit(lambda: tasks.send(tasks.round_adjudicate_task, round.pk))
         return round
-
-
-def _check_hub_move(round: Round, chosen: str) -> str:
-    """A centre places the hub's move (returned), and only once the hub has given it."""
-    copy = hub_copy(round.game, round.number)
-    if copy is not None and not copy.top and copy.game_end:
-        raise ApplicationError(
-            _("the hub's game ended on round %(number)s (%(end)s): end the game")
-            % {"number": round.number, "end": copy.game_end}
-        )
-    if copy is None or not copy.top:
-        raise ApplicationError(
-            _("the hub has not sent the move placed on round %(number)s yet: it is placed once it has")
-            % {"number": round.number}
-        )
-    played: str = copy.top["played"]
-    if chosen and chosen != played:
-        event = round.game.event
-        raise ApplicationError(
-            _("round %(number)s of a multiplex places the hub's move %(move)s")
-            % {"number": round.number, "move": shown_move(played, event.board, event.notation)}
-        )
-    return played
 
 
 def _resumed_deadline(round: Round, now: dt.datetime) -> dt.datetime:
@@ -351,7 +320,8 @@ def announced_choice(round: Round) -> dict[str, Any]:
     chosen at the solve). Returns it for the history, or {} when nothing is chosen yet (a
     centre still waiting for the hub's move: the phones then announce the top score
     alone). The caller saves the round."""
-    arbitrated = planned_move(round) is None and following(round.game.event) is None
+    event = round.game.event
+    arbitrated = planned_move(round) is None and not linker(event).follows(event)
     if not round.chosen and round.tops and arbitrated:
         round.chosen = automatic_top(round)
         round.chosen_score = round.top_score
@@ -402,8 +372,8 @@ def planned_move(round: Round) -> str | None:
     planned = master_round(round.game, round.number)
     if planned is not None:
         return planned.played
-    hub = hub_move(round.game, round.number)
-    return hub[0] if hub is not None else None
+    served = linker(round.game.event).served_move(round.game, round.number)
+    return served[0] if served is not None else None
 
 
 def _scored(position: Position, round: Round, played: str) -> tuple[str, int]:
@@ -413,9 +383,9 @@ def _scored(position: Position, round: Round, played: str) -> tuple[str, int]:
     return format_move(scored.move, "gcg"), scored.score
 
 
-def round_take_hub_top(*, round: Round) -> Round:
-    """A centre's round gets the hub's move once the hub has given it (after the round was
-    solved: a centre playing as fast as the draw centre). Idempotent."""
+def round_take_served_move(*, round: Round, reason: str) -> Round:
+    """A round of a linked event gets the move it must place once it is given (after the
+    round was solved: the move came later). Idempotent."""
     with transaction.atomic():
         round = Round.objects.select_for_update().get(pk=round.pk)
         played = planned_move(round)
@@ -430,7 +400,7 @@ def round_take_hub_top(*, round: Round) -> Round:
             action="choose_top",
             by=None,
             new={"chosen": round.chosen, "score": round.chosen_score},
-            reason=_("the hub's move"),
+            reason=reason,
         )
         return round
 
@@ -468,8 +438,9 @@ def top_choose(*, round: Round, move_text: str, by: User = None, confirm_lower: 
                 _("round %(number)s of a master game places the recorded move %(move)s")
                 % {"number": round.number, "move": format_move(recorded, round.game.event.notation)}
             )
-        if following(round.game.event) is not None:
-            _check_hub_move(round, format_move(scored.move, "gcg"))
+        link = linker(round.game.event)
+        if link.follows(round.game.event):
+            link.check_move(round, format_move(scored.move, "gcg"))
         warning = ""
         if scored.score < (round.top_score or 0):
             shown = format_move(scored.move, round.game.event.notation)
@@ -526,11 +497,11 @@ def round_place(
                 _("round %(number)s is %(state)s: adjudicate it first")
                 % {"number": round.number, "state": round.get_state_display()}
             )
-        link = hub_link(round.game.event)
-        centre = link is not None and not link.draws
-        if centre:
-            played = _check_hub_move(round, round.chosen)
-            if not round.chosen:  # the hub's move came after the solve, not taken yet
+        link = linker(round.game.event)
+        follows = link.follows(round.game.event)
+        if follows:
+            played = link.check_move(round, round.chosen)
+            if not round.chosen:  # the served move came after the solve, not taken yet
                 round.chosen, round.chosen_score = _scored(rebuild(round.game), round, played)
         if not round.chosen:
             if not round.tops:
@@ -551,17 +522,9 @@ def round_place(
         )
         rebuild(round.game)  # the placed move must replay: refuse the commit otherwise
         game_backup_on_commit(game=round.game)
-        if link is not None:
-            # The draw centre's top for the others; every centre's results (queued by the sync).
-            hub_publish(
-                round.game,
-                HubOutbox.Kind.TOP,
-                round.number,
-                {"played": round.chosen, "score": round.chosen_score},
-            )
-            transaction.on_commit(lambda: tasks.send(tasks.hub_sync_task, round.game.event_id, False))
-        if centre and hub_copy(round.game, round.number + 1) is None and not hub_game_end(round.game):
-            return None  # the hub has not published the next round: drawn once it has
+        round_placed.send(sender=Round, round=round)
+        if follows and not link.next_served(round):
+            return None  # drawn once it is served
         if typed is not None:
             return round_draw(game=round.game, by=by, typed=typed, rejected=rejected)
         if draw_next:
@@ -577,11 +540,7 @@ def round_unplace(*, game: Game, by: User = None) -> Round:
     had no move, or the arbitrator stopped it) is played on again. Refused when it would
     lose what the players did since: slips handed in for the next round (the message says
     how many), or the event's next game started."""
-    if drawing(game.event) is not None:
-        # Its move went to the hub, and the other centres may have played on it.
-        raise ApplicationError(
-            _("the draw centre of a multiplex cannot undo a placement: its move is published to the hub")
-        )
+    linker(game.event).check_unplace(game)
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game.pk)
         ended = game.state == Game.State.ENDED
@@ -663,6 +622,7 @@ def round_unplace(*, game: Game, by: User = None) -> Round:
         )
         rebuild(game)  # the game must replay without it: refuse the commit otherwise
         game_backup_on_commit(game=game)
+        round_unplaced.send(sender=Round, round=placed)
         return placed
 
 

@@ -7,8 +7,9 @@ and leaves it unacknowledged on Redis until the visibility timeout (an hour); a 
 that was down when the round closed never got it (:func:`tournaments.tasks.send`). The
 watchdog looks every few seconds for rounds still waiting and sends their task again
 once they have waited :data:`STALE_SECONDS`, then every :data:`RESEND_SECONDS` while they
-wait: a slow ruling gets a duplicate at worst, which finds the work done. A centre of a
-multiplex has its sync with the hub sent the same way, for as long as it is a centre.
+wait: a slow ruling gets a duplicate at worst, which finds the work done. The apps built
+on the domain have their own waiting work sent the same way (:func:`watch`: a centre of a
+multiplex syncs with its hub).
 
 ``serve`` runs it in its supervisor; on several machines ``python manage.py watchdog``
 runs it beside the workers (README, "Several workers on several machines").
@@ -17,18 +18,17 @@ runs it beside the workers (README, "Several workers on several machines").
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from celery.app.task import Task
 from django.db import transaction
-from django.db.models import Q
 from django.utils.translation import gettext as _
 
 from tournaments import tasks
 from tournaments.core import ApplicationError, User
-from tournaments.models import Game, HubLink, PrintedSheet, Round
+from tournaments.models import Game, PrintedSheet, Round
 from tournaments.services.games import check_playing
 from tournaments.services.history import history_record
 
@@ -41,7 +41,6 @@ RESEND_SECONDS = 30.0
 SOLVE = "solve"
 RULE = "rule"
 PRINT = "print"
-SYNC = "sync"
 
 
 def pending() -> set[tuple[str, int]]:
@@ -51,31 +50,29 @@ def pending() -> set[tuple[str, int]]:
     unsolved = playing.filter(solved_at__isnull=True).values_list("pk", flat=True)
     closed = playing.filter(state=Round.State.CLOSED).values_list("pk", flat=True)
     sheets = PrintedSheet.objects.filter(state=PrintedSheet.State.PENDING).values_list("pk", flat=True)
-    # A centre of a multiplex before or during a game has something to ask its hub (the
-    # next rounds), or owes it what an unreachable hub did not get: synced again and again.
-    centres = (
-        HubLink.objects.filter(
-            Q(event__games__isnull=True)
-            | Q(event__games__state=Game.State.PLAYING)
-            | Q(outbox__sent_at__isnull=True)
-        )
-        .values_list("event_id", flat=True)
-        .distinct()
+    waiting = (
+        {(SOLVE, pk) for pk in unsolved} | {(RULE, pk) for pk in closed} | {(PRINT, pk) for pk in sheets}
     )
-    return (
-        {(SOLVE, pk) for pk in unsolved}
-        | {(RULE, pk) for pk in closed}
-        | {(PRINT, pk) for pk in sheets}
-        | {(SYNC, pk) for pk in centres}
-    )
+    for kind, (query, _task) in _WATCHED.items():
+        waiting |= {(kind, pk) for pk in query()}
+    return waiting
 
 
 _TASKS: dict[str, Task[Any, Any]] = {
     SOLVE: tasks.round_solve_task,
     RULE: tasks.round_adjudicate_task,
     PRINT: tasks.sheet_print_task,
-    SYNC: tasks.hub_sync_task,
 }
+#: What the apps built on the domain add (the multiplex's syncs): kind -> (the ids that
+#: wait, their task).
+_WATCHED: dict[str, tuple[Callable[[], Iterable[int]], Task[Any, Any]]] = {}
+
+
+def watch(kind: str, waiting: Callable[[], Iterable[int]], task: Task[Any, Any]) -> None:
+    """Have the watchdog send ``task`` (with the id) for each id ``waiting()`` returns, as
+    it does for the rounds: called by an app when it is ready."""
+    _WATCHED[kind] = (waiting, task)
+    _TASKS[kind] = task
 
 
 def send(kind: str, pk: int) -> bool:

@@ -9,12 +9,9 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, number, refusals
-from tournaments import selectors
 from tournaments.history_text import history_lines
-from tournaments.models import (
-    HistoryEntry,
-    HubGame,
-)
+from tournaments.linked import linker
+from tournaments.models import HistoryEntry
 from tournaments.standings import (
     counted_round_numbers,
     event_standings,
@@ -103,18 +100,18 @@ def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
             messages.success(request, _("The sheet is being printed: it appears below in a moment."))
         return redirect("console:sheets", event_id=event.pk)
     listed = PrintedSheet.objects.filter(event=event).defer("pdf").select_related("player")[:50]
-    hub = selectors.multiplex_of(event)
+    own = linker(event).own_sheets(event)
     kinds = PrintedSheet.Kind.choices
-    if hub is not None:  # a hub prints the merged sheets; the centres print the others
-        kinds = [(value, label) for value, label in kinds if value in ("standings", "rounds")]
+    if own is not None:  # a hub prints the merged sheets; the centres print the others
+        kinds = [(value, label) for value, label in kinds if value in own.kinds]
     context = {
         "event": event,
         "sheets": listed,
         "pending": any(s.state == PrintedSheet.State.PENDING for s in listed),
         "kinds": kinds,
         "games": event.games.order_by("number"),
-        "is_hub": hub is not None,
-        "hub_games": HubGame.objects.filter(multiplex=hub).order_by("number") if hub else [],
+        "is_hub": own is not None,
+        "hub_games": [{"number": n} for n in own.games()] if own is not None else [],
         "players": event.players.order_by("table"),
     }
     if is_htmx(request):

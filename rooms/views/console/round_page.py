@@ -18,8 +18,8 @@ from rooms.forms import (
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx
 from solver.notation import parse_move
 from tournaments import selectors
-from tournaments.centre import hub_move, link_state
 from tournaments.display import board_size, end_reason_text, rack_text, shown_move
+from tournaments.linked import linker
 from tournaments.models import (
     Event,
     Game,
@@ -90,16 +90,15 @@ def _status_context(event: Event, game: Game | None, round: Round | None) -> dic
             context["master_move"] = shown_move(planned.played, event.board, event.notation)
             context["master_score"] = planned.score
         context["master_next"] = master_round(game, at + 1) is not None
-    hub = link_state(event)
-    if hub is not None:
-        context["hub"] = hub
-        # A following centre draws the hub's racks and places the hub's moves: no typed
-        # rack, no choice of top.
-        context["hub_follows"] = not hub.link.draws
-        played = hub_move(round.game, round.number) if round is not None and not hub.link.draws else None
-        if played is not None:
-            context["hub_move"] = shown_move(played[0], event.board, event.notation)
-            context["hub_score"] = played[1]
+    link = linker(event)
+    if link.follows(event):
+        # Its racks and placed moves are served (a centre of a multiplex): no typed rack,
+        # no choice of top.
+        context["follows"] = True
+        served = link.served_move(round.game, round.number) if round is not None else None
+        if served is not None:
+            context["served_move"] = shown_move(served[0], event.board, event.notation)
+            context["served_score"] = served[1]
     if round is not None:
         context["round_key"] = f"{round.game.number}-{round.number}"
         context["rack"] = rack_text(round.reliquat, round.new_tiles)

@@ -11,20 +11,10 @@ from dataclasses import dataclass
 import pytest
 from django.utils import timezone
 
+from multiplex.models import HubCopy, HubGame, HubLink, HubOutbox, HubRound, HubSealed
 from tests.rooms.commands.helpers import create, run
 from tournaments.exports import export
-from tournaments.models import (
-    Event,
-    Game,
-    HubCopy,
-    HubGame,
-    HubLink,
-    HubOutbox,
-    HubRound,
-    HubSealed,
-    Player,
-    Round,
-)
+from tournaments.models import Event, Game, Player, Round
 
 
 @dataclass
@@ -42,6 +32,7 @@ def hub(live_server) -> Hub:
     draws = run("centre_add", "--event", event.code, "--name", "Binche", "--draws").out
     out = run("centre_add", "--event", event.code, "--name", "Dakar").out
     assert "Centre Dakar added. Its key, shown once:" in out
+    event.refresh_from_db()  # as the commands left it: a multiplex's hub (Event.linked_by)
     return Hub(event, live_server.url, out.strip().splitlines()[-1], draws.strip().splitlines()[-1])
 
 

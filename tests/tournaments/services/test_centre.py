@@ -1,4 +1,4 @@
-"""A centre of a multiplex (tournaments.services.centre) against a hub in the same
+"""A centre of a multiplex (multiplex.services.centre) against a hub in the same
 database, over the hub's REST API through Django's test client: joining, the draw
 centre's publications, racks and tops taken from the hub, the close's digest, results
 sent after each placement and again after a correction, and a lost connection."""
@@ -12,29 +12,26 @@ import pytest
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from solver.players import VirtualPlayer
-from tournaments import services
-from tournaments.models import (
+from multiplex.models import (
     CentrePlayer,
     CentreRuling,
-    Event,
-    Game,
-    HistoryEntry,
     HubCopy,
     HubGame,
     HubLink,
     HubOutbox,
     HubRound,
     Multiplex,
-    Player,
-    Round,
     Serving,
-    Slip,
 )
+from multiplex.selectors import multiplex_standings
+from multiplex.services import centre as centre_service
+from multiplex.services.centre import HubRefused, HubUnreachable
+from multiplex.services.hub import centre_add, multiplex_create
+from solver.players import VirtualPlayer
+from tournaments import services
+from tournaments.models import Event, Game, HistoryEntry, Player, Round, Slip
 from tournaments.services import ApplicationError
-from tournaments.services import centre as centre_service
-from tournaments.services.centre import HubRefused, HubUnreachable
-from tournaments.standings import event_standings, multiplex_standings
+from tournaments.standings import event_standings
 from tournaments.state import game_record
 
 
@@ -68,7 +65,7 @@ class ClientHub:
 
 @pytest.fixture
 def hub_event(event: Event) -> Event:
-    services.multiplex_create(event=event, max_delay_minutes=90)
+    multiplex_create(event=event, max_delay_minutes=90)
     return event
 
 
@@ -92,7 +89,7 @@ def network(hub_event: Event, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]
     events: dict[str, Event] = {}
     multiplex = hub_event.multiplex
     for name, draws, seed in (("Binche", True, 5), ("Dakar", False, 8), ("Rabat", False, 9)):
-        _, key = services.centre_add(multiplex=multiplex, name=name, draws=draws)
+        _, key = centre_add(multiplex=multiplex, name=name, draws=draws)
         events[name] = _centre_event(hub_event, f"Multiplex, {name}", seed)
         hubs[name] = ClientHub(key)
         centre_service.hub_join(event=events[name], url="http://hub.test", key=key, hub=hubs[name])
@@ -134,7 +131,7 @@ def _play(round: Round, seed: int) -> Round:
 
 
 def test_a_centre_joins_only_with_the_hubs_settings(hub_event: Event) -> None:
-    _, key = services.centre_add(multiplex=hub_event.multiplex, name="Dakar")
+    _, key = centre_add(multiplex=hub_event.multiplex, name="Dakar")
     other = _centre_event(hub_event, "Dakar", 3)
     other = services.event_update(event=other, solo_bonus=5)
     with pytest.raises(ApplicationError, match=r"solo_bonus \(10 / 5\)"):
@@ -259,7 +256,7 @@ def test_a_correction_after_the_placement_is_sent_again_and_recorded(
 
 
 def hub_event_of(centre_event: Event) -> Event:
-    from tournaments.models import Multiplex
+    from multiplex.models import Multiplex
 
     return Multiplex.objects.get(centres__name=centre_event.hub_link.centre_name).event
 
@@ -421,7 +418,7 @@ def test_one_sync_at_a_time(network: dict[str, Any]) -> None:
 
 
 def test_a_centre_sends_its_roster_at_its_join_and_again_when_its_players_change(hub_event: Event) -> None:
-    _, key = services.centre_add(multiplex=hub_event.multiplex, name="Dakar")
+    _, key = centre_add(multiplex=hub_event.multiplex, name="Dakar")
     dakar = _centre_event(hub_event, "Dakar", 3)
     ana = services.player_add(event=dakar, name="Ana", club="ASC Jaraaf")
     bea = services.player_add(event=dakar, name="Bea")

@@ -12,24 +12,14 @@ import pytest
 from cryptography.fernet import Fernet, InvalidToken
 from django.utils import timezone
 
+from multiplex.models import CentreRuling, HubCopy, HubGame, HubLink, HubOutbox, HubSealed, Multiplex, Serving
+from multiplex.services import centre as centre_service
+from multiplex.services.hub import centre_add, multiplex_create
+from multiplex.services.serving import game_schedule, key_read_out
 from tests.tournaments.services.test_centre import ClientHub, _centre_event, _play
 from tournaments import services
-from tournaments.models import (
-    CentreRuling,
-    Event,
-    Game,
-    HistoryEntry,
-    HubCopy,
-    HubGame,
-    HubLink,
-    HubOutbox,
-    HubSealed,
-    Multiplex,
-    Round,
-    Serving,
-)
+from tournaments.models import Event, Game, HistoryEntry, Round
 from tournaments.services import ApplicationError
-from tournaments.services import centre as centre_service
 from tournaments.state import game_record
 
 ROUNDS = 3
@@ -61,10 +51,10 @@ def simultane(
     Event.objects.filter(pk=event.pk).update(masters=[master] * games)
     event.refresh_from_db()
     start = timezone.now() + dt.timedelta(hours=1)
-    multiplex = services.multiplex_create(event=event, mode=Multiplex.Mode.PREPARED, starts_at=start)
+    multiplex = multiplex_create(event=event, mode=Multiplex.Mode.PREPARED, starts_at=start)
     hubs, events = {}, {}
     for name, seed in (("Lomé", 3), ("Namur", 4)):
-        _, key = services.centre_add(multiplex=multiplex, name=name)
+        _, key = centre_add(multiplex=multiplex, name=name)
         events[name] = _centre_event(event, f"Simultané, {name}", seed)
         hubs[name] = ClientHub(key)
         centre_service.hub_join(event=events[name], url="http://hub.test", key=key, hub=hubs[name])
@@ -77,9 +67,7 @@ def simultane(
 def started(multiplex: Multiplex, game: int, ago: dt.timedelta = dt.timedelta(seconds=1)) -> None:
     """The clock reaches the game's start (``ago``): scheduled while it was to come."""
     start = timezone.now() - ago
-    services.game_schedule(
-        multiplex=multiplex, game=game, starts_at=start, now=start - dt.timedelta(seconds=1)
-    )
+    game_schedule(multiplex=multiplex, game=game, starts_at=start, now=start - dt.timedelta(seconds=1))
 
 
 def _play_all(event: Event) -> Game:
@@ -152,21 +140,21 @@ def test_a_game_is_keyed_no_later_than_the_maximum_delay_and_starts_move_until_t
     multiplex = simultane["multiplex"]
     lome = simultane["events"]["Lomé"]
     with pytest.raises(ApplicationError, match="needs its time zone"):
-        services.game_schedule(multiplex=multiplex, game=1, starts_at=dt.datetime(2026, 12, 5, 14))
+        game_schedule(multiplex=multiplex, game=1, starts_at=dt.datetime(2026, 12, 5, 14))
     with pytest.raises(ApplicationError, match="no game 2"):
-        services.game_schedule(multiplex=multiplex, game=2, starts_at=simultane["start"])
+        game_schedule(multiplex=multiplex, game=2, starts_at=simultane["start"])
     with pytest.raises(ApplicationError, match="the start must be to come"):
-        services.game_schedule(multiplex=multiplex, game=1, starts_at=timezone.now())
+        game_schedule(multiplex=multiplex, game=1, starts_at=timezone.now())
     started(multiplex, 1, ago=dt.timedelta(minutes=91))
     with pytest.raises(ApplicationError, match="has started: its start cannot move"):
-        services.game_schedule(multiplex=multiplex, game=1, starts_at=simultane["start"])
+        game_schedule(multiplex=multiplex, game=1, starts_at=simultane["start"])
     report = centre_service.hub_sync(event=lome)
     assert report.refused and "at most 90 minutes late" in report.refused[0]
     assert not HubCopy.objects.filter(link__event=lome).exists()
     live = Multiplex.objects.filter(pk=multiplex.pk)
     live.update(mode=Multiplex.Mode.LIVE)
     with pytest.raises(ApplicationError, match="only a prepared multiplex"):
-        services.game_schedule(multiplex=live.get(), game=1, starts_at=simultane["start"])
+        game_schedule(multiplex=live.get(), game=1, starts_at=simultane["start"])
 
 
 def test_the_api_serves_sealed_games_to_the_centres_of_a_prepared_multiplex_only(
@@ -189,13 +177,9 @@ def test_a_key_refused_as_too_late_does_not_hold_back_the_results(simultane: dic
         started_at=simultane["start"] + dt.timedelta(hours=1)
     )
     with pytest.raises(ApplicationError, match="game 2 cannot start before game 1"):
-        services.game_schedule(
-            multiplex=multiplex, game=2, starts_at=simultane["start"] - dt.timedelta(minutes=1)
-        )
+        game_schedule(multiplex=multiplex, game=2, starts_at=simultane["start"] - dt.timedelta(minutes=1))
     with pytest.raises(ApplicationError, match="game 1 cannot start after game 2"):
-        services.game_schedule(
-            multiplex=multiplex, game=1, starts_at=simultane["start"] + dt.timedelta(hours=2)
-        )
+        game_schedule(multiplex=multiplex, game=1, starts_at=simultane["start"] + dt.timedelta(hours=2))
     started(multiplex, 1, ago=dt.timedelta(minutes=95))
     started(multiplex, 2, ago=dt.timedelta(seconds=1))
     report = centre_service.hub_sync(event=lome)
@@ -219,7 +203,7 @@ def test_a_key_read_out_makes_the_results_taken_however_late_the_centre_comes_ba
     started(multiplex, 1)
     simultane["hubs"]["Namur"].online = False
     centre = multiplex.centres.get(name="Namur")
-    services.key_read_out(multiplex=multiplex, game=1, centre=centre)  # the hub's arbitrator, on the phone
+    key_read_out(multiplex=multiplex, game=1, centre=centre)  # the hub's arbitrator, on the phone
     assert Serving.objects.filter(centre=centre, top_at__isnull=False).count() == ROUNDS
     assert HistoryEntry.objects.filter(entity="hub_game", action="key_read_out").get().new == {
         "centre": "Namur"
@@ -235,10 +219,10 @@ def test_a_key_read_out_makes_the_results_taken_however_late_the_centre_comes_ba
         report.refused == [] and CentreRuling.objects.filter(player__centre__name="Namur").count() == ROUNDS
     )
     with pytest.raises(ApplicationError, match="not a centre of this multiplex"):
-        other = services.multiplex_create(
+        other = multiplex_create(
             event=_centre_event(multiplex.event, "Another hub", 5), mode=Multiplex.Mode.LIVE
         )
-        services.key_read_out(multiplex=other, game=1, centre=centre)
+        key_read_out(multiplex=other, game=1, centre=centre)
 
 
 def test_a_top_first_served_without_it_is_recorded_when_the_key_gives_it(simultane: dict[str, Any]) -> None:
@@ -290,7 +274,7 @@ def test_an_answer_that_cannot_be_read_is_said_and_the_results_still_go(
 
 
 def test_a_games_key_never_starts_with_a_dash(monkeypatch: pytest.MonkeyPatch) -> None:
-    from tournaments.services import multiplex as hub_service
+    from multiplex.services import hub as hub_service
 
     drawn = iter([b"-first" + b"x" * 38, b"A" * 43 + b"="])
     monkeypatch.setattr(hub_service.Fernet, "generate_key", staticmethod(lambda: next(drawn)))

@@ -12,9 +12,9 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from multiplex.models import Multiplex
+from multiplex.services.hub import multiplex_create
 from rooms.management.commands._common import ArbiterCommand
-from tournaments import services
-from tournaments.models import Multiplex
 
 
 def parse_start(text: str) -> dt.datetime:
@@ -43,7 +43,7 @@ class Command(ArbiterCommand):
     def run(self, *args: Any, **opts: Any) -> None:
         starts_at = parse_start(opts["starts_at"]) if opts["starts_at"] else None
         mode = Multiplex.Mode.PREPARED if opts["prepared"] else Multiplex.Mode.LIVE
-        multiplex = services.multiplex_create(
+        multiplex = multiplex_create(
             event=self.event(), mode=mode, starts_at=starts_at, max_delay_minutes=opts["max_delay"],
             by=self.user,
         )  # fmt: skip

@@ -1,5 +1,5 @@
 """A centre of a multiplex talking to its hub (docs/rules.md#multiplex), through the hub's
-REST API (api/multiplex.py): joining, then syncing again and again.
+REST API (multiplex/api.py): joining, then syncing again and again.
 
 A sync sends what the centre owes in the order it was queued (the draw centre's draws,
 tops and ends; every centre's closes with their slips' digest, and its results, queued
@@ -33,13 +33,15 @@ from django.db.models import Case, Max, Q, Value, When
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from tournaments.centre import hub_link
+from multiplex.link import hub_link
+from multiplex.linker import link_event
+from multiplex.models import HubCopy, HubLink, HubOutbox, HubSealed
+from multiplex.services.outbox import outbox_put
 from tournaments.core import ApplicationError, User
 from tournaments.judging import adjudication_settings, solo_players
-from tournaments.models import Event, Game, HubCopy, HubLink, HubOutbox, HubSealed, Player, Round, Ruling
+from tournaments.models import Event, Game, Player, Round, Ruling
 from tournaments.services.history import history_record
-from tournaments.services.outbox import outbox_put
-from tournaments.services.rounds import round_take_hub_top
+from tournaments.services.rounds import round_take_served_move
 from tournaments.state import event_config
 
 logger = logging.getLogger(__name__)
@@ -138,7 +140,7 @@ def hub_client(link: HubLink) -> Hub:
 
 
 def hub_settings(event: Event) -> dict[str, Any]:
-    """What the hub tells its centres of its event's settings (api/multiplex.py), and what a
+    """What the hub tells its centres of its event's settings (multiplex/api.py), and what a
     centre compares with its own: the same function on both sides."""
     config = {k: v for k, v in event_config(event, 0).to_dict().items() if k not in CONFIG_EXCLUDED}
     adjudication = dataclasses.asdict(adjudication_settings(event))
@@ -192,6 +194,7 @@ def hub_join(*, event: Event, url: str, key: str, by: User = None, hub: Hub | No
             prepared=info["multiplex"].get("mode") == "prepared",
             last_contact_at=timezone.now(),
         )
+        link_event(event)
         outbox_put(link=link, kind=ROSTER, game=0, number=0, payload=roster)
         HubOutbox.objects.filter(link=link, kind=ROSTER).update(sent_at=timezone.now(), attempts=1)
         history_record(
@@ -511,14 +514,14 @@ def _take_tops(event: Event) -> None:
     for round in Round.objects.filter(
         game__event=event, game__state=Game.State.PLAYING, solved_at__isnull=False, chosen=""
     ).exclude(state=Round.State.PLACED):
-        round_take_hub_top(round=round)
+        round_take_served_move(round=round, reason=_("the hub's move"))
 
 
 # ------------------------------------------------------------------ results
 
 
 def roster_payload(event: Event) -> dict[str, Any]:
-    """The centre's roster as the hub reads it (api/multiplex.py): every player, withdrawn
+    """The centre's roster as the hub reads it (multiplex/api.py): every player, withdrawn
     ones too (their rounds so far still rank); a player removed here leaves it. Sent whole
     and kept by the hub as sent (an existing hub's centres send theirs at their next sync)."""
     players = Player.objects.filter(event=event).order_by("table")
@@ -539,7 +542,7 @@ def roster_queue(link: HubLink) -> bool:
 
 
 def results_payload(round: Round) -> dict[str, Any]:
-    """A placed round's rulings as the hub reads them (api/multiplex.py): by table, the
+    """A placed round's rulings as the hub reads them (multiplex/api.py): by table, the
     roster names the players (:func:`roster_payload`)."""
     rulings = list(Ruling.objects.filter(round=round).select_related("player").order_by("player__table"))
     return {

@@ -10,18 +10,15 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from multiplex import selectors as mx_selectors
+from multiplex.models import CentrePlayer, HubGame
+from multiplex.selectors import multiplex_standings, multiplex_top_total
+from multiplex.services import centre as centre_service
+from multiplex.services.results import centre_player_remove, centre_player_restore
+from multiplex.services.serving import key_read_out as key_read_out_service
 from rooms.views.common import arbitrated_event, arbitrator_page, number, refusals
 from rooms.views.console.base import back
-from tournaments import selectors, services
-from tournaments.models import (
-    CentrePlayer,
-    HubGame,
-)
-from tournaments.services import centre as centre_service
-from tournaments.standings import (
-    multiplex_standings,
-    multiplex_top_total,
-)
+from tournaments import services
 
 
 @require_POST
@@ -72,7 +69,7 @@ def key_read_out(request: HttpRequest, event_id: int) -> HttpResponse:
     """The hub's arbitrator read a game's key out to a centre: its rounds count as served
     to it, its results are taken when it is back."""
     event = arbitrated_event(request, event_id)
-    hub = selectors.multiplex_of(event)
+    hub = mx_selectors.multiplex_of(event)
     if hub is None:
         raise Http404(_("this event is not a multiplex"))
     game, centre_id = number(request.POST.get("game")), number(request.POST.get("centre"))
@@ -80,13 +77,13 @@ def key_read_out(request: HttpRequest, event_id: int) -> HttpResponse:
     with refusals(request):
         if centre is None or game is None:
             raise services.ApplicationError(_("Which centre, which game? Choose them in the list."))
-        services.key_read_out(multiplex=hub, game=game, centre=centre, by=request.user)
+        key_read_out_service(multiplex=hub, game=game, centre=centre, by=request.user)
         messages.success(
             request,
             _("Game %(game)s: the key read out to %(centre)s is on the record.")
             % {"game": game, "centre": centre.name},
         )
-    return redirect("console:multiplex", event_id=event.pk)
+    return redirect("multiplex:multiplex", event_id=event.pk)
 
 
 @require_POST
@@ -95,34 +92,36 @@ def multiplex_player_remove(request: HttpRequest, event_id: int) -> HttpResponse
     """The hub's arbitrator removes a centre's player from the merged ranking, with the
     reason (``restore``: puts them back)."""
     event = arbitrated_event(request, event_id)
-    hub = selectors.multiplex_of(event)
+    hub = mx_selectors.multiplex_of(event)
     if hub is None:
         raise Http404(_("this event is not a multiplex"))
     player_id = number(request.POST.get("player"))
-    player = selectors.multiplex_players(hub).filter(pk=player_id).first() if player_id is not None else None
+    player = (
+        mx_selectors.multiplex_players(hub).filter(pk=player_id).first() if player_id is not None else None
+    )
     reason = request.POST.get("reason", "")
     with refusals(request):
         if player is None:
             raise services.ApplicationError(_("Which player? Choose them in the list."))
         values = {"centre": player.centre.name, "table": player.table, "name": player.name}
         if request.POST.get("restore"):
-            services.centre_player_restore(player=player, reason=reason, by=request.user)
+            centre_player_restore(player=player, reason=reason, by=request.user)
             said = _("%(name)s (%(centre)s, table %(table)s) is back in the merged ranking.")
         else:
-            services.centre_player_remove(player=player, reason=reason, by=request.user)
+            centre_player_remove(player=player, reason=reason, by=request.user)
             said = _("%(name)s (%(centre)s, table %(table)s) is removed from the merged ranking.")
         messages.success(request, said % values)
-    return redirect("console:multiplex", event_id=event.pk)
+    return redirect("multiplex:multiplex", event_id=event.pk)
 
 
 @arbitrator_page
 def multiplex(request: HttpRequest, event_id: int) -> HttpResponse:
     """The hub's page: its centres and the merged ranking (of one game, centre, category)."""
     event = arbitrated_event(request, event_id)
-    hub = selectors.multiplex_of(event)
+    hub = mx_selectors.multiplex_of(event)
     if hub is None:
         raise Http404(_("this event is not a multiplex"))
-    centres = list(selectors.multiplex_centres(hub))
+    centres = list(mx_selectors.multiplex_centres(hub))
     games = list(HubGame.objects.filter(multiplex=hub).order_by("number"))
     game = next((g.number for g in games if str(g.number) == request.GET.get("game")), None)
     centre = next((c for c in centres if str(c.pk) == request.GET.get("centre")), None)
@@ -132,10 +131,10 @@ def multiplex(request: HttpRequest, event_id: int) -> HttpResponse:
     )
     categories = sorted({c for c in CentrePlayer.objects.filter(centre__multiplex=hub).values_list(
         "category", flat=True) if c})  # fmt: skip
-    players = list(selectors.multiplex_players(hub))
+    players = list(mx_selectors.multiplex_players(hub))
     return render(
         request,
-        "console/multiplex.html",
+        "multiplex/multiplex.html",
         {
             "event": event,
             "multiplex": hub,

@@ -12,8 +12,8 @@ from typing import Any
 
 from django.core.management.base import CommandParser
 
+from multiplex.services.centre import hub_join
 from rooms.management.commands._common import ArbiterCommand
-from tournaments.services.centre import hub_join
 
 
 class Command(ArbiterCommand):

@@ -10,9 +10,9 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from multiplex.selectors import multiplex_of
+from multiplex.services.hub import centre_add
 from rooms.management.commands._common import ArbiterCommand
-from tournaments import services
-from tournaments.selectors import multiplex_of
 
 
 class Command(ArbiterCommand):
@@ -26,9 +26,7 @@ class Command(ArbiterCommand):
         multiplex = multiplex_of(self.event())
         if multiplex is None:
             raise CommandError("this event is not a multiplex: run multiplex_create first")
-        centre, key = services.centre_add(
-            multiplex=multiplex, name=opts["name"], draws=opts["draws"], by=self.user
-        )
+        centre, key = centre_add(multiplex=multiplex, name=opts["name"], draws=opts["draws"], by=self.user)
         role = " (draw centre)" if centre.draws else ""
         self.say(f"Centre {centre.name} added{role}. Its key, shown once:")
         self.say(key)

@@ -1,5 +1,5 @@
 """What a centre of a multiplex owes its hub, kept until the hub acknowledges it
-(:class:`~tournaments.models.HubOutbox`); sent by :func:`tournaments.services.centre.hub_sync`.
+(:class:`~multiplex.models.HubOutbox`); sent by :func:`multiplex.services.centre.hub_sync`.
 
 Below ``rounds`` (a close queues its slips' digest) and above nothing but the models."""
 
@@ -11,7 +11,7 @@ from typing import Any
 
 from django.utils import timezone
 
-from tournaments.models import HubLink, HubOutbox
+from multiplex.models import HubLink, HubOutbox
 
 
 def payload_digest(payload: Any) -> str:

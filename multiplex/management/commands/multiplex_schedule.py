@@ -15,11 +15,11 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
+from multiplex.management.commands.multiplex_create import parse_start
+from multiplex.models import HubGame, Multiplex
+from multiplex.selectors import multiplex_of
+from multiplex.services.serving import game_schedule, key_read_out
 from rooms.management.commands._common import ArbiterCommand
-from rooms.management.commands.multiplex_create import parse_start
-from tournaments import services
-from tournaments.models import HubGame, Multiplex
-from tournaments.selectors import multiplex_of
 
 
 class Command(ArbiterCommand):
@@ -38,12 +38,12 @@ class Command(ArbiterCommand):
             centre = multiplex.centres.filter(name=opts["read_out"]).first()
             if centre is None or opts["game"] is None:
                 raise CommandError("--read-out needs --game and the name of one of the multiplex's centres")
-            services.key_read_out(multiplex=multiplex, game=opts["game"], centre=centre, by=self.user)
+            key_read_out(multiplex=multiplex, game=opts["game"], centre=centre, by=self.user)
             self.say(f"Game {opts['game']}: the key read out to {centre.name} is on the record")
         elif (opts["game"] is None) != (opts["starts_at"] is None):
             raise CommandError("--game and --starts-at go together")
         elif opts["game"] is not None:
-            services.game_schedule(
+            game_schedule(
                 multiplex=multiplex, game=opts["game"], starts_at=parse_start(opts["starts_at"]), by=self.user
             )
         now = timezone.now()

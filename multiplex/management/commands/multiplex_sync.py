@@ -10,9 +10,9 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
+from multiplex.models import HubCopy, HubOutbox
+from multiplex.services.centre import hub_sync
 from rooms.management.commands._common import ArbiterCommand
-from tournaments.models import HubCopy, HubOutbox
-from tournaments.services.centre import hub_sync
 
 
 class Command(ArbiterCommand):

@@ -25,19 +25,41 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from api.auth import CentreKeyAuthentication, CentrePrincipal
 from api.permissions import IsEventArbitrator
 from api.serializers import MAX_NUMBER, ErrorSerializer, StandingsRowSerializer, number_field
 from api.views.base import EventMixin
+from multiplex.auth import CentreKeyAuthentication, CentrePrincipal
+from multiplex.models import Centre, Multiplex
+from multiplex.selectors import (
+    multiplex_centres,
+    multiplex_of,
+    multiplex_players,
+    multiplex_standings,
+    multiplex_top_total,
+)
+from multiplex.services.centre import hub_settings
+from multiplex.services.hub import NotServed, centre_add, multiplex_create
+from multiplex.services.results import (
+    centre_player_remove,
+    centre_player_restore,
+    receive_results,
+    roster_receive,
+)
+from multiplex.services.serving import (
+    Served,
+    game_key,
+    game_schedule,
+    publish_draw,
+    publish_end,
+    publish_top,
+    round_closed,
+    round_served,
+    sealed_game,
+    serve_round,
+)
 from scoring.adjudication import REASON_TEXT
 from scoring.standings import to_dict
 from solver.formats.record import END_REASONS
-from tournaments import services
-from tournaments.models import Centre, Multiplex
-from tournaments.selectors import multiplex_centres, multiplex_of, multiplex_players
-from tournaments.services.centre import hub_settings
-from tournaments.services.multiplex import NotServed, Served, round_served
-from tournaments.standings import multiplex_standings, multiplex_top_total
 
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404)}
 
@@ -335,7 +357,7 @@ class HubRoundView(CentreView):
     def get(self, request: Request, game: int, number: int) -> Response:
         query = TopQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        served = services.serve_round(
+        served = serve_round(
             centre=self.centre(request), game=game, number=number, with_top=query.validated_data["top"]
         )
         return Response(HubRoundSerializer(served_data(served)).data)
@@ -351,7 +373,7 @@ class HubCloseView(CentreView):
     def post(self, request: Request, game: int, number: int) -> Response:
         data = CloseInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        served = services.round_closed(
+        served = round_closed(
             centre=self.centre(request),
             game=game,
             number=number,
@@ -372,7 +394,7 @@ class HubRosterView(CentreView):
     def put(self, request: Request) -> Response:
         data = RosterInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        receipt = services.roster_receive(centre=self.centre(request), players=data.validated_data["players"])
+        receipt = roster_receive(centre=self.centre(request), players=data.validated_data["players"])
         return Response(RosterReceiptSerializer(dataclasses.asdict(receipt)).data)
 
 
@@ -388,7 +410,7 @@ class HubResultsView(CentreView):
     def post(self, request: Request, game: int, number: int) -> Response:
         data = ResultsInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        receipt = services.receive_results(
+        receipt = receive_results(
             centre=self.centre(request),
             game=game,
             number=number,
@@ -409,7 +431,7 @@ class HubDrawView(CentreView):
         data = PublishDrawSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         centre = self.centre(request)
-        services.publish_draw(
+        publish_draw(
             centre=centre,
             game=game,
             number=number,
@@ -417,7 +439,7 @@ class HubDrawView(CentreView):
             rejected=tuple(data.validated_data["rejected"]),
             manual=data.validated_data["manual"],
         )
-        served = services.serve_round(centre=centre, game=game, number=number, with_top=True)
+        served = serve_round(centre=centre, game=game, number=number, with_top=True)
         return Response(HubRoundSerializer(served_data(served)).data, status=status.HTTP_201_CREATED)
 
 
@@ -432,14 +454,14 @@ class HubTopView(CentreView):
         data = PublishTopSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         centre = self.centre(request)
-        services.publish_top(
+        publish_top(
             centre=centre,
             game=game,
             number=number,
             played=data.validated_data["played"],
             score=data.validated_data["score"],
         )
-        served = services.serve_round(centre=centre, game=game, number=number, with_top=True)
+        served = serve_round(centre=centre, game=game, number=number, with_top=True)
         return Response(HubRoundSerializer(served_data(served)).data)
 
 
@@ -453,9 +475,7 @@ class HubEndView(CentreView):
     def post(self, request: Request, game: int) -> Response:
         data = PublishEndSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        hub_game = services.publish_end(
-            centre=self.centre(request), game=game, reason=data.validated_data["reason"]
-        )
+        hub_game = publish_end(centre=self.centre(request), game=game, reason=data.validated_data["reason"])
         return Response(HubGameSerializer(hub_game).data)
 
 
@@ -468,7 +488,7 @@ class HubEndView(CentreView):
 )
 class HubSealedView(CentreView):
     def get(self, request: Request, game: int) -> Response:
-        sealed = services.sealed_game(centre=self.centre(request), game=game)
+        sealed = sealed_game(centre=self.centre(request), game=game)
         return Response(SealedGameSerializer(sealed).data)
 
 
@@ -481,7 +501,7 @@ class HubSealedView(CentreView):
 )
 class HubKeyView(CentreView):
     def get(self, request: Request, game: int) -> Response:
-        key = services.game_key(centre=self.centre(request), game=game)
+        key = game_key(centre=self.centre(request), game=game)
         return Response(GameKeySerializer({"game": game, "key": key}).data)
 
 
@@ -519,7 +539,7 @@ class MultiplexView(MultiplexMixin, APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = MultiplexCreateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        multiplex = services.multiplex_create(event=self.get_event(), by=request.user, **data.validated_data)
+        multiplex = multiplex_create(event=self.get_event(), by=request.user, **data.validated_data)
         return Response(_status(multiplex), status=status.HTTP_201_CREATED)
 
 
@@ -535,7 +555,7 @@ class GameScheduleView(MultiplexMixin, APIView):
     def post(self, request: Request, event_id: int, game: int) -> Response:
         data = GameScheduleSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        hub_game = services.game_schedule(
+        hub_game = game_schedule(
             multiplex=self.multiplex(), game=game, starts_at=data.validated_data["starts_at"], by=request.user
         )
         return Response(HubGameSerializer(hub_game).data)
@@ -553,7 +573,7 @@ class CentresView(MultiplexMixin, APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = CentreAddSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        centre, key = services.centre_add(multiplex=self.multiplex(), by=request.user, **data.validated_data)
+        centre, key = centre_add(multiplex=self.multiplex(), by=request.user, **data.validated_data)
         body = dict(CentreSerializer(centre).data)
         body["key"] = key
         return Response(body, status=status.HTTP_201_CREATED)
@@ -590,9 +610,9 @@ class MultiplexPlayerRemoveView(MultiplexMixin, APIView):
         data.is_valid(raise_exception=True)
         reason = data.validated_data["reason"]
         if data.validated_data["removed"]:
-            player = services.centre_player_remove(player=player, reason=reason, by=request.user)
+            player = centre_player_remove(player=player, reason=reason, by=request.user)
         else:
-            player = services.centre_player_restore(player=player, reason=reason, by=request.user)
+            player = centre_player_restore(player=player, reason=reason, by=request.user)
         return Response(MultiplexPlayerSerializer(player).data)
 
 

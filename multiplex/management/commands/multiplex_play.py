@@ -24,13 +24,14 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
+from multiplex.link import hub_copy, hub_link
+from multiplex.models import HubLink, HubOutbox
+from multiplex.services.centre import hub_sync
 from rooms.management.commands._common import ArbiterCommand
 from rooms.management.commands._virtual import category_of, hand_in_slips, level_of
 from solver.players import VirtualPlayer
 from tournaments import services
-from tournaments.centre import hub_copy, hub_link
-from tournaments.models import Event, Game, HubLink, HubOutbox, Player, Round
-from tournaments.services.centre import hub_sync
+from tournaments.models import Event, Game, Player, Round
 
 #: Between two syncs while the hub has not published what the centre needs (seconds).
 POLL = 0.25

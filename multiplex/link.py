@@ -1,6 +1,6 @@
 """An event playing as a centre of a multiplex (docs/rules.md#multiplex): what the rounds'
 services ask of its link to the hub. The talking to the hub is in
-:mod:`tournaments.services.centre`; here only what is already stored."""
+:mod:`multiplex.services.centre`; here only what is already stored."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from tournaments.models import Event, Game, HubCopy, HubLink, HubOutbox, HubSealed, Round, Slip
+from multiplex.models import HubCopy, HubLink, HubOutbox, HubSealed
+from tournaments.models import Event, Game, Round, Slip
 
 
 def hub_link(event: Event) -> HubLink | None:
