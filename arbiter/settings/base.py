@@ -12,18 +12,11 @@ import os
 from pathlib import Path
 
 import django_stubs_ext
+from django.core.exceptions import ImproperlyConfigured
 
-from arbiter.settings.env import (
-    EnvError,
-    database_from_url,
-    env_bool,
-    env_int,
-    env_list,
-    env_path,
-    env_str,
-    installation_secret,
-    redis_url,
-)
+from arbiter.settings.database import database_from_url
+from arbiter.settings.env import env
+from arbiter.settings.secret import installation_secret
 from plumbing.datadir import PRIVATE_FOLDER, UMASK
 
 # Lets the admin classes be written ModelAdmin[Event] for the type checker.
@@ -31,8 +24,8 @@ django_stubs_ext.monkeypatch()
 
 BASE_DIR = Path(__file__).resolve().parent.parent.parent
 
-DEBUG = env_bool("DJANGO_DEBUG", False)
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+DEBUG = env.bool("DJANGO_DEBUG", default=False)
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=["localhost", "127.0.0.1", "[::1]"])
 
 INSTALLED_APPS = [
     # First: the first app with a command of a name wins. rooms' runserver (a listen queue
@@ -92,15 +85,15 @@ TEMPLATES = [
 ]
 WSGI_APPLICATION = "arbiter.wsgi.application"
 
-VAR_DIR = env_path("ARBITER_VAR_DIR", BASE_DIR / "var")
+VAR_DIR = env.folder("ARBITER_VAR_DIR", default=BASE_DIR / "var")
 # Every file a process of Arbiter makes (the database, backups, logs, the broker's messages)
 # is its owner's alone: the data folder holds tokens and sessions (plumbing/datadir.py).
 os.umask(UMASK)
 # Set it on several machines that share one database (they must agree); otherwise each
 # installation makes its own once, in its data folder (never a key published with the code).
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "") or installation_secret(VAR_DIR)
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="") or installation_secret(VAR_DIR)
 
-_database_url = env_str("DATABASE_URL", "")
+_database_url = env.str("DATABASE_URL", default="")
 if _database_url:
     DATABASES = {"default": database_from_url("DATABASE_URL", _database_url)}
 else:
@@ -121,14 +114,19 @@ else:
         }
     }
 
-_redis_url = env_str("REDIS_URL", "")
+_redis_url = env.str("REDIS_URL", default="")
+# Checked here, not by django-environ's cache_url: the one URL goes as it is to Celery,
+# redis-py and the cache, and cache_url knows no unix:// (a socket) and moves the query
+# string out of the URL.
+if _redis_url and not _redis_url.startswith(("redis://", "rediss://", "unix://")):
+    raise ImproperlyConfigured(f"REDIS_URL={_redis_url!r}: expected redis://host:6379/0")
 #: Live changes published to every web process (tournaments/notify.py); none without Redis.
 ARBITER_LIVE_REDIS_URL = _redis_url
 if _redis_url:
     # Sessions read from Redis, written to both: a phone's panel reload read its session
     # from PostgreSQL, an eighth of a web process's time at 2,000 phones (measured).
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
-    CELERY_BROKER_URL = redis_url("REDIS_URL", _redis_url)
+    CELERY_BROKER_URL = _redis_url
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
         "visibility_timeout": 3600,
         "socket_connect_timeout": 2,
@@ -183,8 +181,8 @@ CELERY_RESULT_BACKEND = None
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_SOFT_TIME_LIMIT = env_int("ARBITER_TASK_SOFT_TIME_LIMIT", 120)
-CELERY_TASK_TIME_LIMIT = env_int("ARBITER_TASK_TIME_LIMIT", 180)
+CELERY_TASK_SOFT_TIME_LIMIT = env.int("ARBITER_TASK_SOFT_TIME_LIMIT", default=120)
+CELERY_TASK_TIME_LIMIT = env.int("ARBITER_TASK_TIME_LIMIT", default=180)
 CELERY_TASK_ROUTES = {
     "tournaments.tasks.round_solve_task": {"queue": "solve"},
     "tournaments.tasks.round_adjudicate_task": {"queue": "adjudicate"},
@@ -196,7 +194,7 @@ CELERY_TASK_ROUTES = {
     "tournaments.tasks.lexicon_import_task": {"queue": "default"},
 }
 CELERY_TASK_DEFAULT_QUEUE = "default"
-CELERY_TASK_ALWAYS_EAGER = env_bool("ARBITER_TASKS_EAGER", False)
+CELERY_TASK_ALWAYS_EAGER = env.bool("ARBITER_TASKS_EAGER", default=False)
 
 LANGUAGE_CODE = "fr"
 LANGUAGES = [("fr", "Français"), ("en", "English")]
@@ -225,9 +223,9 @@ LOGIN_REDIRECT_URL = "console:events"
 LOGOUT_REDIRECT_URL = "home"
 # The address phones use to reach this server, for the projector's join QR code (set by
 # `serve --host 0.0.0.0`); empty: the address the projector's browser used.
-ARBITER_PUBLIC_URL = env_str("ARBITER_PUBLIC_URL", "").rstrip("/")
+ARBITER_PUBLIC_URL = env.str("ARBITER_PUBLIC_URL", default="").rstrip("/")
 # How often the pages ask whether something changed (milliseconds): README, "Live updates".
-ARBITER_POLL_MS = env_int("ARBITER_POLL_MS", 1000)
+ARBITER_POLL_MS = env.int("ARBITER_POLL_MS", default=1000)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Content Security Policy (django-csp): the pages load scripts, styles and images from this
@@ -254,36 +252,42 @@ CONTENT_SECURITY_POLICY = {
 # address from the right of X-Forwarded-For (the pages' and the API's rate limits, the
 # first account's "from this laptop" check). 0: the connection's own address, the header
 # ignored (anyone can write it).
-ARBITER_TRUSTED_PROXIES = env_int("ARBITER_TRUSTED_PROXIES", 0)
+ARBITER_TRUSTED_PROXIES = env.int("ARBITER_TRUSTED_PROXIES", default=0)
 
 # While a round is open, a worker rules the slips handed in so far every 2 s, so that its
 # close writes only what changed since (tournaments/services/rulings.py, round_rule_ahead).
-ARBITER_RULE_AHEAD = env_bool("ARBITER_RULE_AHEAD", True)
+ARBITER_RULE_AHEAD = env.bool("ARBITER_RULE_AHEAD", default=True)
 
 # Backups (README, "The laptop died: continue on a spare"): each game's file after every
 # placed round, in the data folder and also in ARBITER_BACKUP_DIR when it is set (a folder
 # on a USB stick, made once by hand: never created here, so that a stick pulled out is
 # reported); the files of the last ARBITER_BACKUP_KEEP rounds of each game are kept.
 ARBITER_BACKUP_LOCAL_DIR = VAR_DIR / "backups"
-ARBITER_BACKUP_DIR = env_path("ARBITER_BACKUP_DIR", VAR_DIR) if env_str("ARBITER_BACKUP_DIR", "") else None
-ARBITER_BACKUP_KEEP = env_int("ARBITER_BACKUP_KEEP", 10)
+ARBITER_BACKUP_DIR = (
+    env.folder("ARBITER_BACKUP_DIR", default=VAR_DIR) if env.str("ARBITER_BACKUP_DIR", default="") else None
+)
+ARBITER_BACKUP_KEEP = env.int("ARBITER_BACKUP_KEEP", default=10)
 if ARBITER_BACKUP_KEEP < 1:
-    raise EnvError(f"ARBITER_BACKUP_KEEP={ARBITER_BACKUP_KEEP}: keep at least one backup of each game")
+    raise ImproperlyConfigured(
+        f"ARBITER_BACKUP_KEEP={ARBITER_BACKUP_KEEP}: keep at least one backup of each game"
+    )
 
 # The largest word list that may be imported (README, "Word lists"), in MB of 2^20 bytes,
 # checked before the file is read and again once it is unpacked: the French ODS (about
 # 410,000 words) is about 4.5 MB; 16 MB of words took a worker 610 MB, 24 MB 840 MB.
-ARBITER_LEXICON_MAX_MB = env_int("ARBITER_LEXICON_MAX_MB", 16)
+ARBITER_LEXICON_MAX_MB = env.int("ARBITER_LEXICON_MAX_MB", default=16)
 if ARBITER_LEXICON_MAX_MB < 1:
-    raise EnvError(f"ARBITER_LEXICON_MAX_MB={ARBITER_LEXICON_MAX_MB}: allow at least 1 MB")
+    raise ImproperlyConfigured(f"ARBITER_LEXICON_MAX_MB={ARBITER_LEXICON_MAX_MB}: allow at least 1 MB")
 
 # A phone's slip counts from when the phone sent it, by its clock corrected to the
 # server's (live.js measures the offset), when the server got it at most this many seconds
 # later: a hall's slips queued in an overloaded server are not late for it, and a phone
 # whose clock is wrong or whose time is forged gains no more (docs/rules.md#slips).
-ARBITER_SLIP_GRACE_SECONDS = env_int("ARBITER_SLIP_GRACE_SECONDS", 5)
+ARBITER_SLIP_GRACE_SECONDS = env.int("ARBITER_SLIP_GRACE_SECONDS", default=5)
 if not 0 <= ARBITER_SLIP_GRACE_SECONDS <= 30:
-    raise EnvError(f"ARBITER_SLIP_GRACE_SECONDS={ARBITER_SLIP_GRACE_SECONDS}: between 0 and 30 seconds")
+    raise ImproperlyConfigured(
+        f"ARBITER_SLIP_GRACE_SECONDS={ARBITER_SLIP_GRACE_SECONDS}: between 0 and 30 seconds"
+    )
 
 # A request body (files aside) larger than this is refused: 413 on the API. Django's
 # default, written here because the API's refusal names it; a CSV of 2,000 players is
@@ -308,8 +312,8 @@ REST_FRAMEWORK = {
     "NUM_PROXIES": ARBITER_TRUSTED_PROXIES,
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "DEFAULT_THROTTLE_RATES": {
-        "join": env_str("ARBITER_JOIN_RATE", "10/min"),
-        "slips": env_str("ARBITER_SLIP_RATE", "30/min"),
+        "join": env.str("ARBITER_JOIN_RATE", default="10/min"),
+        "slips": env.str("ARBITER_SLIP_RATE", default="30/min"),
     },
 }
 SPECTACULAR_SETTINGS = {

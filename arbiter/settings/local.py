@@ -5,6 +5,6 @@ DEBUG is on for ``runserver`` on a developer's machine; ``serve`` turns it off (
 """
 
 from arbiter.settings.base import *  # noqa: F403
-from arbiter.settings.env import env_bool
+from arbiter.settings.env import env
 
-DEBUG = env_bool("DJANGO_DEBUG", True)
+DEBUG = env.bool("DJANGO_DEBUG", default=True)

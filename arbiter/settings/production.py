@@ -7,26 +7,30 @@ a reverse proxy that ends TLS (``ARBITER_TRUSTED_PROXIES`` >= 1), its X-Forwarde
 says whether the request came over HTTPS.
 """
 
+from django.core.exceptions import ImproperlyConfigured
+
 from arbiter.settings.base import *  # noqa: F403
 from arbiter.settings.base import ARBITER_TRUSTED_PROXIES
-from arbiter.settings.env import EnvError, env_bool, env_int, env_list, env_str
+from arbiter.settings.env import env
 
 DEBUG = False
-SECRET_KEY = env_str("DJANGO_SECRET_KEY", "")
+SECRET_KEY = env.str("DJANGO_SECRET_KEY", default="")
 if len(SECRET_KEY) < 32:
-    raise EnvError("DJANGO_SECRET_KEY must be set to a random string of 32+ characters in production")
-ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", [])
+    raise ImproperlyConfigured(
+        "DJANGO_SECRET_KEY must be set to a random string of 32+ characters in production"
+    )
+ALLOWED_HOSTS = env.list("DJANGO_ALLOWED_HOSTS", default=[])
 if not ALLOWED_HOSTS:
-    raise EnvError("DJANGO_ALLOWED_HOSTS must list the host names of the server in production")
+    raise ImproperlyConfigured("DJANGO_ALLOWED_HOSTS must list the host names of the server in production")
 
-HTTPS = env_bool("ARBITER_HTTPS", True)
-SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", HTTPS)
+HTTPS = env.bool("ARBITER_HTTPS", default=True)
+SESSION_COOKIE_SECURE = env.bool("DJANGO_SECURE_COOKIES", default=HTTPS)
 CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
-SECURE_SSL_REDIRECT = env_bool("ARBITER_SSL_REDIRECT", HTTPS)
-SECURE_HSTS_SECONDS = env_int("ARBITER_HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
+SECURE_SSL_REDIRECT = env.bool("ARBITER_SSL_REDIRECT", default=HTTPS)
+SECURE_HSTS_SECONDS = env.int("ARBITER_HSTS_SECONDS", default=365 * 24 * 3600 if HTTPS else 0)
 if SECURE_HSTS_SECONDS < 0:
-    raise EnvError("ARBITER_HSTS_SECONDS cannot be negative (0: no HSTS header)")
-SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("ARBITER_HSTS_SUBDOMAINS", False)
+    raise ImproperlyConfigured("ARBITER_HSTS_SECONDS cannot be negative (0: no HSTS header)")
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("ARBITER_HSTS_SUBDOMAINS", default=False)
 if ARBITER_TRUSTED_PROXIES > 0:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Subdomains and the browsers' preload list are the domain owner's decision, not ours:

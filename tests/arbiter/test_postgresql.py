@@ -9,7 +9,7 @@ import pytest
 from psycopg_pool import ConnectionPool
 
 from arbiter.postgresql import base
-from arbiter.settings.env import database_from_url
+from arbiter.settings.database import database_from_url
 
 
 class _Connection:

@@ -1,4 +1,5 @@
-"""The environment helpers of the settings: a bad value is refused by name, not guessed."""
+"""The settings' reading of the environment (django-environ, made strict): a bad value is
+refused by name, not guessed."""
 
 from __future__ import annotations
 
@@ -8,8 +9,11 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ImproperlyConfigured
 
-from arbiter.settings.env import EnvError, database_from_url, env_list, env_path, installation_secret
+from arbiter.settings.database import database_from_url
+from arbiter.settings.env import env
+from arbiter.settings.secret import installation_secret
 
 
 def test_database_url_keeps_the_query_string_as_options() -> None:
@@ -49,11 +53,11 @@ def test_postgresql_gets_a_connection_pool_by_default() -> None:
     # conn_max_age alone asks for connections kept per thread: no pool then.
     kept = database_from_url("DATABASE_URL", "postgresql://db/arbiter?conn_max_age=30")
     assert kept["OPTIONS"] == {} and kept["CONN_MAX_AGE"] == 30
-    with pytest.raises(EnvError, match="give one of them"):
+    with pytest.raises(ImproperlyConfigured, match="give one of them"):
         database_from_url("DATABASE_URL", "postgresql://db/arbiter?conn_max_age=30&pool_size=8")
-    with pytest.raises(EnvError, match="pool_size is for PostgreSQL"):
+    with pytest.raises(ImproperlyConfigured, match="pool_size is for PostgreSQL"):
         database_from_url("DATABASE_URL", "sqlite:////srv/a.sqlite3?pool_size=8")
-    with pytest.raises(EnvError, match="pool_size cannot be negative"):
+    with pytest.raises(ImproperlyConfigured, match="pool_size cannot be negative"):
         database_from_url("DATABASE_URL", "postgresql://db/arbiter?pool_size=-1")
 
 
@@ -74,6 +78,20 @@ def test_conn_max_age_in_the_url_is_djangos_not_the_drivers() -> None:
     }
 
 
+def test_database_names_are_read_as_they_always_were() -> None:
+    # Three slashes: absolute here, where django-environ reads from the working folder; the
+    # file's name is not %-decoded.
+    for url, file in [
+        ("sqlite:///srv/a.sqlite3", "/srv/a.sqlite3"),
+        ("sqlite:////srv/my%20db.sqlite3", "/srv/my%20db.sqlite3"),
+        ("sqlite:////srv/c++;v2.sqlite3", "/srv/c++;v2.sqlite3"),
+    ]:
+        assert database_from_url("DATABASE_URL", url)["NAME"] == file
+    # "+" is not a space in a path, ";" does not end the name; escapes are decoded.
+    entry = database_from_url("DATABASE_URL", "postgresql://u%2B:p+w@DB:5432/a+b;c%20d?pool_size=0")
+    assert (entry["NAME"], entry["USER"], entry["PASSWORD"], entry["HOST"]) == ("a+b;c d", "u+", "p+w", "db")
+
+
 @pytest.mark.parametrize(
     ("url", "message"),
     [
@@ -85,22 +103,27 @@ def test_conn_max_age_in_the_url_is_djangos_not_the_drivers() -> None:
         ("postgresql://db/arbiter?sslmode", "cannot read the options"),
         ("sqlite:////srv/a.sqlite3?timeout=long", "timeout must be a number"),
         ("mysql://db/arbiter", "the scheme must be"),
+        ("psql://db/arbiter", "the scheme must be"),
+        ("postgresql://db:5432/", "the database name is missing"),
+        ("postgresql://db:port/arbiter", "Port could not be cast"),
+        ("sqlite://", "give the database file"),
+        ("sqlite://:memory:", "give the database file"),
     ],
 )
 def test_database_url_refusals(url: str, message: str) -> None:
-    with pytest.raises(EnvError, match=message):
+    with pytest.raises(ImproperlyConfigured, match=message):
         database_from_url("DATABASE_URL", url)
 
 
-def test_env_path(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+def test_env_folder(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
     monkeypatch.delenv("ARBITER_VAR_DIR", raising=False)
-    assert env_path("ARBITER_VAR_DIR", tmp_path) == tmp_path
+    assert env.folder("ARBITER_VAR_DIR", default=tmp_path) == tmp_path
     monkeypatch.setenv("ARBITER_VAR_DIR", "/srv/arbiter/var")
-    assert env_path("ARBITER_VAR_DIR", tmp_path) == Path("/srv/arbiter/var")
+    assert env.folder("ARBITER_VAR_DIR", default=tmp_path) == Path("/srv/arbiter/var")
     for empty in ("", "   "):
         monkeypatch.setenv("ARBITER_VAR_DIR", empty)
-        with pytest.raises(EnvError, match=r"ARBITER_VAR_DIR=.*: empty path"):
-            env_path("ARBITER_VAR_DIR", tmp_path)
+        with pytest.raises(ImproperlyConfigured, match=r"ARBITER_VAR_DIR=.*: empty path"):
+            env.folder("ARBITER_VAR_DIR", default=tmp_path)
 
 
 def test_the_settings_refuse_an_empty_var_dir() -> None:
@@ -115,18 +138,52 @@ def test_the_settings_refuse_an_empty_var_dir() -> None:
         cwd=Path(__file__).resolve().parents[2],
     )
     assert done.returncode != 0
-    assert "EnvError: ARBITER_VAR_DIR='': empty path" in done.stderr
+    assert "ImproperlyConfigured: ARBITER_VAR_DIR='': empty path" in done.stderr
 
 
 def test_env_list(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("DJANGO_ALLOWED_HOSTS", raising=False)
-    assert env_list("DJANGO_ALLOWED_HOSTS", ["localhost"]) == ["localhost"]
+    assert env.list("DJANGO_ALLOWED_HOSTS", default=["localhost"]) == ["localhost"]
     monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", " arbiter.example.org , ,10.0.0.2,")
-    assert env_list("DJANGO_ALLOWED_HOSTS", ["localhost"]) == ["arbiter.example.org", "10.0.0.2"]
+    assert env.list("DJANGO_ALLOWED_HOSTS", default=["localhost"]) == ["arbiter.example.org", "10.0.0.2"]
+    refused = r"DJANGO_ALLOWED_HOSTS=.*: expected comma-separated items"
     for empty in ("", " ", " , ", ",,"):
         monkeypatch.setenv("DJANGO_ALLOWED_HOSTS", empty)
-        with pytest.raises(EnvError, match=r"DJANGO_ALLOWED_HOSTS=.*: expected comma-separated items"):
-            env_list("DJANGO_ALLOWED_HOSTS", ["localhost"])
+        with pytest.raises(ImproperlyConfigured, match=refused):
+            env.list("DJANGO_ALLOWED_HOSTS", default=["localhost"])
+
+
+def test_env_bool_refuses_a_word_it_does_not_know(monkeypatch: pytest.MonkeyPatch) -> None:
+    # django-environ alone reads any unknown word as False: DEBUG would go off unnoticed.
+    monkeypatch.delenv("DJANGO_DEBUG", raising=False)
+    assert env.bool("DJANGO_DEBUG", default=True) is True
+    for word, value in [("1", True), (" Yes ", True), ("on", True), ("TRUE", True)]:
+        monkeypatch.setenv("DJANGO_DEBUG", word)
+        assert env.bool("DJANGO_DEBUG", default=False) is value
+    for word in ("0", "no", "Off", "false", "", " "):
+        monkeypatch.setenv("DJANGO_DEBUG", word)
+        assert env.bool("DJANGO_DEBUG", default=True) is False
+    for word in ("maybe", "2", "ok", "y", "$HOME"):
+        monkeypatch.setenv("DJANGO_DEBUG", word)
+        with pytest.raises(ImproperlyConfigured, match=r"DJANGO_DEBUG=.*: expected one of"):
+            env.bool("DJANGO_DEBUG", default=False)
+
+
+def test_env_int_names_the_variable(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ARBITER_POLL_MS", " 500 ")
+    assert env.int("ARBITER_POLL_MS", default=1000) == 500
+    for bad in ("fast", "", "1.5", "$HOME"):
+        monkeypatch.setenv("ARBITER_POLL_MS", bad)
+        with pytest.raises(ImproperlyConfigured, match=r"ARBITER_POLL_MS=.*: expected a whole number"):
+            env.int("ARBITER_POLL_MS", default=1000)
+
+
+def test_a_value_starting_with_a_dollar_is_read_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    # django-environ alone reads "$NAME" as NAME's value (or the default when NAME is unset).
+    monkeypatch.setenv("DJANGO_SECRET_KEY", "$HOME-" + "k" * 40)
+    assert env.str("DJANGO_SECRET_KEY", default="") == "$HOME-" + "k" * 40
+    monkeypatch.setenv("ARBITER_VAR_DIR", "$HOME")
+    assert env.folder("ARBITER_VAR_DIR", default=Path("/")) == Path("$HOME")
 
 
 def test_each_installation_makes_its_secret_key_once(tmp_path: Path) -> None:
@@ -138,7 +195,7 @@ def test_each_installation_makes_its_secret_key_once(tmp_path: Path) -> None:
     assert installation_secret(tmp_path / "var") == key  # kept across restarts
     assert installation_secret(tmp_path / "other") != key
     path.write_text("")
-    with pytest.raises(EnvError, match="holds no usable key"):
+    with pytest.raises(ImproperlyConfigured, match="holds no usable key"):
         installation_secret(tmp_path / "var")
 
 

@@ -37,7 +37,7 @@ pytestmark = pytest.mark.integration
 
 PLAYERS = 12
 #: How long a request may take while PostgreSQL is down: the pool's wait for a connection
-#: (2 s, arbiter/settings/env.py) and a margin. Longer is a hang.
+#: (2 s, arbiter/settings/database.py) and a margin. Longer is a hang.
 DOWN_ANSWER_SECONDS = 8.0
 #: Longer than the first five reconnection attempts of a pool take (1, 2, 4, 8 and 16 s
 #: apart): a pool left to its own backoff waits as long again before it tries once more.
