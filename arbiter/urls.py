@@ -5,8 +5,8 @@ from django.urls import include, path
 from django.views import defaults
 
 from api import errors as api_errors
-from arbiter.auth import LoginForm
 from plumbing import errors
+from rooms.forms import LoginForm
 from rooms.urls import console_patterns, hall_patterns, phone_patterns
 from rooms.views import home as views
 
@@ -15,7 +15,7 @@ urlpatterns = [
     path("first-arbitrator/", views.first_arbitrator, name="first_arbitrator"),
     path("demo/", views.demo, name="demo"),
     path("admin/", admin.site.urls),
-    # The form says when the login rate limit stops a password (arbiter/auth.py).
+    # The form says when the login limit stops a password (plumbing/logins.py).
     path("accounts/login/", auth_views.LoginView.as_view(authentication_form=LoginForm), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
     path("i18n/", include("django.conf.urls.i18n")),

@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
+from plumbing import logins
 from tournaments.models import Event, Lexicon
 from tournaments.services import (
     EVENT_SETTINGS,
@@ -350,3 +352,28 @@ class JoinForm(forms.Form):
             " table number or your name also works."
         ),
     )
+
+
+#: The id of the login page's refusal (templates/registration/login.html).
+LOGIN_ERROR_ID = "login-error"
+
+
+class LoginForm(AuthenticationForm):
+    """The login page's form: says why a login is refused while the login limit holds
+    (plumbing/logins.py), before any password is checked."""
+
+    error_messages = {**AuthenticationForm.error_messages, "locked": logins.LOCKED_OUT}
+
+    def clean(self) -> dict[str, Any]:
+        try:
+            username = self.cleaned_data.get("username")
+            if username and self.request is not None and logins.locked(self.request, username):
+                minutes = {"minutes": logins.wait_minutes(self.request)}
+                raise forms.ValidationError(self.error_messages["locked"], code="locked", params=minutes)
+            return super().clean()
+        except forms.ValidationError:
+            # A refusal of the pair, not of one field: both are marked invalid and read with
+            # the message (the template gives it this id), as a field's own error is.
+            for field in self.fields.values():
+                field.widget.attrs.update({"aria-invalid": "true", "aria-describedby": LOGIN_ERROR_ID})
+            raise

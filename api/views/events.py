@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import extend_schema
-from rest_framework import generics
+from rest_framework import exceptions, generics
 from rest_framework.authtoken.views import ObtainAuthToken
 from rest_framework.fields import IntegerField
 from rest_framework.pagination import LimitOffsetPagination
@@ -37,16 +39,32 @@ from api.views.base import (
     EventMixin,
     arbitrator_or_player,
 )
+from plumbing import logins
 from tournaments import selectors
 from tournaments.models import Event, HistoryEntry
+
+
+class LoginsLockedOut(exceptions.Throttled):
+    """A login refused by the login limit (plumbing/logins.py): "locked_out", with the
+    longest wait in seconds."""
+
+    default_code = "locked_out"
+
+    def __init__(self, minutes: int) -> None:
+        message = _("too many failed logins from this address: wait %(minutes)s minutes and try again")
+        super().__init__(detail=message % {"minutes": minutes})
+        self.wait = minutes * 60
 
 
 @extend_schema(
     tags=["auth"],
     summary="An arbitrator's token for a username and password",
-    description='Send it as "Authorization: Token <token>". A wrong username or password is a 400.',
+    description=(
+        'Send it as "Authorization: Token <token>". A wrong username or password is a 400; past'
+        " the login limit, a 429 whatever the password."
+    ),
     request=TokenInputSerializer,
-    responses={200: TokenSerializer, 400: ERRORS[400]},
+    responses={200: TokenSerializer, 400: ERRORS[400], 429: ERRORS[429]},
     auth=[],
 )
 class TokenView(ObtainAuthToken):
@@ -56,6 +74,13 @@ class TokenView(ObtainAuthToken):
     authentication_classes: list[Any] = []
     parser_classes = [JSONParser, FormParser, MultiPartParser]
     serializer_class = TokenInputSerializer
+
+    def post(self, request: Request, *args: Any, **kwargs: Any) -> Response:
+        username = request.data.get("username") if isinstance(request.data, Mapping) else None
+        # Said before the password is checked: axes' own refusal would read as a wrong password.
+        if isinstance(username, str) and username and logins.locked(request._request, username):
+            raise LoginsLockedOut(logins.wait_minutes(request._request))
+        return super().post(request, *args, **kwargs)
 
 
 @extend_schema(tags=["events"], responses={200: EventSerializer(many=True), **ERRORS})

@@ -8,6 +8,7 @@ database and the broker.
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
 
@@ -40,6 +41,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "django_htmx",
     "csp",
+    "axes",
     "rest_framework",
     "rest_framework.authtoken",
     "drf_spectacular",
@@ -65,6 +67,8 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Last: the answer to a login that reached the limit (plumbing/logins.py).
+    "axes.middleware.AxesMiddleware",
 ]
 
 ROOT_URLCONF = "arbiter.urls"
@@ -207,8 +211,26 @@ STATIC_ROOT = VAR_DIR / "static"
 # WhiteNoise warns at every start without it; collectstatic fills it for production.
 STATIC_ROOT.mkdir(parents=True, exist_ok=True)
 WHITENOISE_USE_FINDERS = True
-# Passwords are checked only within the login rate limits (arbiter/auth.py).
-AUTHENTICATION_BACKENDS = ["arbiter.auth.RateLimitedBackend"]
+# Passwords are checked only within the login limits (django-axes, plumbing/logins.py):
+# failures counted in the cache per account at an address and per address alone; past a
+# limit every password from there is refused until the cool-off passes without a failure.
+AUTHENTICATION_BACKENDS = ["axes.backends.AxesStandaloneBackend", "django.contrib.auth.backends.ModelBackend"]
+AXES_HANDLER = "axes.handlers.cache.AxesCacheHandler"
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]
+AXES_FAILURE_LIMIT = "plumbing.logins.failure_limit"
+AXES_COOLOFF_TIME = dt.timedelta(minutes=15)
+AXES_USERNAME_CALLABLE = "plumbing.logins.login_name"
+# The address the other rate limits count by, through ARBITER_TRUSTED_PROXIES.
+AXES_CLIENT_IP_CALLABLE = "plumbing.middleware.client_address"
+AXES_LOCKOUT_CALLABLE = "plumbing.logins.lockout_response"
+# Refused tries do not count: a lockout ends 15 minutes after the last failure, whatever
+# is typed meanwhile.
+AXES_RESET_COOL_OFF_ON_FAILURE_DURING_LOCKOUT = False
+# Axes' admin pages show its database tables, which the cache handler leaves empty.
+AXES_ENABLE_ADMIN = False
+# Without Redis the counts live in each process's memory, as every rate limit's do
+# (axes warns of it).
+SILENCED_SYSTEM_CHECKS = [] if _redis_url else ["axes.W001"]
 # An arbitrator's account guards every event of the laptop, which may serve a hall's open
 # Wi-Fi: Django's checks (not like the name, at least 10 characters, not a common
 # password, not only digits) for the first account, createsuperuser and password changes.

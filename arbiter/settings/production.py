@@ -10,7 +10,7 @@ says whether the request came over HTTPS.
 from django.core.exceptions import ImproperlyConfigured
 
 from arbiter.settings.base import *  # noqa: F403
-from arbiter.settings.base import ARBITER_TRUSTED_PROXIES
+from arbiter.settings.base import ARBITER_TRUSTED_PROXIES, SILENCED_SYSTEM_CHECKS
 from arbiter.settings.env import env
 
 DEBUG = False
@@ -35,4 +35,8 @@ if ARBITER_TRUSTED_PROXIES > 0:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 # Subdomains and the browsers' preload list are the domain owner's decision, not ours:
 # ARBITER_HSTS_SUBDOMAINS opts in; `check --deploy` is otherwise clean.
-SILENCED_SYSTEM_CHECKS = ["security.W021", *([] if SECURE_HSTS_INCLUDE_SUBDOMAINS else ["security.W005"])]
+SILENCED_SYSTEM_CHECKS = [
+    *SILENCED_SYSTEM_CHECKS,
+    "security.W021",
+    *([] if SECURE_HSTS_INCLUDE_SUBDOMAINS else ["security.W005"]),
+]

@@ -12,11 +12,11 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.sessions.backends.base import SessionBase
-from django.core.cache import cache
 from django.core.exceptions import PermissionDenied
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
+from rest_framework.throttling import SimpleRateThrottle
 
 from tournaments import selectors
 from tournaments.models import Event, Player, PlayerToken
@@ -142,13 +142,23 @@ def is_htmx(request: HttpRequest) -> bool:
     return bool(getattr(request, "htmx", False))
 
 
-def within_rate(key: str, limit: int, seconds: int = 60) -> bool:
-    """Count one more request under ``key`` in a fixed window; False past ``limit``."""
-    key = f"arbiter:rate:{key}"
-    cache.add(key, 0, seconds)
-    try:
-        count = cache.incr(key)
-    except ValueError:  # the window expired between add and incr
-        cache.set(key, 1, seconds)
-        count = 1
-    return count <= limit
+class _PageThrottle(SimpleRateThrottle):
+    """A DRF throttle for a page's post: the API's rates (REST_FRAMEWORK's
+    DEFAULT_THROTTLE_RATES) and its way of counting, in the same cache. Counted apart from
+    the API's: a phone's script hands its slips to the API and its form posts them here,
+    and neither spends the other's allowance."""
+
+    def __init__(self, scope: str, ident: str) -> None:
+        self.scope = scope  # before DRF's __init__, which reads the scope's rate
+        self.ident = ident
+        super().__init__()
+
+    def get_cache_key(self, request: Any, view: Any) -> str:
+        return self.cache_format % {"scope": self.scope, "ident": f"page-{self.ident}"}
+
+
+def within_rate(request: HttpRequest, scope: str, ident: str) -> bool:
+    """Count one more of the page's posts of ``scope`` ("join", "slips") for ``ident``;
+    False past the scope's rate."""
+    throttle: Any = _PageThrottle(scope, ident)  # typed for the API's requests; reads none of it
+    return bool(throttle.allow_request(request, None))

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ipaddress
 
-from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model, login
 from django.contrib.auth.forms import BaseUserCreationForm
@@ -66,9 +65,9 @@ def first_arbitrator(request: HttpRequest) -> HttpResponse:
     user.is_staff = True
     user.is_superuser = True
     user.save()
-    # The project's backend: a session naming one not in AUTHENTICATION_BACKENDS is
-    # anonymous at the next request (the new arbitrator was asked to log in).
-    login(request, user, backend=settings.AUTHENTICATION_BACKENDS[0])
+    # The backend that checks passwords, as a password login names it (axes' before it only
+    # refuses, and cannot read a session's user): the next request must find the user.
+    login(request, user, backend="django.contrib.auth.backends.ModelBackend")
     messages.success(request, _("Welcome! Create your event, or load the demo event."))
     return redirect("home")
 

@@ -46,11 +46,6 @@ from tournaments.selectors import (
 )
 from tournaments.services.players import seat_code_needed
 
-#: Joins per address and slips per player, a minute, on the page (the API has its own
-#: throttles, at the same rates by default).
-JOIN_LIMIT = 10
-SLIP_LIMIT = 30
-
 
 def _unknown() -> str:
     # One message for every miss: it must not tell which codes, seats or tables exist.
@@ -58,8 +53,9 @@ def _unknown() -> str:
 
 
 def _join_allowed(request: HttpRequest) -> bool:
-    """Per address: enough to stop code guessing."""
-    return within_rate(f"join:{client_address(request)}", JOIN_LIMIT)
+    """Per address, at the API's join rate (``ARBITER_JOIN_RATE``): enough to stop code
+    guessing."""
+    return within_rate(request, "join", client_address(request))
 
 
 def _find_player(event: Event, who: str) -> Player | None:
@@ -273,7 +269,7 @@ def slip(request: HttpRequest, event_id: int) -> HttpResponse:
     blank = bool(request.POST.get("pass"))  # "I pass": a blank slip, the fields not read
     score_text = "" if blank else (request.POST.get("announced_score") or "").strip()
     with refusals(request):
-        if not within_rate(f"slip:{player.pk}", SLIP_LIMIT):
+        if not within_rate(request, "slips", f"player-{player.pk}"):  # ARBITER_SLIP_RATE
             raise services.ApplicationError(_("Too many slips: wait a minute and try again."))
         if round is None:
             raise services.ApplicationError(_("No round is open."))

@@ -140,8 +140,10 @@ def test_the_token_login_documents_its_answer_and_its_refusal(schema: dict[str, 
     operation = schema["paths"]["/api/auth/token/"]["post"]
     assert "security" not in operation  # no authentication: the body carries the password
     responses = operation["responses"]
-    assert set(responses) == {"200", "400"}
-    assert responses["400"]["content"]["application/json"]["schema"] == {"$ref": "#/components/schemas/Error"}
+    assert set(responses) == {"200", "400", "429"}  # 429: past the login limit
+    error = {"$ref": "#/components/schemas/Error"}
+    assert responses["400"]["content"]["application/json"]["schema"] == error
+    assert responses["429"]["content"]["application/json"]["schema"] == error
     answer = _resolved(schema, responses["200"]["content"]["application/json"]["schema"])
     assert set(answer["properties"]) == set(answer["required"]) == {"token"}
     for body in operation["requestBody"]["content"].values():

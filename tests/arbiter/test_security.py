@@ -3,20 +3,24 @@ password logins rate-limited (the audit of issue 12)."""
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import re
 import secrets
 import subprocess
 import sys
+import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
-from django.test import Client
+from django.test import Client, RequestFactory
+from django.utils import translation
 
-from arbiter import auth
+from plumbing import logins
 
 ROOT = Path(settings.BASE_DIR)
 
@@ -96,9 +100,9 @@ def arbitrator() -> str:
     return "arbitre"
 
 
-def _login(client: Client, password: str, address: str = "10.0.0.7") -> str:
+def _login(client: Client, password: str, address: str = "10.0.0.7", username: str = "arbitre") -> str:
     response = client.post(
-        "/accounts/login/", {"username": "arbitre", "password": password}, REMOTE_ADDR=address
+        "/accounts/login/", {"username": username, "password": password}, REMOTE_ADDR=address
     )
     return "in" if response.status_code == 302 else response.content.decode()
 
@@ -106,7 +110,7 @@ def _login(client: Client, password: str, address: str = "10.0.0.7") -> str:
 @pytest.mark.django_db
 def test_logins_stop_after_too_many_wrong_passwords_even_the_right_one(arbitrator: str) -> None:
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    for _ in range(auth.ACCOUNT_LIMIT):
+    for _ in range(logins.ACCOUNT_LIMIT):
         assert "correct username and password" in _login(client, "guess")
     refused = _login(client, "the-right-one")
     assert "Too many failed logins from this address: wait 15 minutes" in refused
@@ -117,7 +121,7 @@ def test_logins_stop_after_too_many_wrong_passwords_even_the_right_one(arbitrato
 @pytest.mark.django_db
 def test_an_address_guessing_many_accounts_is_stopped(arbitrator: str) -> None:
     client = Client(HTTP_ACCEPT_LANGUAGE="en")
-    for index in range(auth.ADDRESS_LIMIT):
+    for index in range(logins.ADDRESS_LIMIT):
         client.post("/accounts/login/", {"username": f"user{index}", "password": "x"}, REMOTE_ADDR="10.0.0.9")
     assert "Too many failed logins" in _login(client, "the-right-one", address="10.0.0.9")
 
@@ -125,6 +129,90 @@ def test_an_address_guessing_many_accounts_is_stopped(arbitrator: str) -> None:
 @pytest.mark.django_db
 def test_a_right_password_within_the_limit_logs_in(arbitrator: str) -> None:
     client = Client()
-    for _ in range(auth.ACCOUNT_LIMIT - 1):
+    for _ in range(logins.ACCOUNT_LIMIT - 1):
         _login(client, "guess")
     assert _login(client, "the-right-one") == "in"
+
+
+def _token(password: str, address: str = "10.0.0.7", username: str = "arbitre") -> Any:
+    body = {"username": username, "password": password}
+    return Client().post("/api/auth/token/", body, "application/json", REMOTE_ADDR=address)
+
+
+@pytest.mark.django_db
+def test_a_locked_out_login_is_told_so_in_french_by_default(arbitrator: str) -> None:
+    client = Client()
+    for _ in range(logins.ACCOUNT_LIMIT):
+        _login(client, "guess")
+    assert "Trop de connexions échouées depuis cette adresse" in _login(client, "the-right-one")
+
+
+@pytest.mark.django_db
+def test_the_api_token_is_refused_during_a_lockout_even_for_the_right_password(arbitrator: str) -> None:
+    for _ in range(logins.ACCOUNT_LIMIT - 1):
+        assert _token("guess").status_code == 400
+    # The last failure before the limit came from the login page: one count for both.
+    _login(Client(), "guess")
+    refused = _token("the-right-one")
+    assert refused.status_code == 429 and refused["Retry-After"] == "900"
+    error = refused.json()["error"]
+    assert error["code"] == "locked_out" and error["detail"] == {"wait": 900}
+    assert "token" in _token("the-right-one", address="10.0.0.8").json()
+
+
+@pytest.mark.django_db
+def test_failures_on_other_accounts_below_the_address_limit_leave_an_account_open(arbitrator: str) -> None:
+    assert logins.ADDRESS_LIMIT > 2 * logins.ACCOUNT_LIMIT
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    for index in range(2 * logins.ACCOUNT_LIMIT):
+        _login(client, "x", username=f"user{index % 2}")
+    assert "Too many failed logins" in _login(client, "x", username="user0")
+    assert _login(client, "the-right-one") == "in"
+
+
+@pytest.mark.django_db
+def test_an_address_past_its_limit_is_stopped_alone(arbitrator: str) -> None:
+    for index in range(logins.ADDRESS_LIMIT):
+        _login(Client(), "x", address="10.0.0.9", username=f"user{index}")
+    assert _token("the-right-one", address="10.0.0.9").status_code == 429
+    assert _login(Client(), "the-right-one", address="10.0.0.7") == "in"
+
+
+@pytest.mark.django_db
+def test_a_name_counts_as_one_account_whatever_its_case(arbitrator: str) -> None:
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    for index in range(logins.ACCOUNT_LIMIT):
+        _login(client, "x", username="ARBITRE" if index % 2 else "arbitre")
+    assert "Too many failed logins" in _login(client, "the-right-one")
+
+
+@pytest.mark.django_db
+def test_behind_a_proxy_each_caller_is_counted_by_its_own_address(arbitrator: str, settings) -> None:
+    settings.ARBITER_TRUSTED_PROXIES = 1
+    proxy = "10.0.0.1"  # every request comes from it; X-Forwarded-For names the caller
+    phone = Client(HTTP_ACCEPT_LANGUAGE="en", HTTP_X_FORWARDED_FOR="203.0.113.5")
+    for _ in range(logins.ACCOUNT_LIMIT):
+        _login(phone, "guess", address=proxy)
+    assert "Too many failed logins" in _login(phone, "the-right-one", address=proxy)
+    laptop = Client(HTTP_X_FORWARDED_FOR="203.0.113.6")
+    assert _login(laptop, "the-right-one", address=proxy) == "in"
+
+
+@pytest.mark.django_db
+def test_a_lockout_ends_once_the_cool_off_passed_without_a_failure(arbitrator: str, settings) -> None:
+    settings.AXES_COOLOFF_TIME = dt.timedelta(seconds=1)
+    client = Client(HTTP_ACCEPT_LANGUAGE="en")
+    for _ in range(logins.ACCOUNT_LIMIT):
+        _login(client, "guess")
+    assert "Too many failed logins" in _login(client, "the-right-one")
+    time.sleep(1.5)
+    assert _login(client, "the-right-one") == "in"
+
+
+def test_without_the_pages_answer_a_lockout_is_said_in_a_429() -> None:
+    # Axes' asynchronous middleware hands the credentials where the page's answer belongs.
+    request = RequestFactory().post("/accounts/login/")
+    with translation.override("en"):
+        response = logins.lockout_response(request, {"username": "arbitre"})
+    assert response.status_code == 429
+    assert response.content.decode().startswith("Too many failed logins from this address: wait 15 minutes")

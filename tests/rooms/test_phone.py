@@ -8,6 +8,7 @@ import re
 
 import pytest
 from django.test import Client
+from rest_framework.throttling import ScopedRateThrottle
 
 from tests.rooms.helpers import best as _best
 from tests.rooms.helpers import last_round as _round
@@ -263,6 +264,27 @@ def test_phone_slips_are_rate_limited(console: Client, event: Event, opened: Rou
     assert any("Too many" in m for m in _messages(response))
     assert not Slip.objects.filter(word="LAST").exists()
     assert Slip.objects.filter(player__table=1).count() == 30
+
+
+def test_the_pages_limits_are_the_apis_rates_with_counts_of_their_own(
+    console: Client, event: Event, opened: Round, monkeypatch
+) -> None:
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "join", "2/min")
+    monkeypatch.setitem(ScopedRateThrottle.THROTTLE_RATES, "slips", "2/min")
+    guesser = Client(REMOTE_ADDR="10.0.0.5")
+    for _ in range(2):
+        guesser.post("/j/", {"code": "NOPE", "who": "1"})
+    response = guesser.post("/j/", {"code": event.code, "who": "1"}, follow=True)
+    assert any("Too many attempts" in m for m in _messages(response))
+    # The API's joins count apart: the same address still has its whole allowance there.
+    api_join = guesser.post(f"/api/events/{event.pk}/join/", {"code": "NOPE", "seat": "AAAAAA"})
+    assert api_join.status_code != 429
+    anne = _phone(event, 1)
+    for word in ("AA", "AB"):
+        anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": word})
+    response = anne.post(f"/p/{event.pk}/slip/", {"coordinates": "8H", "word": "LAST"}, follow=True)
+    assert any("Too many slips" in m for m in _messages(response))
+    assert not Slip.objects.filter(word="LAST").exists()
 
 
 def test_the_phone_shows_the_ruling_in_words(console: Client, event: Event, opened: Round) -> None:
