@@ -15,6 +15,7 @@ class MultiplexConfig(AppConfig):
         from django.db.models import Q
 
         from multiplex import linker
+        from multiplex.link import NAME
         from multiplex.models import HubLink
         from multiplex.tasks import hub_sync_task
         from tournaments import signals
@@ -22,7 +23,7 @@ class MultiplexConfig(AppConfig):
         from tournaments.models import Game
         from tournaments.services import watchdog
 
-        register(linker.NAME, linker.MultiplexLinker())
+        register(NAME, linker.MultiplexLinker())
         signals.round_drawn.connect(linker.on_round_drawn, dispatch_uid="multiplex.drawn")
         signals.round_closed.connect(linker.on_round_closed, dispatch_uid="multiplex.closed")
         signals.round_placed.connect(linker.on_round_placed, dispatch_uid="multiplex.placed")

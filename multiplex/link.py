@@ -1,6 +1,6 @@
-"""An event playing as a centre of a multiplex (docs/rules.md#multiplex): what the rounds'
-services ask of its link to the hub. The talking to the hub is in
-:mod:`multiplex.services.centre`; here only what is already stored."""
+"""An event linked by the multiplex, and a centre's link to its hub as stored
+(docs/rules.md#multiplex): what the rounds' services ask of it. The talking to the hub is
+in :mod:`multiplex.services.centre`."""
 
 from __future__ import annotations
 
@@ -11,6 +11,15 @@ from typing import Any
 
 from multiplex.models import HubCopy, HubLink, HubOutbox, HubSealed
 from tournaments.models import Event, Game, Round, Slip
+
+NAME = "multiplex"
+
+
+def link_event(event: Event) -> None:
+    """Mark ``event`` as played with the multiplex (a hub, or a centre that joined one)."""
+    if event.linked_by != NAME:
+        event.linked_by = NAME
+        Event.objects.filter(pk=event.pk).update(linked_by=NAME)
 
 
 def hub_link(event: Event) -> HubLink | None:

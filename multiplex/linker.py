@@ -12,7 +12,7 @@ from typing import Any
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from multiplex.link import drawing, following, hub_copy, hub_game_end, hub_link, hub_move, slips_digest
+from multiplex.link import NAME, drawing, following, hub_copy, hub_game_end, hub_link, hub_move, slips_digest
 from multiplex.models import HubLink, HubOutbox, Multiplex
 from multiplex.services.outbox import outbox_put
 from multiplex.sheets import HubSheets
@@ -26,15 +26,6 @@ from tournaments.linked import Linker
 from tournaments.messages import say_error
 from tournaments.models import Event, Game, Round
 from tournaments.services.games import RackRefusedError
-
-NAME = "multiplex"
-
-
-def link_event(event: Event) -> None:
-    """Mark ``event`` as played with the multiplex (a hub, or a centre that joined one)."""
-    if event.linked_by != NAME:
-        event.linked_by = NAME
-        Event.objects.filter(pk=event.pk).update(linked_by=NAME)
 
 
 class MultiplexLinker(Linker):

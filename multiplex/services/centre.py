@@ -33,8 +33,7 @@ from django.db.models import Case, Max, Q, Value, When
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from multiplex.link import hub_link
-from multiplex.linker import link_event
+from multiplex.link import hub_link, link_event
 from multiplex.models import HubCopy, HubLink, HubOutbox, HubSealed
 from multiplex.services.outbox import outbox_put
 from tournaments.core import ApplicationError, User

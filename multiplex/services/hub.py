@@ -19,7 +19,7 @@ from cryptography.fernet import Fernet
 from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 
-from multiplex.linker import link_event
+from multiplex.link import link_event
 from multiplex.models import Centre, HubGame, HubRound, Multiplex
 from solver.formats.record import GameRecord
 from tournaments.core import ApplicationError, User

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from django import template
 
-from multiplex.link import LinkState, link_state
-from multiplex.linker import NAME
+from multiplex.link import NAME, LinkState, link_state
 from tournaments.models import Event
 
 register = template.Library()
