@@ -333,7 +333,7 @@ def result(context: template.Context) -> SafeString:
 
 # The review's lists are written here rather than in its template: a hall's review names
 # 2,000 rulings, and the template language took most of each console page resolving them
-# (0.2 s of 0.28 s, bench/console.py). Whole numbers as the templates show them (no
+# (0.2 s of 0.28 s, bench/hall/console.py). Whole numbers as the templates show them (no
 # thousands separator: USE_THOUSAND_SEPARATOR is off); every name and word escaped.
 
 

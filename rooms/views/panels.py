@@ -3,7 +3,7 @@
 At each public change (a round drawn, opened, closed, ruled, placed) every phone of a hall
 wants its panel at once. Asking for it costs each phone a request: 6.5 ms of a web
 process, 13 s of CPU for 2,000 phones, the whole lead of a round before its last 10 s
-(measured with bench/hall.py, README "Hall benchmark"). Instead each web process builds,
+(measured with bench/hall/, README "Hall benchmark"). Instead each web process builds,
 once per public version, the panel every phone shares (one per language and rack order)
 and the own lines of the players whose phones listen to it there (three queries for all
 of them, :func:`tournaments.selectors.player_lines`); each phone's stream writes its

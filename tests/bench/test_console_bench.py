@@ -1,4 +1,4 @@
-"""The console actions' figures (bench/console.py): what is summed up and said."""
+"""The console actions' figures (bench/hall/console.py): what is summed up and said."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from bench.console import Timed, _credited, _ruling_to_correct, reloaded, report, report_lines
 from bench.hall import BenchError
+from bench.hall.console import Timed, _credited, _ruling_to_correct, reloaded, report, report_lines
 
 
 def test_each_action_is_summed_up_apart_and_a_screen_that_never_showed_it_is_counted():

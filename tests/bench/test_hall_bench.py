@@ -1,4 +1,4 @@
-"""The hall benchmark (bench/hall.py): its figures are only as right as these pieces.
+"""The hall benchmark (bench/hall/): its figures are only as right as these pieces.
 
 The pure helpers (percentiles, the pages' parsing, the slips, the accounting of late,
 lost and duplicated slips, /proc and the worker's log); the phone's sending against a
@@ -25,35 +25,46 @@ from typing import Any
 import pytest
 from aiohttp import web
 
-from bench import hall
-from bench.hall import (
-    ACKNOWLEDGED,
-    REFUSED,
-    RETRY,
-    Phone,
-    PlannedSlip,
-    PlayPage,
-    RequestLog,
+from bench.hall.cli import Burners, main, options_from, parse_args
+from bench.hall.client import RequestLog, cookie_header, cookies_set
+from bench.hall.cpu import (
+    ProcSample,
+    cpu_by_role,
+    cpu_delta,
+    descendants,
+    inherit_roles,
+    machine_busy,
+    process_role,
+    services_cpu,
+    stat_sample,
+)
+from bench.hall.figures import (
+    ADJUDICATIONS,
     Sent,
     Stored,
+    TaskRun,
     account,
-    cookies_set,
-    cpu_delta,
-    csrf_token,
-    descendants,
-    parse_event_created,
-    parse_play_page,
-    phone_address,
-    plan_slips,
-    process_role,
-    round_key,
-    send_times,
-    server_argv,
-    slip_action,
-    stat_sample,
+    by_second,
+    done_after_close,
+    per_slip,
     summary_s,
     worker_tasks,
 )
+from bench.hall.pages import PlayPage, csrf_token, parse_play_page, parts_held, round_key
+from bench.hall.phone import (
+    ACKNOWLEDGED,
+    REFUSED,
+    RETRY,
+    RETRY_SECONDS,
+    SILENT_SECONDS,
+    Phone,
+    phone_address,
+    slip_action,
+)
+from bench.hall.report import adjudication_text
+from bench.hall.server import DEFAULT_COMMAND, parse_event_created, server_argv
+from bench.hall.slips import GUARD_SECONDS, SLIP_KINDS, PlannedSlip, plan_slips, send_times
+from bench.live.server import CLK_TCK
 from solver.notation import parse_move
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -109,7 +120,7 @@ def test_the_bench_follows_phone_js():
     script = (STATIC / "phone.js").read_text()
     assert "res.status === 200 || res.status === 201" in script
     assert "res.status >= 400 && res.status < 500 && res.status !== 429" in script
-    assert re.search(r"setTimeout\(send,\s*(\d+)\)", script).group(1) == str(int(hall.RETRY_SECONDS * 1000))
+    assert re.search(r"setTimeout\(send,\s*(\d+)\)", script).group(1) == str(int(RETRY_SECONDS * 1000))
     assert 'addEventListener("live-online", send)' in script  # a stream message sends it too
     assert 'credentials: "omit"' in script  # the API call carries no cookie
 
@@ -117,7 +128,7 @@ def test_the_bench_follows_phone_js():
 def test_the_bench_follows_live_js():
     script = (STATIC / "live.js").read_text()
     silent = re.search(r"if \(!heard\) \{ fallback\(\); \} \}, (\d+)\)", script)
-    assert silent is not None and int(silent.group(1)) == int(hall.SILENT_SECONDS * 1000)
+    assert silent is not None and int(silent.group(1)) == int(SILENT_SECONDS * 1000)
     assert 'addEventListener("ping", onMessage)' in script
     assert 'addEventListener("version", onMessage)' in script
 
@@ -128,7 +139,7 @@ def test_the_bench_follows_live_js():
 def test_slips_are_spread_over_the_window_but_its_last_tenth_of_a_second():
     times = send_times(2000, deadline=1000.0, window=10.0, rng=random.Random(3))
     assert len(times) == 2000
-    assert all(990.0 <= t < 1000.0 - hall.GUARD_SECONDS for t in times)
+    assert all(990.0 <= t < 1000.0 - GUARD_SECONDS for t in times)
     first_half = sum(t < 995.0 for t in times)
     assert 900 < first_half < 1100  # uniform, not bunched at one end
 
@@ -139,7 +150,7 @@ def test_the_schedule_is_the_same_for_the_same_seed():
 
 def test_a_window_no_longer_than_the_guard_is_refused():
     with pytest.raises(ValueError):
-        send_times(10, 100.0, hall.GUARD_SECONDS, random.Random(1))
+        send_times(10, 100.0, GUARD_SECONDS, random.Random(1))
 
 
 def test_every_phone_has_a_loopback_address_of_its_own():
@@ -198,7 +209,7 @@ def test_cookies_are_taken_from_set_cookie_and_a_deleted_one_is_emptied():
         ]
     )
     assert found == {"csrftoken": "AbC", "sessionid": "s355", "messages": ""}
-    assert hall.cookie_header(found) == "csrftoken=AbC; sessionid=s355"
+    assert cookie_header(found) == "csrftoken=AbC; sessionid=s355"
 
 
 # --------------------------------------------------------------------------- the slips
@@ -208,8 +219,8 @@ TOPS = ["8D WRAITHS", "H4 TRISHAW"]
 
 def test_the_slips_mix_tops_wrong_scores_shifted_references_and_words_that_are_not():
     planned = plan_slips(2000, TOPS, 84, "TWSIARH", "gcg", 15, random.Random(5))
-    kinds = {kind: sum(p.kind == kind for p in planned) for kind, _ in hall.SLIP_KINDS}
-    for kind, weight in hall.SLIP_KINDS:
+    kinds = {kind: sum(p.kind == kind for p in planned) for kind, _ in SLIP_KINDS}
+    for kind, weight in SLIP_KINDS:
         assert abs(kinds[kind] / 2000 - weight) < 0.04, kind
     tops = {tuple(t.split()) for t in TOPS}
     for slip in planned:
@@ -398,7 +409,7 @@ WORKER_LOG = "\n".join(
 def test_the_worker_log_says_when_each_task_arrived_and_how_long_it_ran():
     runs = worker_tasks(WORKER_LOG, dt.timedelta(hours=1))
     received = dt.datetime(2026, 11, 24, 9, 2, 52, 718000, tzinfo=dt.UTC).timestamp()
-    assert runs[0] == hall.TaskRun(
+    assert runs[0] == TaskRun(
         "round_adjudicate_task",
         pytest.approx(received),
         pytest.approx(0.0339, abs=1e-4),
@@ -415,14 +426,14 @@ def test_a_ruling_sent_with_a_countdown_is_done_when_it_ends_not_when_it_arrived
         {"task": r.name, "received_after_close_s": round(r.received - close_at, 3), "ran_s": r.seconds,
          "done_after_close_s": round(r.done - close_at, 3)}
         for r in worker_tasks(WORKER_LOG, dt.timedelta(hours=1))
-        if r.name in hall.ADJUDICATIONS
+        if r.name in ADJUDICATIONS
     ]  # fmt: skip
-    assert [hall.done_after_close(r) for r in runs] == [pytest.approx(0.053), pytest.approx(2.8)]
-    text = hall.adjudication_text(runs)
+    assert [done_after_close(r) for r in runs] == [pytest.approx(0.053), pytest.approx(2.8)]
+    text = adjudication_text(runs)
     assert text.startswith("2 tasks (1 to rule the round again")
     assert "the last done 2.80 s after the close" in text
     old = {"received_after_close_s": 1.0, "ran_s": 0.5}  # a report from before the end times
-    assert hall.done_after_close(old) == 1.5
+    assert done_after_close(old) == 1.5
 
 
 def test_the_server_command_is_a_template():
@@ -435,7 +446,7 @@ def test_the_server_command_is_a_template():
         "--port",
         "8123",
     ]
-    assert server_argv(hall.DEFAULT_COMMAND, 9)[0] == sys.executable
+    assert server_argv(DEFAULT_COMMAND, 9)[0] == sys.executable
     with pytest.raises(argparse.ArgumentTypeError):
         server_argv("serve --port {prot}", 8000)
 
@@ -447,17 +458,17 @@ def test_the_event_id_and_code_are_read_from_event_create():
 
 def test_a_running_server_needs_loopback_an_event_its_code_and_a_login(capsys):
     with pytest.raises(SystemExit):
-        hall.parse_args(["--url", "http://10.0.0.2:8000", "--event", "1", "--code", "X", "--token", "t"])
+        parse_args(["--url", "http://10.0.0.2:8000", "--event", "1", "--code", "X", "--token", "t"])
     with pytest.raises(SystemExit):
-        hall.parse_args(["--url", "http://127.0.0.1:8000", "--event", "1", "--token", "t"])
-    args = hall.parse_args(["--url", "http://127.0.0.1:8000", "--event", "1", "--code", "X", "--token", "t"])
+        parse_args(["--url", "http://127.0.0.1:8000", "--event", "1", "--token", "t"])
+    args = parse_args(["--url", "http://127.0.0.1:8000", "--event", "1", "--code", "X", "--token", "t"])
     assert args.event == 1
 
 
 def test_quick_is_small_and_explicit_options_win():
-    quick = hall.options_from(hall.parse_args(["--quick"]))
+    quick = options_from(parse_args(["--quick"]))
     assert (quick.phones, quick.window) == (100, 5.0)
-    assert hall.options_from(hall.parse_args(["--quick", "--phones", "7"])).phones == 7
+    assert options_from(parse_args(["--quick", "--phones", "7"])).phones == 7
 
 
 def test_only_failures_are_errors():
@@ -542,7 +553,7 @@ async def send_and_wait(script: list[Any], *, request_timeout: float = 5.0) -> t
 
 @pytest.fixture
 def quick_retries(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
-    monkeypatch.setattr(hall, "RETRY_SECONDS", 0.2)
+    monkeypatch.setattr("bench.hall.phone.RETRY_SECONDS", 0.2)
     yield
 
 
@@ -586,7 +597,7 @@ def test_an_html_error_page_is_retried_as_phone_js_does(quick_retries):
 
 
 def test_a_stream_message_sends_a_waiting_slip_before_the_delay_is_over(monkeypatch):
-    monkeypatch.setattr(hall, "RETRY_SECONDS", 30.0)
+    monkeypatch.setattr("bench.hall.phone.RETRY_SECONDS", 30.0)
 
     async def scenario() -> tuple[Phone, Scripted]:
         async with scripted_server([500, 201]) as (server, base):
@@ -626,7 +637,7 @@ def test_a_handful_of_phones_against_serve_lose_and_duplicate_nothing(tmp_path, 
         monkeypatch.delenv(name, raising=False)
     out = tmp_path / "hall.json"
     argv = ["--phones", "6", "--window", "3", "--lead", "3", "--rounds-before", "1", "--json", str(out)]
-    assert hall.main(argv) == 0
+    assert main(argv) == 0
     report = json.loads(out.read_text())
     assert report["joined"] == 6
     assert report["streams"]["connected"] == 6
@@ -647,7 +658,7 @@ def test_slips_are_grouped_by_the_second_of_the_window_they_were_sent_in():
         {"first_sent": -0.1, "latency": None, "late": None},
         {"first_sent": None, "latency": None, "late": None},  # never sent
     ]
-    assert hall.by_second(rows, 10.0) == [
+    assert by_second(rows, 10.0) == [
         {"second": -10, "slips": 2, "p50": 0.1, "max": 0.3, "late": 0, "not_acknowledged": 0},
         {"second": -1, "slips": 2, "p50": 4.0, "max": 4.0, "late": 1, "not_acknowledged": 1},
     ]
@@ -655,17 +666,17 @@ def test_slips_are_grouped_by_the_second_of_the_window_they_were_sent_in():
 
 def test_the_machine_is_busy_for_all_but_its_idle_and_io_wait_time():
     stat = "cpu  1000 50 300 9000 200 10 40 0 0 0\ncpu0 500 25 150 4500 100 5 20 0 0 0\n"
-    assert hall.machine_busy(stat, ticks=100) == 14.0
+    assert machine_busy(stat, ticks=100) == 14.0
 
 
 def test_the_workers_of_a_web_server_are_counted_as_the_web_server():
     tree = {
-        1: hall.ProcSample(1, 0, 10, 0.1, 1, "manage.py serve"),
-        2: hall.ProcSample(2, 1, 11, 0.2, 1, "web (uvicorn)"),
-        3: hall.ProcSample(3, 2, 12, 50.0, 900, "python"),
-        4: hall.ProcSample(4, 1, 13, 1.0, 6, "worker"),
+        1: ProcSample(1, 0, 10, 0.1, 1, "manage.py serve"),
+        2: ProcSample(2, 1, 11, 0.2, 1, "web (uvicorn)"),
+        3: ProcSample(3, 2, 12, 50.0, 900, "python"),
+        4: ProcSample(4, 1, 13, 1.0, 6, "worker"),
     }
-    assert hall.cpu_by_role(hall.inherit_roles(tree)) == {
+    assert cpu_by_role(inherit_roles(tree)) == {
         "manage.py serve": 0.1,
         "web (uvicorn)": 50.2,
         "worker": 1.0,
@@ -674,7 +685,7 @@ def test_the_workers_of_a_web_server_are_counted_as_the_web_server():
 
 def test_busy_processes_keep_a_core_busy_and_end_with_the_run_or_their_limit() -> None:
     """--busy (issue 31): a hall's laptop also prints and projects."""
-    with hall.Burners(1, limit=30) as burners:
+    with Burners(1, limit=30) as burners:
         (process,) = burners.processes
         deadline = time.monotonic() + 10
         while time.monotonic() < deadline and _cpu_s(process.pid) < 0.3:
@@ -682,13 +693,13 @@ def test_busy_processes_keep_a_core_busy_and_end_with_the_run_or_their_limit() -
         assert _cpu_s(process.pid) >= 0.3
     assert process.poll() is not None and burners.cpu_s >= 0.3
     # Left behind by a bench that died, a burner still ends by itself.
-    with hall.Burners(1, limit=0.2) as short:
+    with Burners(1, limit=0.2) as short:
         assert short.processes[0].wait(timeout=10) == 0
 
 
 def _cpu_s(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / hall.CLK_TCK
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK
 
 
 def test_the_cpu_a_slip_costs_is_read_from_the_window_and_the_services(tmp_path: Path) -> None:
@@ -701,27 +712,27 @@ def test_the_cpu_a_slip_costs_is_read_from_the_window_and_the_services(tmp_path:
             "services_cpu_s": {"database": 4.0, "broker": 0.5},
         },
     ]
-    assert hall.per_slip(phases, 2000) == {"web_ms": 6.0, "database_ms": 2.0, "broker_ms": 0.25}
-    assert hall.per_slip(phases, 0)["web_ms"] is None
+    assert per_slip(phases, 2000) == {"web_ms": 6.0, "database_ms": 2.0, "broker_ms": 0.25}
+    assert per_slip(phases, 0)["web_ms"] is None
     # The services are found by process name: a postgres backend, redis, nothing else.
-    tick = hall.CLK_TCK
+    tick = CLK_TCK
     processes = ((11, "postgres", 3 * tick), (12, "redis-server", tick), (13, "python3", 50 * tick))
     for pid, name, cpu in processes:
         (tmp_path / str(pid)).mkdir()
         # proc(5) after the name: state, ppid, ..., utime (the 12th here), ..., starttime.
         fields = ["S", "1", *["0"] * 9, str(cpu), *["0"] * 7, "5"]
         (tmp_path / str(pid) / "stat").write_text(f"{pid} ({name}) " + " ".join(fields))
-    assert hall.services_cpu(tmp_path) == {"database": 3.0, "broker": 1.0}
+    assert services_cpu(tmp_path) == {"database": 3.0, "broker": 1.0}
 
 
 def test_a_bench_phone_holds_what_phone_js_would_after_each_panel() -> None:
     """The board put back takes its rows along; a new board leaves out the rows held; a part
     the phone lacks makes it reload (phone.js, rooms/views/panels.py)."""
     rows = {"row-1", "row-2"}
-    first = hall.parts_held({"board-a", "tocome-a", *rows}, set(), set())
+    first = parts_held({"board-a", "tocome-a", *rows}, set(), set())
     assert first == (True, {"board-a", "tocome-a", *rows})
-    same = hall.parts_held(set(), {"board-a", "tocome-a"}, first[1])
+    same = parts_held(set(), {"board-a", "tocome-a"}, first[1])
     assert same == (True, {"board-a", "tocome-a", *rows})
-    placed = hall.parts_held({"board-b", "row-3", "tocome-b"}, {"row-1"}, same[1])
+    placed = parts_held({"board-b", "row-3", "tocome-b"}, {"row-1"}, same[1])
     assert placed == (True, {"board-b", "row-3", "tocome-b", "row-1"})
-    assert hall.parts_held({"tocome-c"}, {"board-x"}, placed[1])[0] is False
+    assert parts_held({"tocome-c"}, {"board-x"}, placed[1])[0] is False

@@ -1,4 +1,4 @@
-"""The pure helpers of the live-updates benchmark (bench/live.py): the figures it prints
+"""The pure helpers of the live-updates benchmark (bench/live/): the figures it prints
 are only as right as these."""
 
 from __future__ import annotations
@@ -9,17 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from bench.live import (
-    Change,
-    SseParser,
-    parse_clients,
-    parse_modes,
-    percentile,
-    proc_cpu_seconds,
-    proc_status,
-    propagation,
-    summary_ms,
-)
+from bench.live.cli import parse_clients, parse_modes
+from bench.live.figures import Change, percentile, propagation, summary_ms
+from bench.live.server import proc_cpu_seconds, proc_status
+from bench.sse import SseParser
 
 # proc(5): pid (comm) state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt
 # cmajflt utime stime ...

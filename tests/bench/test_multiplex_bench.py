@@ -1,19 +1,14 @@
-"""The pure helpers of the multiplex benchmark (bench/multiplex.py): its verdict and its
+"""The pure helpers of the multiplex benchmark (bench/multiplex/): its verdict and its
 figures are only as right as these."""
 
 from __future__ import annotations
 
 import pytest
 
-from bench.multiplex import (
-    BenchError,
-    created_event,
-    end_problems,
-    last_json,
-    merged_problems,
-    outbox_figures,
-    proc_tree_cpu,
-)
+from bench.multiplex import BenchError
+from bench.multiplex.figures import end_problems, merged_problems, outbox_figures
+from bench.multiplex.game import created_event, last_json
+from bench.multiplex.procs import proc_tree_cpu
 
 END = {
     "event_id": 1,

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import random
 import re
 import statistics
 import time
@@ -32,30 +33,20 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, field
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import Any
 from urllib.parse import urljoin
 
 import aiohttp
 
-from bench.hall import (
-    REQUEST_TIMEOUT,
-    STREAM_RETRY_SECONDS,
-    Answer,
-    Arbitrator,
-    BenchError,
-    RequestLog,
-    SlipRecord,
-    cookie_header,
-    csrf_token,
-    fetch,
-    plan_slips,
-    summary_s,
-)
-from bench.live import SseParser
+from bench.hall import BenchError
+from bench.hall.arbitrator import Arbitrator
+from bench.hall.client import REQUEST_TIMEOUT, Answer, RequestLog, cookie_header, fetch
+from bench.hall.figures import summary_s
+from bench.hall.pages import csrf_token
+from bench.hall.phone import STREAM_RETRY_SECONDS, Phone, SlipRecord
+from bench.hall.slips import plan_slips
+from bench.sse import SseParser
 from solver.boards import layout
-
-if TYPE_CHECKING:
-    from bench.hall import Phone
 
 ACTIONS = ("publish", "correction", "place", "open", "close")
 #: The issue's targets: the server's time for an action at p95, every screen at p99.
@@ -402,6 +393,7 @@ async def play(
     login: Mapping[str, str | None],
     cycles: int,
     log: RequestLog,
+    rng: random.Random,
 ) -> dict[str, Any]:
     """``cycles`` of the arbitrator's actions, the round current being adjudicated; the
     phones' streams open again first (they were stopped to count their slips)."""
@@ -444,7 +436,7 @@ async def play(
             await console.show()
             opened = {"seconds": OPEN_SECONDS}
             timings.append(await _act("open", console, screens, phones, "open/", opened))
-            await _hand_in(arbitrator, phones, event)
+            await _hand_in(arbitrator, phones, event, rng)
             timings.append(await _act("close", console, screens, phones, "close/", {}))
     finally:
         for phone, slip in zip(phones, measured, strict=True):
@@ -455,7 +447,9 @@ async def play(
     return {"game_ended": ended, "actions": report(timings)}
 
 
-async def _hand_in(arbitrator: Arbitrator, phones: Sequence[Phone], event: Mapping[str, Any]) -> None:
+async def _hand_in(
+    arbitrator: Arbitrator, phones: Sequence[Phone], event: Mapping[str, Any], rng: random.Random
+) -> None:
     """Each phone hands in a slip for the open round, at an even pace over SLIPS_SECONDS,
     and every one is answered (a phone retries as phone.js does)."""
     current = await arbitrator.current_round()
@@ -468,7 +462,7 @@ async def _hand_in(arbitrator: Arbitrator, phones: Sequence[Phone], event: Mappi
         current["rack"] or "",
         str(event["notation"]),
         layout(str(event["board"])).size,
-        phones[0].hall.rng,
+        rng,
     )
     for phone, plan in zip(phones, plans, strict=True):
         phone.slip, phone.done = SlipRecord(plan), asyncio.Event()

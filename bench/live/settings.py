@@ -1,6 +1,6 @@
 """Settings of the live-updates benchmark (``python -m bench.live``): the laptop's own
 settings (what ``manage.py serve`` runs). Used by the bench process and by the
-``runserver`` it starts; nothing outside bench/ imports this."""
+``runserver`` it starts; nothing outside bench/live/ imports this."""
 
 from arbiter.settings.local import *  # noqa: F403
 
