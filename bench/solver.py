@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from solver import lexicon as lexmod
-from solver import movegen
+from solver import movegen, recorders
 from solver.boards import Board, layout
 from solver.formats.cgp import parse_board
 from solver.game import GameConfig, simulate
@@ -85,7 +85,7 @@ def bench_positions(lexicons: dict[str, lexmod.Lexicon], quick: bool, kernel: st
         gen = movegen.Generator(board, lex, kernel=kernel)
 
         def cold(
-            recorder: movegen.Recorder,
+            recorder: recorders.Recorder,
             build: bool = False,
             board: Board = board,
             gen: movegen.Generator = gen,
@@ -96,13 +96,13 @@ def bench_positions(lexicons: dict[str, lexmod.Lexicon], quick: bool, kernel: st
             board.cross = None
             gen.generate(rack, recorder)
             if build:
-                assert isinstance(recorder, movegen.AllMoves)
+                assert isinstance(recorder, recorders.AllMoves)
                 list(recorder.moves)
 
-        t_top = _timed(partial(cold, movegen.TopMoves()))
-        t_best = _timed(partial(cold, movegen.BestMoves()))
-        t_all = _timed(partial(cold, movegen.AllMoves()))
-        t_objects = _timed(partial(cold, movegen.AllMoves(), True))
+        t_top = _timed(partial(cold, recorders.TopMoves()))
+        t_best = _timed(partial(cold, recorders.BestMoves()))
+        t_all = _timed(partial(cold, recorders.AllMoves()))
+        t_objects = _timed(partial(cold, recorders.AllMoves(), True))
         top.setdefault(key, []).append(t_top)
         best.setdefault(key, []).append(t_best)
         every.setdefault(key, []).append(t_all)

@@ -1,7 +1,7 @@
 /*
  * solver._kernel: the move generator in C, over the same flat arrays as the pure-Python
- * walker solver.movegen._generate_strip_py (which stays the reference: both are run on
- * the whole reference corpus by the tests).
+ * walker solver.walker (which stays the reference: both are run on the whole reference
+ * corpus by the tests).
  *
  * Graph(mask, accepts, base, kids, check=None)
  *     The GADDAG's four uint32 buffers (solver.gaddag), checked once, here: every child

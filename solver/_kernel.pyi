@@ -5,9 +5,18 @@ from _typeshed import ReadableBuffer, WriteableBuffer
 class Graph:
     nodes: int
     def __init__(
-        self, mask: ReadableBuffer, accepts: ReadableBuffer, base: ReadableBuffer, kids: ReadableBuffer
+        self,
+        mask: ReadableBuffer,
+        accepts: ReadableBuffer,
+        base: ReadableBuffer,
+        kids: ReadableBuffer,
+        check: int | None = None,
     ) -> None: ...
 
+def build(words: ReadableBuffer, /) -> tuple[bytes, bytes, bytes, bytes]: ...
+def checksum(
+    mask: ReadableBuffer, accepts: ReadableBuffer, base: ReadableBuffer, kids: ReadableBuffer, /
+) -> int: ...
 def cross_update(
     graph: object,
     squares: Sequence[int],

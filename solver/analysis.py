@@ -17,13 +17,17 @@ Every equal top is always listed, in that order, the chosen one first.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from solver.boards import Board
 from solver.lexicon import Lexicon
 from solver.move import Move
-from solver.movegen import AllMoves, BestMoves, Generator, TopMoves, TopN
+from solver.movegen import Generator
+from solver.recorders import AllMoves, BestMoves, TopMoves, TopN
 from solver.rules import Rules
 from solver.tiles import BLANK_BIT
+
+if TYPE_CHECKING:  # types only: Board.legal_moves imports this module
+    from solver.boards import Board
 
 
 @dataclass(frozen=True)
@@ -92,7 +96,7 @@ def analyse(
 
 def tops(board: Board, lexicon: Lexicon, rack: list[int], rules: Rules | None = None) -> tuple[Move, ...]:
     """Every top, in the order of the automatic choice, without counting the moves (a
-    bounded best-first search: see :class:`solver.movegen.BestMoves`)."""
+    bounded best-first search: see :class:`solver.recorders.BestMoves`)."""
     rules = rules or Rules()
     recorder = BestMoves()
     Generator(board, lexicon, rules.gen_settings()).generate(rack, recorder)

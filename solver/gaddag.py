@@ -22,7 +22,9 @@ import mmap
 import struct
 from array import array
 from collections.abc import Iterable, Sequence
-from typing import Any, Union
+from typing import Union
+
+from solver import compiled
 
 SEP = 0
 _MAGIC = b"ARBGDG2\n"
@@ -95,9 +97,8 @@ class Gaddag:
 
     def checksum(self) -> int:
         arrays = (self.mask, self.accepts, self.base, self.kids)
-        kernel = _kernel()
-        if kernel is not None:
-            return int(kernel.checksum(*arrays))
+        if compiled.BUILT:
+            return compiled.checksum(*arrays)
         return fast64(arrays)
 
     def to_bytes(self) -> bytes:
@@ -138,20 +139,11 @@ class Gaddag:
         mask, accepts, base, kids = arrays
         graph = cls(mask, accepts, base, kids, check=stored)
         if check:
-            kernel = _kernel()
-            if kernel is not None:
-                graph.native = kernel.Graph(*arrays, check=stored)  # ValueError when damaged
+            if compiled.BUILT:  # ValueError when damaged
+                graph.native = compiled.Graph(mask, accepts, base, kids, check=stored)
             elif fast64(arrays) != stored:
                 raise ValueError("damaged lexicon: checksum mismatch")
         return graph
-
-
-def _kernel() -> Any:
-    try:
-        from solver import _kernel as kernel
-    except ImportError:  # built without a C compiler
-        return None
-    return kernel
 
 
 def gaddag_strings(word: str) -> Iterable[str]:
@@ -170,7 +162,7 @@ def build(words: Iterable[str]) -> Gaddag:
     """Build from uppercase A-Z words (each of 2+ letters; duplicates allowed): in the
     compiled kernel (ENABLE in well under a second), else by :func:`build_py`, which
     gives the same arrays."""
-    if _kernel() is None:
+    if not compiled.BUILT:
         return build_py(words)
     return build_joined("\n".join(words).encode("ascii"))
 
@@ -178,11 +170,10 @@ def build(words: Iterable[str]) -> Gaddag:
 def build_joined(data: bytes) -> Gaddag:
     """:func:`build` from the words joined by newlines, in any order: a long list need not
     be held as a list of strings too."""
-    kernel = _kernel()
-    if kernel is None:
+    if not compiled.BUILT:
         return build_py(data.decode("ascii").split("\n"))
     arrays: list[array[int]] = []
-    for part in kernel.build(data):
+    for part in compiled.build(data):
         a = array("I")
         a.frombytes(part)
         arrays.append(a)

@@ -14,14 +14,17 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 from itertools import chain, combinations, product
+from typing import TYPE_CHECKING
 
-from solver.boards import Board
 from solver.errors import IllegalMoveError
 from solver.lexicon import Lexicon
 from solver.messages import gettext_noop, register
 from solver.move import Move
 from solver.movegen import GenSettings
 from solver.tiles import BLANK, BLANK_BIT, LETTER_MASK, code_char, letter_code
+
+if TYPE_CHECKING:  # types only: Board.score imports this module
+    from solver.boards import Board
 
 #: Why a move is illegal (docs/rules.md#messages), by code. Squares are named in the
 #: rules' notation, letters in uppercase, words as written.

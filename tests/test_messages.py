@@ -16,7 +16,7 @@ import pytest
 from django.utils import translation
 from rest_framework.test import APIClient
 
-from scoring import adjudication
+from scoring.adjudication import verdicts
 from solver import draw, lexicon, notation, rules, tiles
 from solver.errors import IllegalRackError
 from solver.messages import MESSAGES, phrase, render
@@ -53,7 +53,7 @@ def test_the_catalogue_holds_every_message_of_the_solver_and_the_rules() -> None
     """tournaments.messages imports every module that registers codes, so that a code
     stored in a ruling's notes is found whichever process renders it."""
     catalogues = (
-        adjudication.NOTES,
+        verdicts.NOTES,
         draw.DRAW_MESSAGES,
         lexicon.LEXICON_MESSAGES,
         notation.NOTATION_MESSAGES,

@@ -507,13 +507,13 @@ def test_a_stale_shift_is_a_refusal_not_a_server_error(
         raise ValueError("8G FOB is not the shifted placement of this slip on this board")
 
     # The re-adjudication finds a fresh candidate only for a real shift: force the check.
-    real = adj.adjudicate_slip
+    real = adj.adjudicate_slips
 
     def with_candidate(*args: Any, **kwargs: Any) -> adj.Verdict:
         return dataclasses.replace(real(*args, **kwargs), shift_candidate="8G FOB")
 
     monkeypatch.setattr(adj, "accept_shift", stale)
-    monkeypatch.setattr(adj, "adjudicate_slip", with_candidate)
+    monkeypatch.setattr(adj, "adjudicate_slips", with_candidate)
     response = arbitrator_client.post(
         event_url(event, f"rulings/{ruling.pk}/accept-shift/"), {}, format="json"
     )

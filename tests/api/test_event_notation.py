@@ -126,7 +126,7 @@ def test_a_stale_shift_names_the_placement_in_fisf(
     offered = second.tops[-1]
     ruling = Ruling.objects.get(round=second, player=players[1])
     Ruling.objects.filter(pk=ruling.pk).update(shift_candidate=offered)
-    real = adj.adjudicate_slip
+    real = adj.adjudicate_slips
 
     def with_candidate(*args: Any, **kwargs: Any) -> adj.Verdict:
         return dataclasses.replace(real(*args, **kwargs), shift_candidate=offered)
@@ -134,7 +134,7 @@ def test_a_stale_shift_names_the_placement_in_fisf(
     def stale(*args: object, **kwargs: object) -> None:
         raise ValueError(f"{offered} is not the shifted placement of this slip on this board")
 
-    monkeypatch.setattr(adj, "adjudicate_slip", with_candidate)
+    monkeypatch.setattr(adj, "adjudicate_slips", with_candidate)
     monkeypatch.setattr(adj, "accept_shift", stale)
     error = assert_error(
         arbitrator_client.post(event_url(event, f"rulings/{ruling.pk}/accept-shift/"), {}, format="json"),

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from solver import movegen
+from solver import movegen, recorders
 from solver.lexicon import Lexicon
 from solver.notation import format_move
 from solver.tiles import rack_codes
@@ -53,7 +53,7 @@ def test_position_matches_the_reference(
     row: dict[str, Any], corpus_lexicons: dict[str, Lexicon], kernel: str
 ) -> None:
     board = corpus_board(row)
-    recorder = movegen.TopMoves()
+    recorder = recorders.TopMoves()
     generator = movegen.Generator(board, corpus_lexicons[row["lexicon"]], kernel=kernel)
     count = generator.generate(rack_codes(row["rack"]), recorder)
     assert count == row["moves"]
@@ -65,14 +65,14 @@ def test_position_matches_the_reference(
 def test_the_bounded_top_search_finds_every_reference_top(
     row: dict[str, Any], corpus_lexicons: dict[str, Lexicon], kernel: str
 ) -> None:
-    """The best-first search that does not count (solver.movegen.BestMoves) skips anchors
+    """The best-first search that does not count (solver.recorders.BestMoves) skips anchors
     whose bound is below the best found: it must still find every top of every position."""
     board = corpus_board(row)
-    recorder = movegen.BestMoves(always=True)
+    recorder = recorders.BestMoves(always=True)
     generator = movegen.Generator(board, corpus_lexicons[row["lexicon"]], kernel=kernel)
     count = generator.generate(rack_codes(row["rack"]), recorder)
     assert count == (-1 if kernel == "c" else row["moves"])
-    quick = movegen.BestMoves()  # best first with a blank only: it does not pay without one
+    quick = recorders.BestMoves()  # best first with a blank only: it does not pay without one
     count = generator.generate(rack_codes(row["rack"]), quick)
     assert count == (-1 if kernel == "c" and "?" in row["rack"] else row["moves"])
     assert sorted(format_move(m, "gcg") for m in quick.moves) == sorted(row["top_moves"])

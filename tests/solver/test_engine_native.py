@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from solver import gaddag, lexicon, movegen
+from solver import gaddag, lexicon, movegen, recorders
 from solver.boards import Board
 from solver.formats.record import GameConfig
 from solver.game import Game
@@ -77,7 +77,7 @@ def test_a_board_changed_by_hand_or_copied_keeps_right_cross_sets(enable: Lexico
     row = corpus_rows("enable-15.jsonl")[30]
     board = corpus_board(row)
     rack = rack_codes(row["rack"])
-    assert movegen.generate(board, enable, rack, movegen.CountOnly()) == row["moves"]
+    assert movegen.generate(board, enable, rack, recorders.CountOnly()) == row["moves"]
     copy = board.copy()
     assert copy.cross is not board.cross  # a copy's sets are its own
     # A square written directly (not through Board.play) is seen by the snapshot.
@@ -85,7 +85,7 @@ def test_a_board_changed_by_hand_or_copied_keeps_right_cross_sets(enable: Lexico
     copy.squares[empty] = rack_codes("Q")[0]
     for kernel in movegen.kernels_available():
         assert _same(movegen.cross_sets(copy, enable.gaddag, kernel), _fresh(copy, enable.gaddag, kernel))
-    assert movegen.generate(board, enable, rack, movegen.CountOnly()) == row["moves"]
+    assert movegen.generate(board, enable, rack, recorders.CountOnly()) == row["moves"]
 
 
 @needs_kernel
@@ -93,7 +93,7 @@ def test_the_kernel_refuses_a_bad_square_code(enable: Lexicon) -> None:
     board = Board.empty()
     board.squares[3] = 27  # no such letter
     with pytest.raises(ValueError, match="bad tile code 27"):
-        movegen.Generator(board, enable, kernel="c").generate(rack_codes("AB"), movegen.CountOnly())
+        movegen.Generator(board, enable, kernel="c").generate(rack_codes("AB"), recorders.CountOnly())
 
 
 @needs_kernel
@@ -103,7 +103,7 @@ def test_every_recorder_gets_the_same_from_both_kernels(enable: Lexicon, frlp: L
         + [r for r in corpus_rows("bigboards.jsonl") if "?" in r["rack"]][:2]
     )
 
-    class Sink(movegen.Recorder):  # not a recorder the kernel knows: fed move by move
+    class Sink(recorders.Recorder):  # not a recorder the kernel knows: fed move by move
         def __init__(self) -> None:
             self.seen: list[tuple[int, bool, int, int, list[int], int]] = []
             self.threshold = 20
@@ -118,8 +118,8 @@ def test_every_recorder_gets_the_same_from_both_kernels(enable: Lexicon, frlp: L
         out = {}
         for kernel in movegen.KERNELS:
             gen = movegen.Generator(board, lex, kernel=kernel)
-            top, top7, top1, sink = movegen.TopMoves(), movegen.TopN(7), movegen.TopN(1), Sink()
-            counts = [gen.generate(rack, r) for r in (top, top7, top1, sink, movegen.CountOnly())]
+            top, top7, top1, sink = recorders.TopMoves(), recorders.TopN(7), recorders.TopN(1), Sink()
+            counts = [gen.generate(rack, r) for r in (top, top7, top1, sink, recorders.CountOnly())]
             out[kernel] = (
                 counts,
                 top.best,
@@ -136,11 +136,11 @@ def test_every_recorder_gets_the_same_from_both_kernels(enable: Lexicon, frlp: L
 def test_all_moves_are_made_objects_only_when_read(enable: Lexicon) -> None:
     row = max(corpus_rows("enable-15.jsonl")[:200], key=lambda r: r["moves"])
     board = corpus_board(row)
-    every = movegen.AllMoves()
+    every = recorders.AllMoves()
     count = movegen.Generator(board, enable, kernel="c").generate(rack_codes(row["rack"]), every)
     moves = every.moves
-    assert isinstance(moves, movegen.MoveList) and len(moves) == count == row["moves"]
-    reference = movegen.AllMoves()
+    assert isinstance(moves, recorders.MoveList) and len(moves) == count == row["moves"]
+    reference = recorders.AllMoves()
     movegen.Generator(board, enable, kernel="python").generate(rack_codes(row["rack"]), reference)
     assert moves == reference.moves and list(moves) == reference.moves
     assert moves[-1] == reference.moves[-1] and moves[5:9] == reference.moves[5:9]
@@ -225,7 +225,7 @@ FUZZ = textwrap.dedent(
     """
     import json, random, sys
     from array import array
-    from solver import _kernel, gaddag, movegen
+    from solver import _kernel, gaddag, movegen, recorders
     from solver.boards import Board
     from solver.move import Move
     from solver.tiles import rack_codes
@@ -256,7 +256,7 @@ FUZZ = textwrap.dedent(
                 for kernel in ("c", "python"):
                     try:
                         gen = movegen.Generator(b.copy(), g, kernel=kernel)
-                        gen.generate(rack_codes(rack), movegen.AllMoves())
+                        gen.generate(rack_codes(rack), recorders.AllMoves())
                     except (IndexError, RecursionError):
                         if kernel == "c":
                             raise
@@ -306,12 +306,12 @@ def test_a_board_pickles_and_deep_copies_without_its_cache(
 
     lex = lexicon.load(_cached_list(tmp_path, monkeypatch, ["maison", "porte"]))  # from the mapped cache
     board = Board.empty("standard", "french")
-    movegen.generate(board, lex, rack_codes("MAISONS"), movegen.CountOnly())
+    movegen.generate(board, lex, rack_codes("MAISONS"), recorders.CountOnly())
     assert board.cross is not None
     for other in (pickle.loads(pickle.dumps(board)), copy.deepcopy(board)):
         assert other == board and other.cross is None
-        assert movegen.generate(other, lex, rack_codes("MAISONS"), movegen.CountOnly()) == movegen.generate(
-            board, lex, rack_codes("MAISONS"), movegen.CountOnly()
+        assert movegen.generate(other, lex, rack_codes("MAISONS"), recorders.CountOnly()) == movegen.generate(
+            board, lex, rack_codes("MAISONS"), recorders.CountOnly()
         )
 
 
@@ -319,9 +319,9 @@ def test_a_board_pickles_and_deep_copies_without_its_cache(
 def test_top_n_asking_for_more_than_there_are_gets_every_move_best_first(enable: Lexicon) -> None:
     row = corpus_rows("enable-15.jsonl")[40]
     board = corpus_board(row)
-    many = movegen.TopN(10**12)  # the kernel's heap grows with the moves, not with n
+    many = recorders.TopN(10**12)  # the kernel's heap grows with the moves, not with n
     count = movegen.Generator(board, enable, kernel="c").generate(rack_codes(row["rack"]), many)
-    every = movegen.AllMoves()
+    every = recorders.AllMoves()
     movegen.Generator(board, enable, kernel="python").generate(rack_codes(row["rack"]), every)
     assert count == len(many.moves) == row["moves"]
     assert [m.score for m in many.moves] == sorted((m.score for m in every.moves), reverse=True)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from solver import movegen
+from solver import movegen, recorders
 from solver.analysis import analyse, order_tops
 from solver.boards import Board
 from solver.lexicon import Lexicon
@@ -25,7 +25,7 @@ def row_with_many_moves() -> dict:
 
 def test_all_moves_lists_each_placement_once(enable: Lexicon, row_with_many_moves: dict) -> None:
     board = corpus_board(row_with_many_moves)
-    recorder = movegen.AllMoves()
+    recorder = recorders.AllMoves()
     count = movegen.generate(board, enable, rack_codes(row_with_many_moves["rack"]), recorder)
     keys = [m.key(board) for m in recorder.moves]
     assert count == len(recorder.moves) == len(set(keys)) == row_with_many_moves["moves"]
@@ -34,10 +34,10 @@ def test_all_moves_lists_each_placement_once(enable: Lexicon, row_with_many_move
 def test_top_n_keeps_the_n_best_in_score_order(enable: Lexicon, row_with_many_moves: dict) -> None:
     board = corpus_board(row_with_many_moves)
     rack = rack_codes(row_with_many_moves["rack"])
-    every = movegen.AllMoves()
+    every = recorders.AllMoves()
     movegen.generate(board, enable, rack, every)
     best_scores = sorted((m.score for m in every.moves), reverse=True)[:10]
-    top10 = movegen.TopN(10)
+    top10 = recorders.TopN(10)
     movegen.generate(board, enable, rack, top10)
     assert [m.score for m in top10.moves] == best_scores
 
@@ -45,14 +45,14 @@ def test_top_n_keeps_the_n_best_in_score_order(enable: Lexicon, row_with_many_mo
 def test_count_only_counts_without_keeping(enable: Lexicon, row_with_many_moves: dict) -> None:
     board = corpus_board(row_with_many_moves)
     assert (
-        movegen.generate(board, enable, rack_codes(row_with_many_moves["rack"]), movegen.CountOnly())
+        movegen.generate(board, enable, rack_codes(row_with_many_moves["rack"]), recorders.CountOnly())
         == row_with_many_moves["moves"]
     )
 
 
 def test_top_n_refuses_zero() -> None:
     with pytest.raises(ValueError, match="n >= 1"):
-        movegen.TopN(0)
+        recorders.TopN(0)
 
 
 def test_a_one_tile_move_forming_words_both_ways_is_listed_once_across() -> None:
@@ -61,7 +61,7 @@ def test_a_one_tile_move_forming_words_both_ways_is_listed_once_across() -> None
     board.play(parse_move("8G AT", "gcg"))
     board.play(parse_move("H7 TAT", "gcg"))  # H7 T, H8 A (shared), H9 T
     assert board.rows()[7][6:8] == "AT" and board.rows()[8][7] == "T"
-    rec = movegen.AllMoves()
+    rec = recorders.AllMoves()
     movegen.generate(board, lex, rack_codes("A"), rec)
     keys = [m.key(board) for m in rec.moves]
     assert len(keys) == len(set(keys))
@@ -73,9 +73,9 @@ def test_a_one_tile_move_forming_words_both_ways_is_listed_once_across() -> None
 def test_first_move_is_horizontal_by_default_and_vertical_when_allowed(enable: Lexicon) -> None:
     board = Board.empty()
     rack = rack_codes("ADEGORZ")
-    across_only = movegen.generate(board, enable, rack, movegen.CountOnly())
+    across_only = movegen.generate(board, enable, rack, recorders.CountOnly())
     both = movegen.generate(
-        board, enable, rack, movegen.CountOnly(), movegen.GenSettings(first_move_horizontal=False)
+        board, enable, rack, recorders.CountOnly(), movegen.GenSettings(first_move_horizontal=False)
     )
     assert across_only == 336
     assert both == 2 * 336
@@ -96,7 +96,7 @@ def test_an_empty_rack_or_a_rack_without_moves_gives_no_top(enable: Lexicon) -> 
 
 def test_a_rack_longer_than_the_board_allows_is_refused(enable: Lexicon) -> None:
     with pytest.raises(ValueError, match="at most 7"):
-        movegen.generate(Board.empty(), enable, rack_codes("AEINRSTX"), movegen.CountOnly())
+        movegen.generate(Board.empty(), enable, rack_codes("AEINRSTX"), recorders.CountOnly())
 
 
 def test_equal_tops_put_fewest_blanks_first() -> None:
@@ -143,7 +143,7 @@ def test_both_kernels_give_the_same_moves_in_the_same_order(enable: Lexicon, frl
         lex = enable if row["lexicon"] == "ENABLE" else frlp
         results = []
         for kernel in movegen.KERNELS:
-            rec = movegen.AllMoves()
+            rec = recorders.AllMoves()
             movegen.Generator(board, lex, kernel=kernel).generate(rack_codes(row["rack"]), rec)
             results.append([(m, m.score) for m in rec.moves])
         assert results[0] == results[1]
@@ -163,7 +163,7 @@ def test_the_python_kernel_can_be_forced_by_environment(monkeypatch: pytest.Monk
 
 
 def test_a_recorder_error_stops_the_generator_and_propagates(enable: Lexicon) -> None:
-    class Boom(movegen.Recorder):
+    class Boom(recorders.Recorder):
         def add(self, score: int, across: bool, line: int, start: int, word: list[int], placed: int) -> None:
             raise RuntimeError("recorder failed")
 
@@ -193,4 +193,6 @@ def test_the_compiled_kernel_refuses_a_damaged_automaton_instead_of_crashing() -
         array("I", [50_000_000] * 26),
     )
     with pytest.raises(ValueError, match="damaged lexicon"):
-        movegen.Generator(Board.empty(), damaged, kernel="c").generate(rack_codes("AB"), movegen.CountOnly())
+        movegen.Generator(Board.empty(), damaged, kernel="c").generate(
+            rack_codes("AB"), recorders.CountOnly()
+        )

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from solver import movegen, rules
+from solver import movegen, recorders, rules
 from solver.boards import Board, layout
 from solver.errors import IllegalMoveError
 from solver.formats.cgp import parse_board
@@ -501,7 +501,7 @@ def _spread(rows: list[dict[str, Any]], k: int) -> list[dict[str, Any]]:
 def _check_generated_moves(row: dict[str, Any], lexicon: Lexicon) -> None:
     board = corpus_board(row)
     rack = rack_codes(row["rack"])
-    recorder = movegen.AllMoves()
+    recorder = recorders.AllMoves()
     movegen.generate(board, lexicon, rack, recorder)
     keys = set()
     for generated in recorder.moves:
