@@ -21,7 +21,7 @@ from rest_framework.views import exception_handler as drf_exception_handler
 
 from api.parsers import BodyRefused
 from plumbing.errors import server_error_logged
-from tournaments.services import ApplicationError
+from tournaments.core import ApplicationError
 
 #: Where the API lives: Django's error handlers answer in its format below it.
 API_PREFIX = "/api/"

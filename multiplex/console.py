@@ -18,7 +18,7 @@ from multiplex.services.results import centre_player_remove, centre_player_resto
 from multiplex.services.serving import key_read_out as key_read_out_service
 from rooms.views.common import arbitrated_event, arbitrator_page, number, refusals
 from rooms.views.console.base import back
-from tournaments import services
+from tournaments.core import ApplicationError
 
 
 @require_POST
@@ -53,7 +53,7 @@ def hub_unseal(request: HttpRequest, event_id: int) -> HttpResponse:
     game = number(request.POST.get("game"))
     with refusals(request):
         if game is None:
-            raise services.ApplicationError(_("Which game? Its number is missing."))
+            raise ApplicationError(_("Which game? Its number is missing."))
         copied = centre_service.hub_unseal(
             event=event, game=game, key=request.POST.get("key", ""), by=request.user
         )
@@ -76,7 +76,7 @@ def key_read_out(request: HttpRequest, event_id: int) -> HttpResponse:
     centre = hub.centres.filter(pk=centre_id).first() if centre_id is not None else None
     with refusals(request):
         if centre is None or game is None:
-            raise services.ApplicationError(_("Which centre, which game? Choose them in the list."))
+            raise ApplicationError(_("Which centre, which game? Choose them in the list."))
         key_read_out_service(multiplex=hub, game=game, centre=centre, by=request.user)
         messages.success(
             request,
@@ -102,7 +102,7 @@ def multiplex_player_remove(request: HttpRequest, event_id: int) -> HttpResponse
     reason = request.POST.get("reason", "")
     with refusals(request):
         if player is None:
-            raise services.ApplicationError(_("Which player? Choose them in the list."))
+            raise ApplicationError(_("Which player? Choose them in the list."))
         values = {"centre": player.centre.name, "table": player.table, "name": player.name}
         if request.POST.get("restore"):
             centre_player_restore(player=player, reason=reason, by=request.user)

@@ -19,7 +19,7 @@ from multiplex.sheets import HubSheets
 from solver.draw import RackDraw
 from solver.errors import IllegalRackError
 from solver.game import Game as SolverGame
-from tournaments import tasks
+from tournaments import queue
 from tournaments.core import ApplicationError
 from tournaments.display import shown_move
 from tournaments.linked import Linker
@@ -114,7 +114,7 @@ class MultiplexLinker(Linker):
 def _sync_on_commit(event_id: int) -> None:
     from multiplex.tasks import hub_sync_task
 
-    transaction.on_commit(lambda: tasks.send(hub_sync_task, event_id, False))
+    transaction.on_commit(lambda: queue.send(hub_sync_task, event_id, False))
 
 
 def _publish(game: Game, kind: str, number: int, payload: dict[str, Any]) -> None:

@@ -9,14 +9,9 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.utils.translation import gettext_lazy as _
 
 from plumbing import logins
+from tournaments.core import EVENT_SETTINGS, LIVE_SETTINGS, MAX_ANNOUNCED, ApplicationError
 from tournaments.models import Event, Lexicon
-from tournaments.services import (
-    EVENT_SETTINGS,
-    LIVE_SETTINGS,
-    MAX_ANNOUNCED,
-    ApplicationError,
-    lexicon_size_check,
-)
+from tournaments.services.lexicons import lexicon_size_check
 
 #: One help line per setting, with its default (docs/rules.md#event-settings) where it has one.
 EVENT_HELP = {

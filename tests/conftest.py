@@ -21,9 +21,10 @@ from solver import lexicon
 from solver.boards import Board, layout
 from solver.formats.cgp import parse_board
 from solver.tiles import tile_set
-from tournaments import services
 from tournaments.models import Event, Lexicon
 from tournaments.services import backups, phone_slips
+from tournaments.services.events import event_create
+from tournaments.services.lexicons import lexicon_bundled
 
 DATA = Path(__file__).parent / "data"
 CORPUS = DATA / "corpus"
@@ -95,12 +96,12 @@ def corpus_board(row: dict[str, Any]) -> Board:
 
 @pytest.fixture
 def enable_lexicon(transactional_db: None) -> Lexicon:
-    return services.lexicon_bundled(name="enable")
+    return lexicon_bundled(name="enable")
 
 
 @pytest.fixture
 def event(enable_lexicon: Lexicon) -> Event:
-    return services.event_create(
+    return event_create(
         name="Club evening",
         starts_on=dt.date(2026, 11, 21),
         lexicon=enable_lexicon,

@@ -34,8 +34,10 @@ from django.test import Client, override_settings
 from django.utils import translation
 
 from scoring.standings import PlayerInfo, RoundResult, standings
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Lexicon
+from tournaments.services.events import event_create
+from tournaments.services.players import player_add
 
 LOCALE = Path(settings.BASE_DIR) / "locale"
 LANGUAGES = ("fr", "en")
@@ -266,13 +268,13 @@ def test_the_standings_write_numbers_the_way_of_each_language() -> None:
 
 def test_a_refusal_is_in_the_language_of_the_person_who_asked() -> None:
     event = Event(name="Club", starts_on=dt.date(2026, 11, 21))
-    with translation.override("fr"), pytest.raises(services.ApplicationError) as refused:
-        services.player_add(event=event, name=" ")
+    with translation.override("fr"), pytest.raises(ApplicationError) as refused:
+        player_add(event=event, name=" ")
     assert refused.value.message == "un joueur doit avoir un nom"
-    with translation.override("en"), pytest.raises(services.ApplicationError) as refused:
-        services.player_add(event=event, name=" ")
+    with translation.override("en"), pytest.raises(ApplicationError) as refused:
+        player_add(event=event, name=" ")
     assert refused.value.message == "a player needs a name"
     # Placeholders are filled in after the translation, French punctuation included.
-    with translation.override("fr"), pytest.raises(services.ApplicationError) as refused:
-        services.event_create(name="Club", starts_on=event.starts_on, lexicon=Lexicon(), colour="red")
+    with translation.override("fr"), pytest.raises(ApplicationError) as refused:
+        event_create(name="Club", starts_on=event.starts_on, lexicon=Lexicon(), colour="red")
     assert refused.value.message == "paramètres de tournoi inconnus\u00a0: colour"

@@ -20,10 +20,14 @@ from scoring.adjudication import verdicts
 from solver import draw, lexicon, notation, rules, tiles
 from solver.errors import IllegalRackError
 from solver.messages import MESSAGES, phrase, render
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.messages import say, say_error, say_notes
 from tournaments.models import Event, Game, Lexicon, Player
-from tournaments.services import ApplicationError
+from tournaments.services.events import event_create
+from tournaments.services.games import game_start, round_draw
+from tournaments.services.lexicons import lexicon_import
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_solve, top_choose
 
 NBSP = "\u00a0"
 #: Parameters as the template names them: %(name)s, %(name)d or %(name)r.
@@ -114,52 +118,52 @@ def test_a_sentence_without_a_code_is_shown_as_it_is() -> None:
 
 @pytest.fixture
 def players(event: Event) -> list[Player]:
-    return [services.player_add(event=event, name=name) for name in ("Anne", "Bruno")]
+    return [player_add(event=event, name=name) for name in ("Anne", "Bruno")]
 
 
 @pytest.fixture
 def game(event: Event, players: list[Player]) -> Game:
-    return services.game_start(event=event)
+    return game_start(event=event)
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_refused_typed_rack_is_said_in_the_language_of_who_typed_it(game: Game) -> None:
     with translation.override("fr"), pytest.raises(ApplicationError) as refused:
-        services.round_draw(game=game, typed="QQAEIOU")
+        round_draw(game=game, typed="QQAEIOU")
     assert refused.value.message == "il n’y a pas de deuxième Q dans le sac"
     with translation.override("fr"), pytest.raises(ApplicationError) as refused:
-        services.round_draw(game=game, typed="BCDFGHJ")
+        round_draw(game=game, typed="BCDFGHJ")
     assert refused.value.message == "le tirage doit avoir au moins 2 voyelles au coup 1 (il en a 0)"
     with translation.override("en"), pytest.raises(ApplicationError) as refused:
-        services.round_draw(game=game, typed="AEIRST")
+        round_draw(game=game, typed="AEIRST")
     assert refused.value.message == "the rack must hold 7 tiles, not 6"
 
 
 @pytest.mark.django_db(transaction=True)
 def test_an_illegal_top_is_refused_in_the_language_of_who_chose_it(game: Game) -> None:
-    round = services.round_draw(game=game)
+    round = round_draw(game=game)
     assert round is not None
-    services.round_solve(round_id=round.pk)
+    round_solve(round_id=round.pk)
     round.refresh_from_db()
     with translation.override("fr"), pytest.raises(ApplicationError) as refused:
-        services.top_choose(round=round, move_text="8H QQQQ")
+        top_choose(round=round, move_text="8H QQQQ")
     assert refused.value.message == "il n’y a pas de Q dans le tirage"
     with translation.override("fr"), pytest.raises(ApplicationError) as refused:
-        services.top_choose(round=round, move_text="8H")
+        top_choose(round=round, move_text="8H")
     assert refused.value.message == "mot manquant après 8H"
 
 
 @pytest.mark.django_db(transaction=True)
 def test_a_word_list_that_is_not_text_is_refused_in_french() -> None:
     with translation.override("fr"), pytest.raises(ApplicationError) as refused:
-        services.lexicon_import(name="binaire", language="fr", data=b"AA\x00\x01BB", source_name="liste.bin")
+        lexicon_import(name="binaire", language="fr", data=b"AA\x00\x01BB", source_name="liste.bin")
     assert refused.value.message.endswith("n’est pas une liste de mots en texte (contenu binaire)")
 
 
 @pytest.mark.django_db(transaction=True)
 def test_minimums_that_do_not_fit_the_rack_are_refused_in_french(enable_lexicon: Lexicon) -> None:
     with translation.override("fr"), pytest.raises(ApplicationError) as refused:
-        services.event_create(
+        event_create(
             name="Club",
             starts_on=dt.date(2026, 11, 21),
             lexicon=enable_lexicon,

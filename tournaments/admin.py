@@ -46,7 +46,7 @@ class PlayerInline(admin.TabularInline[Player, Event]):
 @admin.register(Event)
 class EventAdmin(admin.ModelAdmin[Event]):
     list_display = ("name", "starts_on", "code", "language", "board", "mode")
-    # Master games are checked when imported (services.event_import); not edited by hand.
+    # Master games are checked when imported (services.transfer.event_import); not edited by hand.
     readonly_fields = ("masters",)
     search_fields = ("name", "code")
     inlines = [PlayerInline]

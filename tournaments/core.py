@@ -88,6 +88,13 @@ LIVE_SETTINGS = {
 #: The settings a game record carries: an imported event takes them from the record.
 RECORD_SETTINGS = tuple(f.name for f in dataclasses.fields(GameConfig) if f.name in EVENT_SETTINGS)
 
+#: The event's settings a game file (tournaments/services/transfer.py) carries besides the
+#: record's: how the slips were written and ruled. A restored game keeps them; a master game
+#: takes them as defaults.
+FILE_SETTINGS = tuple(
+    key for key in EVENT_SETTINGS if key not in RECORD_SETTINGS and key not in ("random_seed", "ends_on")
+)
+
 
 #: No move scores more on any board; a bigger number is a typing error, not a score.
 MAX_ANNOUNCED = 9999

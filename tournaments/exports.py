@@ -5,7 +5,7 @@ CSV is semicolon-separated UTF-8 with a byte-order mark, as French spreadsheets 
 in the event's ``hall_language``: its column names, decimals with a comma in French (a
 point in English), times in the event's local time ("2026-11-28 01:14:08"); numbers plain
 (no thousands separator); codes (a ruling's reason, a slip's source) as stored. The JSON
-record is what ``services.event_import`` reads back (a "master game") and ``python -m
+record is what ``services.transfer.event_import`` reads back (a "master game") and ``python -m
 solver`` replays.
 """
 
@@ -25,10 +25,10 @@ from django.utils.translation import pgettext_lazy
 from scoring.adjudication import Reason
 from scoring.standings import Row
 from solver.formats import gcg
+from tournaments.core import FILE_SETTINGS
 from tournaments.display import shown_move
 from tournaments.linked import linker
 from tournaments.models import Event, Game, Player, Round, Ruling, Slip
-from tournaments.services.transfer import FILE_SETTINGS
 from tournaments.standings import event_standings, game_standings
 from tournaments.state import game_record
 

@@ -253,7 +253,7 @@ class Event(models.Model):
         _("phones join with"), max_length=10, choices=Seating.choices, default=Seating.CARD
     )
     #: Game records to replay (Eliot's "master games"), game 1 first: each game started
-    #: takes its racks and placed moves from its record (see services.event_import).
+    #: takes its racks and placed moves from its record (see services.transfer.event_import).
     masters = models.JSONField(_("master games"), default=list, blank=True)
     #: The app that plays this event together with others (tournaments.linked), "" on its
     #: own: the rounds' services ask that app only then.

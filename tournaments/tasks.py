@@ -7,93 +7,55 @@ The time limits are not set here: the app's ``task_soft_time_limit`` and
 ``task_time_limit`` apply (settings CELERY_TASK_SOFT_TIME_LIMIT and CELERY_TASK_TIME_LIMIT,
 from ARBITER_TASK_SOFT_TIME_LIMIT and ARBITER_TASK_TIME_LIMIT); a limit in the decorator
 would override them. The word list import is the exception: it sets its own.
+
+The services send them by name (:mod:`tournaments.queue`): this module imports the
+services, and none of them imports it.
 """
 
 from __future__ import annotations
 
-import logging
-from typing import Any
-
 from celery import shared_task
-from celery.app.task import Task
 from celery.exceptions import SoftTimeLimitExceeded
 from django.utils import translation
 from django.utils.translation import gettext as _
-from kombu.exceptions import OperationalError
 
-logger = logging.getLogger(__name__)
-
-
-def send(task: Task[Any, Any], *args: Any, countdown: float | None = None) -> bool:
-    """Send ``task``; False when the broker cannot take it (Redis down or restarting).
-
-    The work a task does is recorded in the rows before it is sent (a round closed, a rack
-    drawn), so a message that could not be sent is not lost: the watchdog
-    (:mod:`tournaments.services.watchdog`) finds the round still waiting and sends it
-    again. Raising here instead would turn an arbitrator's close into an error page for a
-    round that is closed all the same (the hall benchmark saw it with Redis stopped).
-    ``countdown``: run it that many seconds from now at the earliest."""
-    if task.app.conf.task_always_eager:
-        task.delay(*args)  # run here: its errors are the caller's (tests, ARBITER_TASKS_EAGER)
-        return True
-    try:
-        if countdown is None:
-            task.apply_async(args)
-        else:
-            task.apply_async(args, countdown=countdown)
-    except (OperationalError, OSError):
-        logger.warning("could not send %s%r: the watchdog will send it again", task.name, args, exc_info=True)
-        return False
-    return True
+from tournaments import queue
+from tournaments.models import Round
+from tournaments.services import lexicons, rounds, rulings, sheets
 
 
 @shared_task(acks_late=True)
 def round_solve_task(round_id: int) -> None:
-    from tournaments.services import round_solve
-
-    round_solve(round_id=round_id)
+    rounds.round_solve(round_id=round_id)
 
 
 @shared_task(acks_late=True)
 def round_adjudicate_task(round_id: int) -> None:
-    from tournaments.models import Round
-    from tournaments.services import round_adjudicate
-
     if Round.objects.filter(pk=round_id, state=Round.State.OPEN).exists():
         return  # reopened since its close sent this: ruled at its next close
-    round_adjudicate(round_id=round_id)
+    rulings.round_adjudicate(round_id=round_id)
 
 
 @shared_task(acks_late=True)
 def round_rule_when_quiet_task(round_id: int, newest: int | None, waited: float) -> None:
     """A round ruled again once the in-time slips queued behind its close stop coming."""
-    from tournaments.services.rulings import round_adjudicate_when_quiet
-
-    round_adjudicate_when_quiet(round_id=round_id, newest=newest, waited=waited)
-
-
-#: Seconds between two passes of :func:`round_rule_ahead_task` (the setting
-#: ARBITER_RULE_AHEAD turns them off).
-RULE_AHEAD_EVERY = 2.0
+    rulings.round_adjudicate_when_quiet(round_id=round_id, newest=newest, waited=waited)
 
 
 @shared_task(acks_late=True)
 def round_rule_ahead_task(round_id: int, ruled_through: int = 0) -> None:
-    """The slips of an open round ruled as they come, a pass every RULE_AHEAD_EVERY
-    seconds until the round is closed (tournaments/services/rulings.py)."""
-    from tournaments.services.rulings import round_rule_ahead
-
-    ruled = round_rule_ahead(round_id=round_id, ruled_through=ruled_through)
+    """The slips of an open round ruled as they come, a pass every
+    :data:`~tournaments.queue.RULE_AHEAD_EVERY` seconds until the round is closed
+    (tournaments/services/rulings.py)."""
+    ruled = rulings.round_rule_ahead(round_id=round_id, ruled_through=ruled_through)
     if ruled is not None and not round_rule_ahead_task.app.conf.task_always_eager:
-        send(round_rule_ahead_task, round_id, ruled, countdown=RULE_AHEAD_EVERY)
+        queue.send(round_rule_ahead_task, round_id, ruled, countdown=queue.RULE_AHEAD_EVERY)
 
 
 @shared_task(acks_late=True)
 def sheet_print_task(sheet_id: int) -> None:
     """Printing in a worker: the layout of a 300-player event takes a second or two."""
-    from tournaments.services.sheets import sheet_print
-
-    sheet_print(sheet_id=sheet_id)
+    sheets.sheet_print(sheet_id=sheet_id)
 
 
 # Its own limits: the largest list allowed (ARBITER_LEXICON_MAX_MB, 16 MB) compiles in about
@@ -103,19 +65,17 @@ def sheet_print_task(sheet_id: int) -> None:
 def lexicon_import_task(lexicon_id: int, language: str) -> None:
     """An uploaded word list compiled in a worker; its refusals said in ``language``, the
     uploader's."""
-    from tournaments.services.lexicons import lexicon_compile, lexicon_failed
-
     with translation.override(language):
         try:
-            lexicon_compile(lexicon_id=lexicon_id)
+            lexicons.lexicon_compile(lexicon_id=lexicon_id)
         except SoftTimeLimitExceeded:
-            lexicon_failed(
+            lexicons.lexicon_failed(
                 lexicon_id=lexicon_id,
                 error=_("the import took more than 10 minutes and was stopped: choose a smaller list"),
             )
         except Exception:
             # Not left "being imported" for ever: the log keeps the traceback.
-            lexicon_failed(
+            lexicons.lexicon_failed(
                 lexicon_id=lexicon_id,
                 error=_("the import failed on the worker (its log says why): import the list again"),
             )

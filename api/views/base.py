@@ -24,8 +24,8 @@ from api.serializers import (
     ErrorSerializer,
 )
 from tournaments import selectors
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, Player, PlayerToken, Round
-from tournaments.services import ApplicationError
 
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 429)}
 

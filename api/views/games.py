@@ -24,7 +24,8 @@ from api.views.base import (
     EventMixin,
     arbitrator_or_player,
 )
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments.services.games import game_end, game_start
 
 
 @extend_schema(
@@ -37,7 +38,7 @@ class GamesView(EventMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def post(self, request: Request, event_id: int) -> Response:
-        game = services.game_start(event=self.get_event(), by=request.user)
+        game = game_start(event=self.get_event(), by=request.user)
         return Response(GameSerializer(game).data, status=status.HTTP_201_CREATED)
 
 
@@ -53,9 +54,7 @@ class GameEndView(EventMixin, APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = GameEndInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        game = services.game_end(
-            game=self.current_game(), reason=data.validated_data["reason"], by=request.user
-        )
+        game = game_end(game=self.current_game(), reason=data.validated_data["reason"], by=request.user)
         return Response(GameSerializer(game).data)
 
 

@@ -34,8 +34,22 @@ from api.views.base import (
     EventMixin,
 )
 from plumbing.middleware import client_address
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.models import Player, PlayerToken
+from tournaments.services.players import (
+    PLAYER_FIELDS,
+    join_number,
+    player_add,
+    player_join_confirm,
+    player_join_refuse,
+    player_release,
+    player_remove,
+    player_token_issue,
+    player_update,
+    player_withdraw,
+    players_import,
+    seat_code_renew,
+)
 
 
 @extend_schema(
@@ -57,7 +71,7 @@ class JoinView(EventMixin, APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = JoinInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        token = services.player_token_issue(
+        token = player_token_issue(
             event=self.get_event(),
             code=data.validated_data["code"],
             seat=data.validated_data["seat"],
@@ -70,7 +84,7 @@ class JoinView(EventMixin, APIView):
             "token": token.key,
             "player": PlayerSerializer(token.player).data,
             "confirmed": confirmed,
-            "number": services.join_number(token),
+            "number": join_number(token),
         }
         return Response(
             JoinOutputSerializer(body).data,
@@ -99,7 +113,7 @@ class PlayersView(EventMixin, APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = PlayerInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = services.player_add(event=self.get_event(), by=request.user, **data.validated_data)
+        player = player_add(event=self.get_event(), by=request.user, **data.validated_data)
         return Response(ArbitratorPlayerSerializer(player).data, status=status.HTTP_201_CREATED)
 
 
@@ -115,9 +129,7 @@ class PlayersImportView(EventMixin, APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = PlayersImportSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        players = services.players_import(
-            event=self.get_event(), csv_text=data.validated_data["csv"], by=request.user
-        )
+        players = players_import(event=self.get_event(), csv_text=data.validated_data["csv"], by=request.user)
         return Response(ArbitratorPlayerSerializer(players, many=True).data, status=status.HTTP_201_CREATED)
 
 
@@ -143,8 +155,8 @@ class PlayerView(EventMixin, APIView):
         player = self._player(player_id)
         data = PlayerUpdateSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        values = {key: getattr(player, key) for key in services.PLAYER_FIELDS} | data.validated_data
-        player = services.player_update(player=player, by=request.user, **values)
+        values = {key: getattr(player, key) for key in PLAYER_FIELDS} | data.validated_data
+        player = player_update(player=player, by=request.user, **values)
         return Response(ArbitratorPlayerSerializer(player).data)
 
     @extend_schema(
@@ -154,7 +166,7 @@ class PlayerView(EventMixin, APIView):
         responses={204: None, **ERRORS},
     )
     def delete(self, request: Request, event_id: int, player_id: int) -> Response:
-        services.player_remove(player=self._player(player_id), by=request.user)
+        player_remove(player=self._player(player_id), by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)
 
 
@@ -171,9 +183,7 @@ class PlayerWithdrawView(EventMixin, APIView):
         player = get_object_or_404(Player, pk=player_id, event=self.get_event())
         data = WithdrawInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        player = services.player_withdraw(
-            player=player, by=request.user, withdrawn=data.validated_data["withdrawn"]
-        )
+        player = player_withdraw(player=player, by=request.user, withdrawn=data.validated_data["withdrawn"])
         return Response(ArbitratorPlayerSerializer(player).data)
 
 
@@ -188,7 +198,7 @@ class PlayerReleaseView(EventMixin, APIView):
 
     def post(self, request: Request, event_id: int, player_id: int) -> Response:
         player = get_object_or_404(Player, pk=player_id, event=self.get_event())
-        revoked = services.player_release(player=player, by=request.user)
+        revoked = player_release(player=player, by=request.user)
         return Response(ReleaseSerializer({"revoked": revoked}).data)
 
 
@@ -203,7 +213,7 @@ class PlayerSeatCodeView(EventMixin, APIView):
 
     def post(self, request: Request, event_id: int, player_id: int) -> Response:
         player = get_object_or_404(Player, pk=player_id, event=self.get_event())
-        player = services.seat_code_renew(player=player, by=request.user)
+        player = seat_code_renew(player=player, by=request.user)
         return Response(ArbitratorPlayerSerializer(player).data)
 
 
@@ -213,7 +223,7 @@ def _join_request(token: PlayerToken) -> dict[str, Any]:
         "player": token.player_id,
         "table": token.player.table,
         "name": token.player.name,
-        "number": services.join_number(token),
+        "number": join_number(token),
         "asked_at": token.created_at,
         "address": token.address,
         "device": token.device,
@@ -255,7 +265,7 @@ class JoinRequestView(EventMixin, APIView):
     def post(self, request: Request, event_id: int, token_id: int) -> Response:
         token = self.token(token_id)
         if self.confirm:
-            services.player_join_confirm(token=token, by=request.user)
+            player_join_confirm(token=token, by=request.user)
         else:
-            services.player_join_refuse(token=token, by=request.user)
+            player_join_refuse(token=token, by=request.user)
         return Response(status=status.HTTP_204_NO_CONTENT)

@@ -40,9 +40,23 @@ from api.views.base import (
     arbitrator_or_player,
     fresh,
 )
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments.core import ApplicationError
 from tournaments.models import Game
-from tournaments.services import ApplicationError
+from tournaments.services.games import round_draw
+from tournaments.services.rounds import (
+    round_add_time,
+    round_close,
+    round_open,
+    round_pause,
+    round_place,
+    round_publish,
+    round_reopen,
+    round_resume,
+    round_unplace,
+    top_choose,
+)
+from tournaments.services.watchdog import round_rule_again
 
 
 @extend_schema(
@@ -62,7 +76,7 @@ class DrawView(EventMixin, APIView):
         data = DrawInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
         game = self.current_game()
-        round = services.round_draw(
+        round = round_draw(
             game=game,
             by=request.user,
             typed=data.validated_data.get("typed"),
@@ -100,7 +114,7 @@ class OpenRoundView(EventMixin, APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = OpenInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        round = services.round_open(
+        round = round_open(
             round=self.current_round(), by=request.user, seconds=data.validated_data.get("seconds")
         )
         return Response(RoundSerializer(fresh(round), context=ARBITRATOR).data)
@@ -113,7 +127,7 @@ class CloseRoundView(EventMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def post(self, request: Request, event_id: int) -> Response:
-        round = services.round_close(round=self.current_round(), by=request.user)
+        round = round_close(round=self.current_round(), by=request.user)
         return Response(RoundSerializer(fresh(round), context=ARBITRATOR).data)
 
 
@@ -129,7 +143,7 @@ class ReopenRoundView(EventMixin, APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = ReopenInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        round = services.round_reopen(
+        round = round_reopen(
             round=self.current_round(),
             by=request.user,
             seconds=data.validated_data.get("seconds"),
@@ -148,7 +162,7 @@ class PauseClockView(EventMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def post(self, request: Request, event_id: int) -> Response:
-        round = services.round_pause(round=self.current_round(), by=request.user)
+        round = round_pause(round=self.current_round(), by=request.user)
         return Response(RoundSerializer(fresh(round), context=ARBITRATOR).data)
 
 
@@ -162,7 +176,7 @@ class ResumeClockView(EventMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def post(self, request: Request, event_id: int) -> Response:
-        round = services.round_resume(round=self.current_round(), by=request.user)
+        round = round_resume(round=self.current_round(), by=request.user)
         return Response(RoundSerializer(fresh(round), context=ARBITRATOR).data)
 
 
@@ -178,7 +192,7 @@ class AddTimeView(EventMixin, APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = AddTimeInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        round = services.round_add_time(
+        round = round_add_time(
             round=self.current_round(), by=request.user, seconds=data.validated_data["seconds"]
         )
         return Response(RoundSerializer(fresh(round), context=ARBITRATOR).data)
@@ -194,7 +208,7 @@ class PublishView(EventMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def post(self, request: Request, event_id: int) -> Response:
-        round = services.round_publish(round=self.current_round(), by=request.user)
+        round = round_publish(round=self.current_round(), by=request.user)
         return Response(RoundSerializer(fresh(round), context=ARBITRATOR).data)
 
 
@@ -209,7 +223,7 @@ class UndoPlacementView(EventMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def post(self, request: Request, event_id: int) -> Response:
-        round = services.round_unplace(game=self.current_game(), by=request.user)
+        round = round_unplace(game=self.current_game(), by=request.user)
         return Response(RoundSerializer(fresh(round), context=ARBITRATOR).data)
 
 
@@ -227,7 +241,7 @@ class RuleAgainView(EventMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def post(self, request: Request, event_id: int) -> Response:
-        round = services.round_rule_again(round=self.current_round(), by=request.user)
+        round = round_rule_again(round=self.current_round(), by=request.user)
         return Response(RoundSerializer(fresh(round), context=ARBITRATOR).data)
 
 
@@ -245,7 +259,7 @@ class TopView(EventMixin, APIView):
     def post(self, request: Request, event_id: int) -> Response:
         data = TopInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        choice = services.top_choose(
+        choice = top_choose(
             round=self.current_round(),
             move_text=data.validated_data["move"],
             by=request.user,
@@ -269,7 +283,7 @@ class PlaceView(EventMixin, APIView):
         data.is_valid(raise_exception=True)
         round = self.current_round()
         fields = data.validated_data
-        following = services.round_place(
+        following = round_place(
             round=round,
             by=request.user,
             draw_next=fields["draw_next"],

@@ -21,8 +21,9 @@ from api.views.base import (
     ERRORS,
     EventMixin,
 )
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.models import Ruling
+from tournaments.services.rulings import ruling_accept_shift, ruling_average, ruling_override
 
 
 class RulingMixin(EventMixin):
@@ -45,7 +46,7 @@ class OverrideView(RulingMixin, APIView):
     def post(self, request: Request, event_id: int, ruling_id: int) -> Response:
         data = OverrideInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        ruling = services.ruling_override(ruling=self.get_ruling(), by=request.user, **data.validated_data)
+        ruling = ruling_override(ruling=self.get_ruling(), by=request.user, **data.validated_data)
         return Response(RoundRulingSerializer(ruling, context={"event": self.get_event()}).data)
 
 
@@ -61,7 +62,7 @@ class AcceptShiftView(RulingMixin, APIView):
     def post(self, request: Request, event_id: int, ruling_id: int) -> Response:
         data = AcceptShiftInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        ruling = services.ruling_accept_shift(
+        ruling = ruling_accept_shift(
             ruling=self.get_ruling(), by=request.user, reason=data.validated_data.get("reason")
         )
         return Response(RoundRulingSerializer(ruling, context={"event": self.get_event()}).data)
@@ -80,7 +81,7 @@ class AverageView(RulingMixin, APIView):
     def post(self, request: Request, event_id: int, ruling_id: int) -> Response:
         data = AcceptShiftInputSerializer(data=request.data)
         data.is_valid(raise_exception=True)
-        ruling = services.ruling_average(
+        ruling = ruling_average(
             ruling=self.get_ruling(), by=request.user, reason=data.validated_data.get("reason")
         )
         return Response(RoundRulingSerializer(ruling, context={"event": self.get_event()}).data)

@@ -44,9 +44,11 @@ from api.views.base import (
     arbitrator_or_player,
 )
 from plumbing.middleware import received_at
-from tournaments import judging, selectors, services
+from tournaments import judging, selectors
 from tournaments.core import MAX_ANNOUNCED
 from tournaments.models import Slip
+from tournaments.services.phone_slips import PhoneSlip, phone_slip
+from tournaments.services.slips import NoRoundError, SubmitResult, late_reason, paper_slip_submit, slip_submit
 
 
 class RoundSlipsView(EventMixin, APIView):
@@ -95,12 +97,12 @@ class RoundSlipsView(EventMixin, APIView):
             if player is None:
                 raise ValidationError({"table": [_("no player at table %(table)s") % {"table": table}]})
             # Collected by the deadline, typed later: the service dates it like the console.
-            result = services.paper_slip_submit(
+            result = paper_slip_submit(
                 round=self.current_round(), player=player, by=request.user, second=second, **fields
             )
         else:
             try:
-                result = services.slip_submit(
+                result = slip_submit(
                     event=event,  # its current round, read under the lock
                     player=self.token_player(request),
                     source=Slip.Source.PHONE,
@@ -109,19 +111,19 @@ class RoundSlipsView(EventMixin, APIView):
                     sent_at=sent_at,
                     **fields,
                 )
-            except services.NoRoundError as exc:
+            except NoRoundError as exc:
                 raise NotFound(exc.message) from exc
         return Response(
             slip_receipt(result), status=status.HTTP_201_CREATED if result.created else status.HTTP_200_OK
         )
 
 
-def slip_receipt(result: services.SubmitResult) -> Any:
+def slip_receipt(result: SubmitResult) -> Any:
     receipt = {
         "id": result.slip.pk,
         "received_at": result.slip.received_at,
         "late": result.slip.late,
-        "late_reason": services.late_reason(result.slip),
+        "late_reason": late_reason(result.slip),
         "current": result.slip.current,
         "created": result.created,
         "invalid_words": result.invalid_words,
@@ -163,7 +165,7 @@ def _number(value: Any, lowest: int, highest: int) -> bool:
     return type(value) is int and lowest <= value <= highest
 
 
-def phone_slip_of(request: HttpRequest, event_id: int) -> services.PhoneSlip | None:
+def phone_slip_of(request: HttpRequest, event_id: int) -> PhoneSlip | None:
     """A phone's slip for the quick path (:mod:`tournaments.services.phone_slips`): the same
     body as :class:`RoundSlipsView` reads, read without DRF's machinery (a hall's slips spent
     more CPU there than in the slip itself). None: not the plain case, DRF's view takes it
@@ -200,7 +202,7 @@ def phone_slip_of(request: HttpRequest, event_id: int) -> services.PhoneSlip | N
         sent_at = parse_datetime(body["sent_at"]) if isinstance(body["sent_at"], str) else None
         if sent_at is None or sent_at.tzinfo is None:
             return None
-    return services.PhoneSlip(
+    return PhoneSlip(
         key=parts[1],
         event_id=event_id,
         coordinates=coordinates,
@@ -220,10 +222,10 @@ RECORDED = "arbiter_recorded_slip"
 
 def _phone_slip(request: HttpRequest, event_id: int) -> HttpResponse | None:
     """A phone's plain slip recorded by the quick path, and its receipt; None: DRF's view."""
-    result: services.SubmitResult | None = getattr(request, RECORDED, None)
+    result: SubmitResult | None = getattr(request, RECORDED, None)
     if result is None:
         slip = phone_slip_of(request, event_id)
-        result = None if slip is None else services.phone_slip(slip)
+        result = None if slip is None else phone_slip(slip)
     if result is None:
         return None
     return HttpResponse(

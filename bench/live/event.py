@@ -26,25 +26,27 @@ def prepare(players: int) -> Fixture:
     from django.core.management import call_command
 
     from rooms.views.common import SESSION_PLAYERS
-    from tournaments import services
-    from tournaments import services as api_services
+    from tournaments.services.events import event_create
+    from tournaments.services.games import game_start, round_draw
+    from tournaments.services.lexicons import lexicon_bundled
+    from tournaments.services.players import player_add, player_token_issue
 
     call_command("migrate", interactive=False, verbosity=0)
     arbitrator = get_user_model().objects.create_user(username="bench-arbitrator", password="bench")
-    event = services.event_create(
+    event = event_create(
         name="Live updates bench",
         starts_on=dt.date.today(),
-        lexicon=services.lexicon_bundled(name="enable"),
+        lexicon=lexicon_bundled(name="enable"),
         created_by=arbitrator,
         language="english",
     )
-    game = services.game_start(event=event, by=arbitrator)
-    services.round_draw(game=game, by=arbitrator)
+    game = game_start(event=event, by=arbitrator)
+    round_draw(game=game, by=arbitrator)
     store = import_module(settings.SESSION_ENGINE).SessionStore
     cookies: list[str] = []
     for number in range(1, players + 1):
-        player = services.player_add(event=event, name=f"Phone {number}", table=number)
-        token = api_services.player_token_issue(event=event, code=event.code, seat=player.seat_code)
+        player = player_add(event=event, name=f"Phone {number}", table=number)
+        token = player_token_issue(event=event, code=event.code, seat=player.seat_code)
         session = store()
         session[SESSION_PLAYERS] = {str(event.pk): {"player": player.pk, "token": token.key}}
         session.create()
@@ -64,9 +66,10 @@ def change_state(fixture: Fixture) -> tuple[float, float, str]:
     from django.contrib.auth import get_user_model
     from django.db import transaction
 
-    from tournaments import services
     from tournaments.models import Event, Round
     from tournaments.selectors import current_round
+    from tournaments.services.events import event_update
+    from tournaments.services.rounds import round_open
 
     event = Event.objects.get(pk=fixture.event_id)
     by = get_user_model().objects.get(pk=fixture.arbitrator_id)
@@ -78,11 +81,11 @@ def change_state(fixture: Fixture) -> tuple[float, float, str]:
     with transaction.atomic():
         transaction.on_commit(lambda: committed.append(time.perf_counter()))
         if round is not None and round.state == Round.State.DRAWN:
-            services.round_open(round=round, by=by)
+            round_open(round=round, by=by)
             label = "round opened"
         else:
             # Always another value than the stored one, or nothing would change.
             seconds = 181 if event.round_seconds != 181 else 182
-            services.event_update(event=event, by=by, round_seconds=seconds)
+            event_update(event=event, by=by, round_seconds=seconds)
             label = "time per round changed"
     return called, committed[0], label

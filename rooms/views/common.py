@@ -19,9 +19,9 @@ from django.utils.translation import gettext as _
 from rest_framework.throttling import SimpleRateThrottle
 
 from tournaments import selectors
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Player, PlayerToken
 from tournaments.permissions import can_arbitrate
-from tournaments.services import ApplicationError
 from tournaments.state import StateError
 
 #: The session key holding the player joined on this browser, per event:

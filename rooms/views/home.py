@@ -16,8 +16,8 @@ from django.views.decorators.http import require_POST
 
 from plumbing.middleware import client_address
 from solver.boards import LAYOUT_NAMES
-from tournaments import services
 from tournaments.models import Event, board_choice
+from tournaments.services.demo import event_demo
 
 
 class FirstArbitratorForm(BaseUserCreationForm[User]):
@@ -76,7 +76,7 @@ def first_arbitrator(request: HttpRequest) -> HttpResponse:
 def demo(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect("login")
-    event = services.event_demo(by=request.user)
+    event = event_demo(by=request.user)
     messages.success(
         request,
         _("Demo event ready. Phones join at /j/%(code)s/ with tables 1 to 4: open the round then.")

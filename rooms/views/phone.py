@@ -30,7 +30,7 @@ from rooms.views.common import (
     session_waiting,
     within_rate,
 )
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.display import sorted_rack
 from tournaments.models import Event, Player, PlayerToken, Round, seat_code_clean
 from tournaments.selectors import (
@@ -44,7 +44,8 @@ from tournaments.selectors import (
     public_view,
     results_being_checked,
 )
-from tournaments.services.players import seat_code_needed
+from tournaments.services.players import join_number, player_token_issue, seat_code_needed
+from tournaments.services.slips import slip_submit
 
 
 def _unknown() -> str:
@@ -75,8 +76,8 @@ def _take_seat(request: HttpRequest, event: Event, typed: str, who: str) -> Play
     seen = {"held": held, "address": client_address(request), "device": request.headers.get("User-Agent", "")}
     if seat_code_clean(who):
         try:
-            return services.player_token_issue(event=event, code=typed, seat=who, **seen)
-        except services.ApplicationError as exc:
+            return player_token_issue(event=event, code=typed, seat=who, **seen)
+        except ApplicationError as exc:
             # A name of six such letters: tried as a name where names may join.
             if exc.extra.get("reason") != "join_refused" or event.seating != Event.Seating.CONFIRM:
                 raise
@@ -85,8 +86,8 @@ def _take_seat(request: HttpRequest, event: Event, typed: str, who: str) -> Play
         raise seat_code_needed()
     player = _find_player(event, who)
     if player is None:
-        raise services.ApplicationError(_unknown())
-    return services.player_token_issue(event=event, code=typed, table=player.table, **seen)
+        raise ApplicationError(_unknown())
+    return player_token_issue(event=event, code=typed, table=player.table, **seen)
 
 
 def join(request: HttpRequest, code: str = "") -> HttpResponse:
@@ -227,7 +228,7 @@ def play(request: HttpRequest, event_id: int) -> HttpResponse:
             return render(
                 request,
                 "phone/waiting.html",
-                {"event": event, "player": waiting.player, "number": services.join_number(waiting)},
+                {"event": event, "player": waiting.player, "number": join_number(waiting)},
             )
         # To the join page without the code: event ids are sequential, so whoever guesses
         # this address must not be handed the code of the event (and a table with it).
@@ -270,13 +271,13 @@ def slip(request: HttpRequest, event_id: int) -> HttpResponse:
     score_text = "" if blank else (request.POST.get("announced_score") or "").strip()
     with refusals(request):
         if not within_rate(request, "slips", f"player-{player.pk}"):  # ARBITER_SLIP_RATE
-            raise services.ApplicationError(_("Too many slips: wait a minute and try again."))
+            raise ApplicationError(_("Too many slips: wait a minute and try again."))
         if round is None:
-            raise services.ApplicationError(_("No round is open."))
+            raise ApplicationError(_("No round is open."))
         score = number(score_text)
         if score_text and score is None:
-            raise services.ApplicationError(_("The score is a whole number."))
-        result = services.slip_submit(
+            raise ApplicationError(_("The score is a whole number."))
+        result = slip_submit(
             round=round,
             player=player,
             coordinates="" if blank else request.POST.get("coordinates", "")[:20],

@@ -8,8 +8,10 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.api.helpers import player_client
-from tournaments import services
 from tournaments.models import Event, Game, Player, Round
+from tournaments.services.games import game_start, round_draw
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_open
 
 
 @pytest.fixture(autouse=True)
@@ -35,21 +37,18 @@ def arbitrator(event: Event) -> User:
 
 @pytest.fixture
 def players(event: Event) -> list[Player]:
-    return [
-        services.player_add(event=event, name=f"Player {i}", category="A" if i < 3 else "B")
-        for i in (1, 2, 3)
-    ]
+    return [player_add(event=event, name=f"Player {i}", category="A" if i < 3 else "B") for i in (1, 2, 3)]
 
 
 @pytest.fixture
 def game(event: Event, players: list[Player]) -> Game:
-    return services.game_start(event=event)
+    return game_start(event=event)
 
 
 @pytest.fixture
 def drawn(game: Game) -> Round:
     """Seed 7, game 1, round 1: rack BFOIPOR, one top, 8H PROOF for 28."""
-    round = services.round_draw(game=game)
+    round = round_draw(game=game)
     assert round is not None
     round.refresh_from_db()
     return round
@@ -57,7 +56,7 @@ def drawn(game: Game) -> Round:
 
 @pytest.fixture
 def open_round(drawn: Round) -> Round:
-    return services.round_open(round=drawn)
+    return round_open(round=drawn)
 
 
 @pytest.fixture

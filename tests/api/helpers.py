@@ -7,8 +7,8 @@ from typing import Any
 from django.utils import timezone
 from rest_framework.test import APIClient
 
-from tournaments import services
 from tournaments.models import Event, Player, PlayerToken, Round
+from tournaments.services.rounds import round_close, round_place, top_choose
 
 
 def event_url(event: Event, tail: str = "") -> str:
@@ -34,10 +34,10 @@ def player_client(player: Player) -> APIClient:
 
 
 def place(round: Round) -> None:
-    services.round_close(round=round)
+    round_close(round=round)
     round.refresh_from_db()
-    services.top_choose(round=round, move_text=round.tops[0])
-    services.round_place(round=round, draw_next=False)
+    top_choose(round=round, move_text=round.tops[0])
+    round_place(round=round, draw_next=False)
 
 
 def top_slip(round: Round, **extra: Any) -> dict[str, Any]:

@@ -11,8 +11,10 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
 from tests.api.helpers import assert_error, event_url, place, player_client, top_slip
-from tournaments import services
 from tournaments.models import Event, Game, Player, PlayerToken, Round, Slip
+from tournaments.services.events import event_create
+from tournaments.services.players import player_add, player_join_confirm
+from tournaments.services.rounds import round_close, round_open, round_publish
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,7 +61,7 @@ def test_join_by_table_needs_the_seat_code_or_the_arbitrators_confirmation(
     phone.credentials(HTTP_AUTHORIZATION=f"Player {response.json()['token']}")
     waiting = assert_error(phone.get(event_url(event)), 401, "authentication_failed")
     assert "confirmation" in waiting["message"]
-    services.player_join_confirm(token=PlayerToken.objects.get(), by=None)
+    player_join_confirm(token=PlayerToken.objects.get(), by=None)
     assert phone.get(event_url(event)).status_code == 200
 
 
@@ -80,7 +82,7 @@ def test_join_with_a_wrong_code_or_seat_is_refused_alike(
 
 
 def test_a_virtual_player_cannot_be_joined(event: Event) -> None:
-    bot = services.player_add(event=event, name="Bot", table=5, virtual_level=3)
+    bot = player_add(event=event, name="Bot", table=5, virtual_level=3)
     response = APIClient().post(
         event_url(event, "join/"), {"code": event.code, "seat": bot.seat_code}, format="json"
     )
@@ -138,8 +140,8 @@ def test_a_bad_token_is_refused(event: Event) -> None:
 
 
 def test_a_token_of_another_event_is_refused(event: Event, enable_lexicon, open_round: Round) -> None:
-    other = services.event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon)
-    stranger = player_client(services.player_add(event=other, name="Stranger"))
+    other = event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon)
+    stranger = player_client(player_add(event=other, name="Stranger"))
     for url in ("", "rounds/current/", "rounds/current/slips/", "standings/"):
         assert_error(stranger.get(event_url(event, url)), 403, "permission_denied")
     payload = {"coordinates": "8D", "word": "AA", "announced_score": 2}
@@ -172,7 +174,7 @@ def test_the_arbitrator_token_is_obtained_with_the_password(arbitrator) -> None:
 def test_events_list_is_the_callers(
     event: Event, arbitrator_client: APIClient, p1: APIClient, enable_lexicon
 ) -> None:
-    services.event_create(name="Someone else's", starts_on=event.starts_on, lexicon=enable_lexicon)
+    event_create(name="Someone else's", starts_on=event.starts_on, lexicon=enable_lexicon)
     assert [e["id"] for e in arbitrator_client.get("/api/events/").json()] == [event.pk]
     assert [e["id"] for e in p1.get("/api/events/").json()] == [event.pk]
     staff = APIClient()
@@ -209,15 +211,15 @@ def test_a_player_never_sees_the_top_before_adjudication(event: Event, drawn: Ro
     body = p1.get(event_url(event, "rounds/current/")).json()
     assert body["state"] == "drawn" and body["rack"] is None
     assert body["tops"] is None and body["top_score"] is None and body["move_count"] is None
-    services.round_open(round=drawn)
+    round_open(round=drawn)
     body = p1.get(event_url(event, "rounds/current/")).json()
     assert body["rack"] == drawn.rack and body["tops"] is None and body["top_score"] is None
-    services.round_close(round=drawn)
+    round_close(round=drawn)
     drawn.refresh_from_db()
     assert drawn.state == Round.State.ADJUDICATED
     body = p1.get(event_url(event, "rounds/current/")).json()
     assert body["tops"] is None and body["published_at"] is None  # ruled, under review
-    services.round_publish(round=drawn)
+    round_publish(round=drawn)
     body = p1.get(event_url(event, "rounds/current/")).json()
     assert body["tops"] == drawn.tops and body["top_score"] == drawn.top_score
 
@@ -353,7 +355,7 @@ def test_only_the_arbitrator_closes_the_round(event: Event, open_round: Round, p
 
 
 def test_a_slip_after_the_close_is_late(event: Event, open_round: Round, p1) -> None:
-    services.round_close(round=open_round)
+    round_close(round=open_round)
     receipt = p1.post(event_url(event, "rounds/current/slips/"), top_slip(open_round), format="json").json()
     assert receipt["late"] is True and receipt["current"] is False
 

@@ -18,14 +18,19 @@ from rest_framework.throttling import ScopedRateThrottle
 from scoring import adjudication as adj
 from tests.api.helpers import assert_error, event_url, top_slip
 from tests.tournaments.helpers import open_round_with_a_shift
-from tournaments import services
 from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
+from tournaments.services.events import event_create
+from tournaments.services.games import game_start, round_draw
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open, round_place
+from tournaments.services.rulings import round_average
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _close(round: Round) -> Round:
-    services.round_close(round=round)
+    round_close(round=round)
     round.refresh_from_db()
     assert round.state == Round.State.ADJUDICATED
     return round
@@ -37,7 +42,7 @@ def _close(round: Round) -> Round:
 def test_the_arbitrator_lists_the_players_with_their_licence(
     event: Event, players: list[Player], arbitrator_client: APIClient
 ) -> None:
-    services.player_add(event=event, name="Bot", table=9, virtual_level=4)
+    player_add(event=event, name="Bot", table=9, virtual_level=4)
     response = arbitrator_client.get(event_url(event, "players/"))
     assert response.status_code == 200
     assert [(p["table"], p["name"], p["category"], p["virtual_level"]) for p in response.json()] == [
@@ -346,12 +351,8 @@ def test_the_watch_shows_who_has_handed_in(
 @pytest.fixture
 def ruled(event: Event, open_round: Round, players: list[Player]) -> Round:
     """Table 1 found the top, table 2 a lower move with a wrong score, table 3 nothing."""
-    services.slip_submit(
-        round=open_round, player=players[0], coordinates="8H", word="PROOF", announced_score=28
-    )
-    services.slip_submit(
-        round=open_round, player=players[1], coordinates="8H", word="FOB", announced_score=15
-    )
+    slip_submit(round=open_round, player=players[0], coordinates="8H", word="PROOF", announced_score=28)
+    slip_submit(round=open_round, player=players[1], coordinates="8H", word="FOB", announced_score=15)
     return _close(open_round)
 
 
@@ -448,12 +449,10 @@ def test_the_arbitrator_overrides_a_ruling_with_a_reason(
 def test_a_ruling_of_another_event_is_not_found(
     event: Event, ruled: Round, enable_lexicon, arbitrator_client
 ) -> None:
-    other = services.event_create(
-        name="Other", starts_on=event.starts_on, lexicon=enable_lexicon, random_seed=7
-    )
-    stranger = services.player_add(event=other, name="Stranger")
-    round = services.round_open(round=services.round_draw(game=services.game_start(event=other)))
-    services.round_close(round=round)
+    other = event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon, random_seed=7)
+    stranger = player_add(event=other, name="Stranger")
+    round = round_open(round=round_draw(game=game_start(event=other)))
+    round_close(round=round)
     foreign = Ruling.objects.get(player=stranger)
     payload = {"credited": 50, "reason": "wrong event"}
     response = arbitrator_client.post(
@@ -467,7 +466,7 @@ def test_the_arbitrator_accepts_a_shifted_reference(
     event: Event, game: Game, players, arbitrator, arbitrator_client
 ) -> None:
     round, (coordinates, word, top) = open_round_with_a_shift(game)
-    services.slip_submit(
+    slip_submit(
         round=round, player=players[0], coordinates=coordinates, word=word, announced_score=round.top_score
     )
     ruling = Ruling.objects.get(round=_close(round), player=players[0])
@@ -529,10 +528,10 @@ def test_a_stale_shift_is_a_refusal_not_a_server_error(
 
 
 def test_the_arbitrator_chooses_one_of_equal_tops(event: Event, drawn: Round, arbitrator_client) -> None:
-    services.round_open(round=drawn)
+    round_open(round=drawn)
     _close(drawn)
-    services.round_place(round=drawn)
-    second = _close(services.round_open(round=Round.objects.get(game=drawn.game, number=2)))
+    round_place(round=drawn)
+    second = _close(round_open(round=Round.objects.get(game=drawn.game, number=2)))
     assert second.tops == ["9D BOOGIE", "7K BOGIE"]
     response = arbitrator_client.post(
         event_url(event, "rounds/current/top/"), {"move": "7K BOGIE"}, format="json"
@@ -679,7 +678,7 @@ def test_the_exports_are_the_consoles_files(
     from tests.api.helpers import place
     from tournaments import exports
 
-    services.slip_submit(round=open_round, player=players[0], **top_slip(open_round))
+    slip_submit(round=open_round, player=players[0], **top_slip(open_round))
     place(open_round)
     game = open_round.game
     record = arbitrator_client.get(event_url(event, "exports/record/"))
@@ -702,16 +701,14 @@ def test_the_exports_are_the_consoles_files(
 def test_the_arbitrator_credits_the_average_instead_of_a_repeated_zero(
     event: Event, game: Game, players, arbitrator, arbitrator_client
 ) -> None:
-    round = services.round_open(round=services.round_draw(game=game))
+    round = round_open(round=round_draw(game=game))
     coordinates, word = round.tops[0].split()
-    services.slip_submit(
-        round=round, player=players[0], coordinates=coordinates, word=word[::-1], announced_score=1
-    )
-    services.slip_submit(
+    slip_submit(round=round, player=players[0], coordinates=coordinates, word=word[::-1], announced_score=1)
+    slip_submit(
         round=round, player=players[1], coordinates=coordinates, word=word, announced_score=round.top_score
     )
     ruling = Ruling.objects.get(round=_close(round), player=players[0])
-    average = services.round_average(ruling)
+    average = round_average(ruling)
     response = arbitrator_client.post(event_url(event, f"rulings/{ruling.pk}/average/"), {}, format="json")
     assert response.status_code == 200, response.content
     assert (response.json()["reason"], response.json()["credited"]) == (adj.Reason.AVERAGE, average)

@@ -21,8 +21,10 @@ from solver.notation import format_move
 from tests.api.helpers import assert_error, event_url
 from tests.tournaments.helpers import fisf as _fisf
 from tests.tournaments.helpers import letter_conflict
-from tournaments import services
 from tournaments.models import Event, Lexicon, Player, Round, Ruling
+from tournaments.services.events import event_create
+from tournaments.services.rounds import analysis_for, round_close, round_open, round_place, round_publish
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,7 +32,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 @pytest.fixture
 def event(enable_lexicon: Lexicon) -> Event:
     """The API's event in FISF notation (tests/conftest.py's is in GCG)."""
-    return services.event_create(
+    return event_create(
         name="Soirée FISF",
         starts_on=dt.date(2026, 11, 21),
         lexicon=enable_lexicon,
@@ -42,9 +44,7 @@ def event(enable_lexicon: Lexicon) -> Event:
 
 def _slip(round: Round, player: Player, gcg: str, announced: int | None = None) -> None:
     coordinates, word = _fisf(gcg).split()
-    services.slip_submit(
-        round=round, player=player, coordinates=coordinates, word=word, announced_score=announced
-    )
+    slip_submit(round=round, player=player, coordinates=coordinates, word=word, announced_score=announced)
 
 
 @pytest.fixture
@@ -53,15 +53,15 @@ def second(open_round: Round, players: list[Player]) -> Round:
     closed, ruled and published."""
     assert open_round.tops == ["8H PROOF"]
     _slip(open_round, players[0], "8H PROOF", 28)
-    services.round_close(round=open_round)
-    following = services.round_place(round=Round.objects.get(pk=open_round.pk))
+    round_close(round=open_round)
+    following = round_place(round=Round.objects.get(pk=open_round.pk))
     assert following is not None
-    round = services.round_open(round=following)
+    round = round_open(round=following)
     round.refresh_from_db()
     _slip(round, players[0], round.tops[0], round.top_score)
     _slip(round, players[1], round.tops[0])
-    services.round_close(round=round)
-    round = services.round_publish(round=round)
+    round_close(round=round)
+    round = round_publish(round=round)
     assert round.state == Round.State.ADJUDICATED
     return round
 
@@ -76,7 +76,7 @@ def test_the_top_choice_refusals_and_warning_speak_fisf(
     )["message"]
     assert f"{square} already holds" in message and gcg_square not in message, message
 
-    lower = next(m for m in services.analysis_for(second).ranked if m.score < second.top_score)
+    lower = next(m for m in analysis_for(second).ranked if m.score < second.top_score)
     gcg = format_move(lower, "gcg")
     error = assert_error(
         arbitrator_client.post(url, {"move": _fisf(gcg)}, format="json"), 400, "application_error"

@@ -23,9 +23,11 @@ from api.parsers import MAX_DEPTH, MAX_INTEGER, BodyRefused, nesting_depth, pars
 from api.serializers import MAX_NUMBER, MAX_PAGE_SIZE, PAGE_SIZE
 from arbiter.urls import handler400, handler404, handler500
 from tests.api.helpers import assert_error, event_url, top_slip
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments.core import MAX_ANNOUNCED, MAX_WARNINGS
 from tournaments.models import Event, HistoryEntry, Player, Round, Ruling
-from tournaments.services import MAX_ANNOUNCED, MAX_WARNINGS
+from tournaments.services.rounds import round_close
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -46,8 +48,8 @@ def _refused(response: Any, reason: str, status: int = 400) -> dict[str, Any]:
 
 @pytest.fixture
 def ruled(open_round: Round, players: list[Player]) -> Round:
-    services.slip_submit(round=open_round, player=players[0], **top_slip(open_round))
-    services.round_close(round=open_round)
+    slip_submit(round=open_round, player=players[0], **top_slip(open_round))
+    round_close(round=open_round)
     open_round.refresh_from_db()
     assert open_round.state == Round.State.ADJUDICATED
     return open_round

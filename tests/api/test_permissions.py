@@ -9,8 +9,11 @@ from django.contrib.auth.models import User
 from rest_framework.test import APIClient
 
 from tests.api.helpers import assert_error, event_url, player_client, top_slip
-from tournaments import services
 from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
+from tournaments.services.events import event_create
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -57,8 +60,8 @@ SHARED: list[Call] = [
 
 @pytest.fixture
 def ruled(open_round: Round, players: list[Player]) -> Round:
-    services.slip_submit(round=open_round, player=players[0], **top_slip(open_round))
-    services.round_close(round=open_round)
+    slip_submit(round=open_round, player=players[0], **top_slip(open_round))
+    round_close(round=open_round)
     open_round.refresh_from_db()
     return open_round
 
@@ -102,8 +105,8 @@ def test_anonymous_callers_are_refused_everywhere(event: Event, ruled: Round) ->
 
 
 def test_a_token_of_another_event_is_refused_everywhere(event: Event, ruled: Round, enable_lexicon) -> None:
-    other = services.event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon)
-    stranger = player_client(services.player_add(event=other, name="Stranger"))
+    other = event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon)
+    stranger = player_client(player_add(event=other, name="Stranger"))
     _refused_everywhere(stranger, event, ARBITRATOR_ONLY + SHARED, 403, "permission_denied")
 
 
@@ -115,7 +118,7 @@ def test_a_user_who_is_not_the_arbitrator_is_refused_everywhere(event: Event, ru
 
 def test_the_arbitrator_of_another_event_is_refused(event: Event, ruled: Round, enable_lexicon) -> None:
     rival = User.objects.create_user("rival", password="x")
-    services.event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon, created_by=rival)
+    event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon, created_by=rival)
     client = APIClient()
     client.force_authenticate(rival)
     _refused_everywhere(client, event, ARBITRATOR_ONLY + SHARED, 403, "permission_denied")

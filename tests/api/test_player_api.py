@@ -9,8 +9,10 @@ from rest_framework.test import APIClient
 from rest_framework.throttling import ScopedRateThrottle
 
 from tests.api.helpers import assert_error, event_url, top_slip
-from tournaments import services
 from tournaments.models import Event, Player, Round, Slip
+from tournaments.services.games import game_end
+from tournaments.services.rounds import round_close, round_open, round_place, round_publish
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -68,14 +70,14 @@ def test_the_rack_shows_once_open(event: Event, open_round: Round, p1: APIClient
 def test_the_tops_show_after_adjudication_then_the_placed_move(
     event: Event, open_round: Round, p1: APIClient
 ) -> None:
-    services.round_close(round=open_round)
+    round_close(round=open_round)
     body = p1.get(event_url(event, "game/")).json()
     assert body["state"] == "adjudicated"
     assert (body["tops"], body["top_score"], body["chosen"]) == ([], None, "")  # under review
-    services.round_publish(round=open_round)
+    round_publish(round=open_round)
     body = p1.get(event_url(event, "game/")).json()
     assert (body["tops"], body["top_score"], body["chosen"]) == (["8H PROOF"], 28, "8H PROOF")
-    services.round_place(round=Round.objects.get(pk=open_round.pk))
+    round_place(round=Round.objects.get(pk=open_round.pk))
     body = p1.get(event_url(event, "game/")).json()
     assert (body["round"], body["state"], body["rack"]) == (2, "drawn", "")
     assert body["placed"] == [
@@ -110,7 +112,7 @@ def test_a_player_polls_the_public_version_and_the_clock(event: Event, open_roun
     assert abs(dt.datetime.fromisoformat(before["now"]) - dt.datetime.now(dt.UTC)) < dt.timedelta(seconds=30)
     p2.post(event_url(event, "rounds/current/slips/"), top_slip(open_round), format="json")
     assert p1.get(url).json()["public"] == before["public"]  # another's slip tells nothing
-    services.round_close(round=open_round)
+    round_close(round=open_round)
     after = p1.get(url).json()
     assert after["public"] != before["public"] and after["state"] == "adjudicated"
 
@@ -152,7 +154,7 @@ def test_the_arbitrator_tries_a_move_in_tournament_mode(
 def test_the_arbitrator_tries_a_paper_slip_after_the_close(
     event: Event, open_round: Round, arbitrator_client
 ) -> None:
-    services.round_close(round=open_round)
+    round_close(round=open_round)
     payload = {"coordinates": "8H", "word": "FOB"}
     body = arbitrator_client.post(event_url(event, "rounds/current/preview/"), payload, format="json").json()
     assert (body["ok"], body["move_score"], body["credited"]) == (True, 16, 16)
@@ -187,9 +189,9 @@ def test_players_try_moves_only_while_the_round_is_open(event: Event, drawn: Rou
     payload = {"coordinates": "8H", "word": "PROOF"}
     error = assert_error(p1.post(url, payload, format="json"), 403, "permission_denied")
     assert error["message"] == "a player may try a move only while the round is open"
-    services.round_open(round=drawn, now=dt.datetime.now(dt.UTC) - dt.timedelta(hours=1))
+    round_open(round=drawn, now=dt.datetime.now(dt.UTC) - dt.timedelta(hours=1))
     assert_error(p1.post(url, payload, format="json"), 403, "permission_denied")  # past the deadline
-    services.round_close(round=drawn)
+    round_close(round=drawn)
     assert_error(p1.post(url, payload, format="json"), 403, "permission_denied")
 
 
@@ -209,13 +211,9 @@ def test_tried_moves_have_their_own_throttle(event: Event, open_round: Round, p1
 
 @pytest.fixture
 def ruled(open_round: Round, players: list[Player]) -> Round:
-    services.slip_submit(
-        round=open_round, player=players[0], coordinates="8H", word="PROOF", announced_score=28
-    )
-    services.slip_submit(
-        round=open_round, player=players[1], coordinates="8H", word="FOB", announced_score=16
-    )
-    services.round_close(round=open_round)
+    slip_submit(round=open_round, player=players[0], coordinates="8H", word="PROOF", announced_score=28)
+    slip_submit(round=open_round, player=players[1], coordinates="8H", word="FOB", announced_score=16)
+    round_close(round=open_round)
     open_round.refresh_from_db()
     return open_round
 
@@ -265,11 +263,11 @@ def test_a_slip_kept_offline_for_a_round_that_is_over_is_refused(event: Event, o
         url, {"coordinates": "8H", "word": "ONE", "client_id": "c-1", "game": game, "round": 1}, format="json"
     )
     assert first.status_code == 201
-    services.round_close(round=open_round)
+    round_close(round=open_round)
     open_round.refresh_from_db()
-    services.round_place(round=open_round)
+    round_place(round=open_round)
     nxt = Round.objects.get(game=open_round.game, number=2)
-    services.round_open(round=nxt)
+    round_open(round=nxt)
     # The answer to c-1 was lost: the phone sends it again, and gets round 1's receipt.
     again = p1.post(
         url, {"coordinates": "8H", "word": "ONE", "client_id": "c-1", "game": game, "round": 1}, format="json"
@@ -296,8 +294,8 @@ def test_a_phone_slip_before_any_draw_is_a_404(event: Event, players, p1) -> Non
 
 
 def test_a_phone_slip_after_the_game_ended_is_refused_on_its_last_round(event: Event, open_round, p1) -> None:
-    services.round_close(round=open_round)
-    services.game_end(game=open_round.game, reason="stopped")
+    round_close(round=open_round)
+    game_end(game=open_round.game, reason="stopped")
     response = p1.post(event_url(event, "rounds/current/slips/"), top_slip(open_round), format="json")
     body = assert_error(response, 400, "application_error")
     assert "has ended" in body["message"]
@@ -308,9 +306,9 @@ def test_a_phone_slip_that_cannot_be_read_is_refused_in_the_phones_language(
     event: Event, open_round, p1
 ) -> None:
     url = event_url(event, "rounds/current/slips/")
-    services.round_close(round=open_round)
-    services.round_place(round=Round.objects.get(pk=open_round.pk))
-    services.round_open(round=Round.objects.get(game=open_round.game, number=2))
+    round_close(round=open_round)
+    round_place(round=Round.objects.get(pk=open_round.pk))
+    round_open(round=Round.objects.get(game=open_round.game, number=2))
     english = p1.post(url, {"coordinates": "Z99", "word": "POULE"}, format="json")
     body = assert_error(english, 400, "application_error")
     assert body["detail"]["reason"] == "unreadable" and "column Z is off a 15x15 board" in body["message"]
@@ -325,6 +323,6 @@ def test_a_late_receipt_says_why_it_is_late(event: Event, open_round, p1) -> Non
     url = event_url(event, "rounds/current/slips/")
     in_time = p1.post(url, {"coordinates": "8H", "word": "PROOF", "client_id": "a"}, format="json").json()
     assert in_time["late"] is False and in_time["late_reason"] is None
-    services.round_close(round=open_round)  # before its deadline
+    round_close(round=open_round)  # before its deadline
     late = p1.post(url, {"coordinates": "8H", "word": "PROOF", "client_id": "b"}, format="json").json()
     assert late["late"] is True and late["late_reason"] == "closed"

@@ -58,11 +58,13 @@ def test_each_check_says_what_disagrees() -> None:
 def test_a_page_in_one_language_shows_no_sentence_of_the_other(event: Event) -> None:
     from django.contrib.auth import get_user_model
 
-    from tournaments import services
+    from tournaments.services.games import game_start, round_draw
+    from tournaments.services.players import player_add
+    from tournaments.services.rounds import round_open
 
     for name in ("Anne", "Bruno"):
-        services.player_add(event=event, name=name)
-    services.round_open(round=services.round_draw(game=services.game_start(event=event)))
+        player_add(event=event, name=name)
+    round_open(round=round_draw(game=game_start(event=event)))
     console = Client()
     console.force_login(get_user_model().objects.create_user("chief", password="x", is_staff=True))
     for language in ("fr", "en"):

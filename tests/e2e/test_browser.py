@@ -24,8 +24,23 @@ from tests.e2e.axe import assert_accessible
 from tests.integration.conftest import in_ci
 from tests.tournaments.helpers import closed_unruled
 from tests.tournaments.services.test_sealed import master  # noqa: F401 (a fixture)
-from tournaments import services
 from tournaments.models import Event, Game, Player, Round, Ruling, Slip
+from tournaments.services.events import event_create, event_update
+from tournaments.services.games import game_end, game_start, round_draw
+from tournaments.services.lexicons import lexicon_bundled
+from tournaments.services.players import player_add, player_token_issue
+from tournaments.services.rounds import (
+    analysis_for,
+    round_close,
+    round_open,
+    round_pause,
+    round_place,
+    round_publish,
+    round_resume,
+    round_solve,
+)
+from tournaments.services.rulings import round_adjudicate
+from tournaments.services.slips import slip_submit
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -103,8 +118,8 @@ def shot(page: Any, name: str) -> None:
 @pytest.fixture
 def event(transactional_db: None) -> Event:
     user = get_user_model().objects.create_user("arbitre", password="secret-pass")
-    lexicon = services.lexicon_bundled(name="enable")
-    event = services.event_create(
+    lexicon = lexicon_bundled(name="enable")
+    event = event_create(
         name="Club evening",
         starts_on=__import__("datetime").date(2026, 11, 21),
         lexicon=lexicon,
@@ -114,7 +129,7 @@ def event(transactional_db: None) -> Event:
         created_by=user,
     )
     for name in ("Anne", "Bruno", "Chloé"):
-        services.player_add(event=event, name=name)
+        player_add(event=event, name=name)
     return event
 
 
@@ -137,10 +152,10 @@ def join(browser: Any, base: str, event: Event, table: int, locale: str, timezon
 def open_round(event: Event, *, typed: str | None = None, seconds: int | None = None) -> Round:
     """The event's first game started and its first round drawn (``typed``: a rack drawn
     by hand) and open, as the database has it."""
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game, typed=typed)
+    game = game_start(event=event)
+    round = round_draw(game=game, typed=typed)
     assert round is not None
-    return services.round_open(round=round, seconds=seconds)
+    return round_open(round=round, seconds=seconds)
 
 
 def console(browser: Any, base: str, event: Event, locale: str) -> Any:
@@ -346,7 +361,7 @@ def test_a_slip_typed_while_the_wifi_drops_is_not_lost(
     phone.fill("#slip input[name=coordinates]", coordinates)
     phone.fill("#slip input[name=word]", word)
     phone.evaluate("() => { document.querySelector('#slip').dataset.old = 'yes'; }")
-    services.event_update(event=event, round_seconds=200)
+    event_update(event=event, round_seconds=200)
     phone.wait_for_function("() => !document.querySelector('#slip').dataset.old", timeout=LIVE_MS)
     assert phone.input_value("#slip input[name=coordinates]") == coordinates
     assert phone.input_value("#slip input[name=word]") == word
@@ -384,7 +399,7 @@ def test_a_slip_typed_while_the_wifi_drops_is_not_lost(
     phone.fill("#slip input[name=word]", word.lower())
     phone.locator("#slip button.primary").click()
     phone.wait_for_selector("#receipt .receipt.pending")
-    services.round_close(round=round)
+    round_close(round=round)
     context.set_offline(False)
     phone.wait_for_selector("#receipt .receipt.late", timeout=LIVE_MS)
     said = phone.locator("#receipt").inner_text().lower()
@@ -404,9 +419,9 @@ def test_at_0000_the_phone_closes_its_form_and_says_time_is_up(
     round = open_round(event, seconds=4)
     # The clock held from the moment it opened: the phone joins in the time it takes on a
     # busy machine, and the time runs from the resume below.
-    round = services.round_pause(round=round, now=round.opened_at)
+    round = round_pause(round=round, now=round.opened_at)
     coordinates, word = round.tops[0].split()
-    services.slip_submit(round=round, player=event.players.get(table=1), coordinates=coordinates, word=word,
+    slip_submit(round=round, player=event.players.get(table=1), coordinates=coordinates, word=word,
                          announced_score=None)  # fmt: skip
     phone = join(browser, live_server.url, event, 1, "fr-FR")
     context = phone.context
@@ -416,7 +431,7 @@ def test_at_0000_the_phone_closes_its_form_and_says_time_is_up(
     assert "Vous pouvez le remplacer jusqu’à la fin du temps" in until.inner_text()
     phone.fill("#slip input[name=word]", "ABC")  # typing when time runs out
     assert phone.evaluate("() => document.activeElement.name") == "word"
-    services.round_resume(round=Round.objects.get(pk=round.pk))
+    round_resume(round=Round.objects.get(pk=round.pk))
     phone.wait_for_selector("#slip .time-up", timeout=LIVE_MS + 4000)
     # Issue 32: the focus goes to the status line, not to the page's top with the field.
     assert phone.evaluate("() => document.activeElement.hasAttribute('data-focus-here')")
@@ -467,9 +482,7 @@ def test_the_console_asks_before_what_is_hard_to_undo(live_server: Any, browser:
     assert Game.objects.get(pk=round.game_id).state == "playing"
 
     # Releasing a table asks too.
-    services.player_token_issue(
-        event=event, code=event.code, seat=Player.objects.get(event=event, table=1).seat_code
-    )
+    player_token_issue(event=event, code=event.code, seat=Player.objects.get(event=event, table=1).seat_code)
     page.goto(f"{base}/console/{event.pk}/players/")
     answer(False)
     page.get_by_role("button", name="Release").first.click()
@@ -483,10 +496,10 @@ def test_the_phone_at_360_px_keeps_the_clock_in_sight_and_fits(
     live_server: Any, browser: Any, event: Event
 ) -> None:
     first = open_round(event)
-    services.round_close(round=Round.objects.get(pk=first.pk))
-    second = services.round_place(round=Round.objects.get(pk=first.pk))  # a game so far
+    round_close(round=Round.objects.get(pk=first.pk))
+    second = round_place(round=Round.objects.get(pk=first.pk))  # a game so far
     assert second is not None
-    services.round_open(round=second, seconds=600)
+    round_open(round=second, seconds=600)
     second.refresh_from_db()
     phone = join(browser, live_server.url, event, 1, "en-GB")
     context = phone.context
@@ -622,8 +635,8 @@ def test_equal_tops_are_previewed_on_the_board_then_placed_in_one_step(
     live_server: Any, browser: Any, event: Event
 ) -> None:
     round = open_round(event, typed="AEGINRS")
-    services.round_close(round=Round.objects.get(pk=round.pk))
-    services.round_publish(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
+    round_publish(round=Round.objects.get(pk=round.pk))
     round.refresh_from_db()
     assert len(round.tops) == 7
     page = console(browser, live_server.url, event, "fr-FR")
@@ -724,13 +737,13 @@ def _play_rounds(event: Event, count: int) -> Round:
     tenth-best move, none in round 2. The last round is left ruled and published."""
     from solver.notation import format_move
 
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
+    game = game_start(event=event)
+    round = round_draw(game=game)
     players = {p.table: p for p in event.players.all()}
     for number in range(1, count + 1):
         assert round is not None
-        round = services.round_open(round=Round.objects.get(pk=round.pk))
-        ranked = services.analysis_for(round).ranked
+        round = round_open(round=Round.objects.get(pk=round.pk))
+        ranked = analysis_for(round).ranked
         picks = {1: 0, 2: 0 if number % 2 else 2, 3: None if number == 2 else 9}
         for table, rank in picks.items():
             if rank is None:
@@ -738,14 +751,14 @@ def _play_rounds(event: Event, count: int) -> Round:
             move = ranked[min(rank, len(ranked) - 1)]
             coordinates, word = format_move(move, "gcg").split()
             player = players[table]
-            services.slip_submit(
+            slip_submit(
                 round=round, player=player, coordinates=coordinates, word=word, announced_score=move.score
             )
-        services.round_close(round=Round.objects.get(pk=round.pk))
+        round_close(round=Round.objects.get(pk=round.pk))
         round = Round.objects.get(pk=round.pk)
         if number < count:
-            round = services.round_place(round=round)
-    return services.round_publish(round=Round.objects.get(pk=round.pk))
+            round = round_place(round=round)
+    return round_publish(round=Round.objects.get(pk=round.pk))
 
 
 def test_the_projector_is_read_from_the_back_of_the_hall(
@@ -786,9 +799,9 @@ def test_the_projector_is_read_from_the_back_of_the_hall(
     assert bruno.locator(".game-chart svg.chart rect.player:not(.key)").count() == 6
     shot(bruno, "phone-game-chart")
     bruno.context.close()
-    following = services.round_place(round=Round.objects.get(pk=last.pk))
+    following = round_place(round=Round.objects.get(pk=last.pk))
     assert following is not None
-    following = services.round_open(round=following)  # round 7: rack, countdown, standings
+    following = round_open(round=following)  # round 7: rack, countdown, standings
 
     hall.goto(f"{live_server.url}/hall/{event.pk}/")
     hall.wait_for_selector("table.hall-ranking", timeout=LIVE_MS)
@@ -800,7 +813,7 @@ def test_the_projector_is_read_from_the_back_of_the_hall(
     shot(hall, "projector-round")
     hall.goto("about:blank")
     end_streams()
-    services.round_close(round=Round.objects.get(pk=following.pk))  # no slip: ended unplaced
+    round_close(round=Round.objects.get(pk=following.pk))  # no slip: ended unplaced
     hall.goto(f"{live_server.url}/hall/{event.pk}/")
 
     # Ended from the console: the projector follows by itself.
@@ -842,7 +855,7 @@ def test_a_round_reopens_and_a_placement_is_undone_from_the_console(
     round = open_round(event, seconds=240)
     anne = event.players.get(table=1)
     coordinates, word = round.tops[0].split()
-    services.slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=None)
+    slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=None)
     page = console(browser, live_server.url, event, "fr-FR")
     desk = page.context
     page.once("dialog", lambda d: d.accept())
@@ -885,10 +898,10 @@ def test_a_slip_that_cannot_be_read_is_refused_on_the_phone_in_its_language(
     """Item 9 of issue 13: coordinates off the board are refused at once, said in French,
     nothing stored; the player corrects them and the slip is received."""
     first = open_round(event)
-    services.round_close(round=Round.objects.get(pk=first.pk))
-    second = services.round_place(round=Round.objects.get(pk=first.pk))
+    round_close(round=Round.objects.get(pk=first.pk))
+    second = round_place(round=Round.objects.get(pk=first.pk))
     assert second is not None
-    second = services.round_open(round=second, seconds=600)
+    second = round_open(round=second, seconds=600)
     phone = join(browser, live_server.url, event, 1, "fr-FR")
     phone.wait_for_selector("ol.rack .tile")
     phone.fill("#slip input[name=coordinates]", "Z99")
@@ -915,8 +928,8 @@ def test_every_page_meets_wcag_21_aa(live_server: Any, browser: Any, event: Even
     page of the console, in both languages, with a game under way."""
     base = live_server.url
     first = open_round(event)
-    services.round_close(round=Round.objects.get(pk=first.pk))
-    services.round_place(round=Round.objects.get(pk=first.pk))
+    round_close(round=Round.objects.get(pk=first.pk))
+    round_place(round=Round.objects.get(pk=first.pk))
     ruling = Ruling.objects.filter(round=first).first()
     assert ruling is not None
     suffix = locale[:2]
@@ -1008,8 +1021,8 @@ def test_a_phone_and_the_projector_meet_wcag_21_aa_through_a_round(
     """Issue 14: the phone and the projector checked by axe-core at each moment of a round,
     in both languages (the tests above go through them in one language or the other)."""
     base, suffix = live_server.url, locale[:2]
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
+    game = game_start(event=event)
+    round = round_draw(game=game)
     assert round is not None
     phone = join(browser, base, event, 1, locale)
     desk = browser.new_context(viewport={"width": 1920, "height": 1080}, locale=locale)
@@ -1024,7 +1037,7 @@ def test_a_phone_and_the_projector_meet_wcag_21_aa_through_a_round(
     shot(phone, f"wcag-phone-drawn-{suffix}")
     shot(hall, f"wcag-projector-drawn-{suffix}")
 
-    services.round_open(round=Round.objects.get(pk=round.pk), seconds=300)
+    round_open(round=Round.objects.get(pk=round.pk), seconds=300)
     phone.wait_for_selector("ol.rack .tile")
     hall.wait_for_selector(".hall-rack .tile")
     shot(phone, f"wcag-phone-open-{suffix}")
@@ -1036,20 +1049,20 @@ def test_a_phone_and_the_projector_meet_wcag_21_aa_through_a_round(
     phone.wait_for_selector("#receipt .receipt.ok")
     shot(phone, f"wcag-phone-receipt-{suffix}")
 
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
     phone.wait_for_selector("p.checking")
     hall.wait_for_selector(".hall-msg:not(.over)")
     shot(phone, f"wcag-phone-checking-{suffix}")
     shot(hall, f"wcag-projector-checking-{suffix}")
 
-    services.round_publish(round=Round.objects.get(pk=round.pk))
+    round_publish(round=Round.objects.get(pk=round.pk))
     phone.wait_for_selector("#result-title")
     hall.wait_for_selector(".hall-top")
     shot(phone, f"wcag-phone-result-{suffix}")
     shot(hall, f"wcag-projector-result-{suffix}")
 
-    services.round_place(round=Round.objects.get(pk=round.pk))
-    services.game_end(game=Game.objects.get(pk=game.pk), reason="stopped")
+    round_place(round=Round.objects.get(pk=round.pk))
+    game_end(game=Game.objects.get(pk=game.pk), reason="stopped")
     phone.wait_for_function("() => !document.querySelector('ol.rack .tile')")
     hall.wait_for_selector(".hall-msg.over")
     shot(phone, f"wcag-phone-over-{suffix}")
@@ -1065,7 +1078,7 @@ def test_the_premiums_read_without_colour(live_server: Any, browser: Any, event:
     _play_rounds(event, 2)
     round = Round.objects.filter(game__event=event).order_by("-number").first()
     assert round is not None
-    services.round_place(round=Round.objects.get(pk=round.pk))
+    round_place(round=Round.objects.get(pk=round.pk))
     desk = console(browser, live_server.url, event, "fr-FR")
     hall = desk.context.new_page()
     hall.set_viewport_size({"width": 1920, "height": 1080})
@@ -1147,24 +1160,24 @@ def test_a_blind_player_hears_each_moment_of_the_round(live_server: Any, browser
     phone.focus("#slip input[name=word]")
     phone.keyboard.type("AB")
     phone.evaluate("() => { document.querySelector('#slip').dataset.old = 'yes'; }")
-    services.event_update(event=event, round_seconds=200)
+    event_update(event=event, round_seconds=200)
     phone.wait_for_function("() => !document.querySelector('#slip').dataset.old")
     focus = phone.evaluate("() => [document.activeElement.name, document.activeElement.value]")
     assert focus == ["word", "AB"]
 
     # The round closes under the player's fingers: focus on the panel's first line, and said.
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
     phone.wait_for_function("() => !document.querySelector('#slip')")
     phone.wait_for_function("() => document.activeElement.hasAttribute('data-focus-here')")
     phone.wait_for_function("() => window.said.some(s => s.includes('l’arbitre vérifie les résultats'))")
-    services.round_publish(round=Round.objects.get(pk=round.pk))
+    round_publish(round=Round.objects.get(pk=round.pk))
     phone.wait_for_function("() => window.said.some(s => s.startsWith('Résultat du coup'))")
     shot(phone, "phone-said-result")
 
     # The next round, opened for 3 s: "30 seconds left" at once, then "time is up".
-    following = services.round_place(round=Round.objects.get(pk=round.pk))
+    following = round_place(round=Round.objects.get(pk=round.pk))
     assert following is not None
-    services.round_open(round=following, seconds=3)
+    round_open(round=following, seconds=3)
     phone.wait_for_function("() => window.said.some(s => s.includes('Le coup 2 est ouvert'))")
     phone.wait_for_function("() => window.said.includes('Plus que 30 secondes.')")
     phone.wait_for_function("() => window.said.includes('Temps écoulé.')")
@@ -1214,8 +1227,8 @@ def test_the_console_skips_to_the_paper_slips_in_one_tab(
     page.keyboard.type("2")
     assert page.input_value("#slip-table") == "2"
     page.goto("about:blank")
-    services.round_close(round=Round.objects.get(pk=round.pk))
-    services.round_place(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
+    round_place(round=Round.objects.get(pk=round.pk))
     page.goto(f"{live_server.url}/console/{event.pk}/")
     assert page.evaluate(first_stop) == "Aller au coup"
     page.context.close()
@@ -1239,7 +1252,7 @@ def test_the_console_says_what_changes_and_what_a_paper_slip_did(
     )
 
     # A phone's slip arrives: its count is said (within the few seconds it waits).
-    services.slip_submit(
+    slip_submit(
         round=round,
         player=Player.objects.get(event=event, table=1),
         coordinates=coordinates,
@@ -1271,7 +1284,7 @@ def test_the_console_says_what_changes_and_what_a_paper_slip_did(
 
     # The last slip: "every slip is in" said at once, without the count's wait.
     page.goto("about:blank")  # SQLite: no page streaming while the test writes
-    services.slip_submit(
+    slip_submit(
         round=Round.objects.get(pk=round.pk),
         player=Player.objects.get(event=event, table=3),
         coordinates=coordinates,
@@ -1283,14 +1296,14 @@ def test_the_console_says_what_changes_and_what_a_paper_slip_did(
 
     # Another arbitrator closes the round: the page follows it and says where it is now,
     # with the rulings' summary.
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
     page.wait_for_function(f"() => ({said})().includes('arbitré')")
     page.wait_for_function(f"() => ({said})().includes('Ont trouvé le top\u00a0: 3')")
     assert "Partie 1 · coup 1" in page.evaluate(said)
 
     # ... and publishes its results: the page is not reloaded, the change is said.
     _settled(page, "adjudicated")
-    services.round_publish(round=Round.objects.get(pk=round.pk))
+    round_publish(round=Round.objects.get(pk=round.pk))
     page.wait_for_function(f"() => ({said})().includes('Les joueurs voient le top')")
     shot(page, "console-said")
     page.context.close()
@@ -1310,21 +1323,21 @@ def test_the_multiplex_pages_meet_wcag_21_aa(
     centres = {}
     for name, draws in (("Binche", True), ("Dakar", False)):
         _, key = centre_add(multiplex=multiplex, name=name, draws=draws)
-        centres[name] = services.event_create(
+        centres[name] = event_create(
             name=f"Multiplex, {name}", starts_on=event.starts_on, lexicon=event.lexicon, language="english",
             notation="gcg", random_seed=3, created_by=event.created_by,
         )  # fmt: skip
-        services.player_add(event=centres[name], name=f"{name} 1")
+        player_add(event=centres[name], name=f"{name} 1")
         centre_service.hub_join(event=centres[name], url=base, key=key)
     for name, centre in centres.items():  # each plays round 1 (the draw centre first: it publishes it)
         if name != "Binche":
             centre_service.hub_sync(event=centre)
-        round = services.round_draw(game=services.game_start(event=centre))
+        round = round_draw(game=game_start(event=centre))
         assert round is not None
-        round = services.round_open(round=round)
-        services.round_close(round=round)
+        round = round_open(round=round)
+        round_close(round=round)
         if name == "Binche":
-            services.round_place(round=Round.objects.get(pk=round.pk))
+            round_place(round=Round.objects.get(pk=round.pk))
     dakar = centres["Dakar"]
     from multiplex.models import HubLink
 
@@ -1374,7 +1387,7 @@ def test_a_simultanes_pages_meet_wcag_21_aa(
     start = timezone.now() + dt.timedelta(hours=1)
     multiplex = multiplex_create(event=event, mode=Multiplex.Mode.PREPARED, starts_at=start)
     _, key = centre_add(multiplex=multiplex, name="Lomé")
-    lome = services.event_create(
+    lome = event_create(
         name="Simultané, Lomé", starts_on=event.starts_on, lexicon=event.lexicon, language="english",
         notation="gcg", random_seed=3, created_by=event.created_by,
     )  # fmt: skip
@@ -1406,7 +1419,7 @@ def test_the_second_slip_question_and_the_blank_picker_are_drawn_to_size(
     their words under them; the blank's letter picker lost its sixth column at 320 px."""
     round = open_round(event, seconds=600)
     coordinates, word = round.tops[0].split()
-    services.slip_submit(round=round, player=event.players.get(table=2), coordinates=coordinates, word=word,
+    slip_submit(round=round, player=event.players.get(table=2), coordinates=coordinates, word=word,
                          announced_score=None, source=Slip.Source.PAPER)  # fmt: skip
     page = console(browser, live_server.url, event, "fr-FR")
     page.fill("#slip-table", "2")
@@ -1450,14 +1463,14 @@ def test_the_console_shows_the_tops_once_a_worker_has_computed_them(
 ) -> None:
     """Issue 29, item 17: after the demo event was loaded, "Computing the tops…" stayed until
     a reload. The worker's solve leaves no history: the round's own fields tell the page."""
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
+    game = game_start(event=event)
+    round = round_draw(game=game)
     assert round is not None
     Round.objects.filter(pk=round.pk).update(solved_at=None, tops=[], top_score=None, move_count=None)
     page = console(browser, live_server.url, event, "fr-FR")
     page.get_by_text("Calcul des tops…").wait_for()
     page.wait_for_timeout(1500)  # the page settled on its version
-    services.round_solve(round_id=round.pk)
+    round_solve(round_id=round.pk)
     page.get_by_text(re.compile(r"^Top \d+ \(\d+ solutions?\)")).wait_for(timeout=LIVE_MS)
     assert page.get_by_text("Calcul des tops…").count() == 0
     page.context.close()
@@ -1471,7 +1484,7 @@ def test_the_console_shows_the_review_once_a_worker_has_ruled_and_the_phones_sta
     round = open_round(event, seconds=300)
     coordinates, word = round.tops[0].split()
     anne = event.players.get(table=1)
-    services.slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=None)
+    slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=None)
     closed_unruled(round)
     phone = join(browser, live_server.url, event, 1, "fr-FR")
     phone.wait_for_selector("p.checking")
@@ -1490,7 +1503,7 @@ def test_the_console_shows_the_review_once_a_worker_has_ruled_and_the_phones_sta
         screen.evaluate(count)
     asked: list[str] = []
     desk.on("request", lambda request: asked.append(request.url))
-    services.round_adjudicate(round_id=round.pk)
+    round_adjudicate(round_id=round.pk)
     desk.wait_for_selector("#review table.review", timeout=LIVE_MS)
     assert desk.get_by_role("button", name="Publier les résultats").count() == 1  # the status too
     # What the hall sees did not change: the console's board is not asked for again.
@@ -1499,7 +1512,7 @@ def test_the_console_shows_the_review_once_a_worker_has_ruled_and_the_phones_sta
     assert phone.locator("p.checking").count() == 1 and phone.locator("#result-title").count() == 0
     # Published: the first news of the phone and the projector since the close (the
     # rulings were none).
-    services.round_publish(round=Round.objects.get(pk=round.pk))
+    round_publish(round=Round.objects.get(pk=round.pk))
     phone.wait_for_selector("#result-title", timeout=LIVE_MS)
     hall.wait_for_function("() => window.told >= 1", timeout=LIVE_MS)
     assert phone.evaluate("() => window.told") == 1 and hall.evaluate("() => window.told") == 1
@@ -1515,10 +1528,10 @@ def test_the_consoles_wide_tables_scroll_in_their_own_box_at_320_px(
     the sheets and the event list scrolled the whole page sideways, its menu and title
     with it. Each wide table scrolls in its own region, which the keyboard reaches."""
     long_name, long_club = "Marie-Christine de La Tour d'Auvergne", "Scrabble Club de Villeneuve-lès-Avignon"
-    services.player_add(event=event, name=long_name, club=long_club)
+    player_add(event=event, name=long_name, club=long_club)
     round = open_round(event)
-    services.round_close(round=Round.objects.get(pk=round.pk))
-    services.round_place(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
+    round_place(round=Round.objects.get(pk=round.pk))
     base = live_server.url
     desk = console(browser, base, event, locale)
     desk.set_viewport_size({"width": 320, "height": 800})

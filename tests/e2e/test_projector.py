@@ -15,9 +15,12 @@ import pytest
 from solver.notation import format_move
 from tests.e2e import test_browser
 from tests.e2e.test_browser import LIVE_MS, SHOTS, console, shot
-from tournaments import services
 from tournaments.models import Event, Round
 from tournaments.selectors import results_being_checked
+from tournaments.services.games import game_end, game_start, round_draw
+from tournaments.services.players import player_add
+from tournaments.services.rounds import analysis_for, round_close, round_open, round_place, round_publish
+from tournaments.services.slips import slip_submit
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -115,21 +118,19 @@ def _hall_round(event: Event, board: str, players: int) -> Round:
     Event.objects.filter(pk=event.pk).update(board=board)
     event.refresh_from_db()
     for i in range(event.players.count(), players):
-        services.player_add(event=event, name=_name(i))
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
+        player_add(event=event, name=_name(i))
+    game = game_start(event=event)
+    round = round_draw(game=game)
     assert round is not None
-    round = services.round_open(round=round, seconds=600)
-    ranked = services.analysis_for(round).ranked
+    round = round_open(round=round, seconds=600)
+    ranked = analysis_for(round).ranked
     for n, player in enumerate(event.players.order_by("table")[:30]):
         coordinates, word = format_move(ranked[min(n, len(ranked) - 1)], "gcg").split()
-        services.slip_submit(
-            round=round, player=player, coordinates=coordinates, word=word, announced_score=None
-        )
-    services.round_close(round=Round.objects.get(pk=round.pk))
-    following = services.round_place(round=Round.objects.get(pk=round.pk))
+        slip_submit(round=round, player=player, coordinates=coordinates, word=word, announced_score=None)
+    round_close(round=Round.objects.get(pk=round.pk))
+    following = round_place(round=Round.objects.get(pk=round.pk))
     assert following is not None
-    return services.round_open(round=following, seconds=600)
+    return round_open(round=following, seconds=600)
 
 
 def _look(hall: Any, base: str, event: Event, role: str, size: tuple[int, int]) -> dict[str, Any]:
@@ -285,14 +286,14 @@ def test_each_moment_of_a_round_fits_every_screen(live_server: Any, browser: Any
                     failures.append(f"{moment}, {role}, {label}: {seen['outside']}")
             hall.screenshot(path=str(SHOTS / "projector" / f"moment-{moment}-{role}.jpg"), quality=70)
 
-    round = services.round_close(round=Round.objects.get(pk=round.pk))
+    round = round_close(round=Round.objects.get(pk=round.pk))
     look("closed", ".hall-msg" if results_being_checked(round) else ".hall-top")
-    round = services.round_publish(round=Round.objects.get(pk=round.pk))
+    round = round_publish(round=Round.objects.get(pk=round.pk))
     look("published", ".hall-top")
-    following = services.round_place(round=Round.objects.get(pk=round.pk))
+    following = round_place(round=Round.objects.get(pk=round.pk))
     assert following is not None
     look("drawn", ".hall-msg")
-    services.game_end(game=following.game, reason="stopped")
+    game_end(game=following.game, reason="stopped")
     look("over", ".hall-msg.over")
     box = hall.evaluate(PAGE)
     assert box["rows"] == 300 and box["whole"], box

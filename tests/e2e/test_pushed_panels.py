@@ -35,8 +35,12 @@ from tests.integration.conftest import (  # noqa: F401  (procs: the fixture)
     procs,
     require_postgres,
 )
-from tournaments import services
 from tournaments.models import Round, Ruling
+from tournaments.services.events import event_create
+from tournaments.services.games import game_start, round_draw
+from tournaments.services.lexicons import lexicon_bundled
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open, round_place, round_publish
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -75,16 +79,16 @@ def asgi_url(
 
 def _event(name: str, seed: int, *players: str) -> Any:
     """An English event on the bundled word list, its players added."""
-    event = services.event_create(
+    event = event_create(
         name=name,
         starts_on=dt.date(2026, 11, 24),
-        lexicon=services.lexicon_bundled(name="enable"),
+        lexicon=lexicon_bundled(name="enable"),
         language="english",
         notation="gcg",
         random_seed=seed,
     )
     for player in players:
-        services.player_add(event=event, name=player)
+        player_add(event=event, name=player)
     return event
 
 
@@ -93,8 +97,8 @@ def test_each_phone_gets_its_panel_and_only_its_own_lines_in_its_language(
     browser: Any,  # noqa: F811
 ) -> None:
     event = _event("Pushed panels", 7, "Anne", "Bruno")
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
+    game = game_start(event=event)
+    round = round_draw(game=game)
     assert round is not None
 
     phones: dict[str, Any] = {}
@@ -111,7 +115,7 @@ def test_each_phone_gets_its_panel_and_only_its_own_lines_in_its_language(
         page.wait_for_function("() => !!document.querySelector('[data-stream]')")
     time.sleep(1.5)
 
-    services.round_open(round=Round.objects.get(pk=round.pk), seconds=240)
+    round_open(round=Round.objects.get(pk=round.pk), seconds=240)
     round.refresh_from_db()
     coordinates, word = round.tops[0].split()
     for page in phones.values():
@@ -134,12 +138,12 @@ def test_each_phone_gets_its_panel_and_only_its_own_lines_in_its_language(
 
     # The close, then the arbitrator's review published: the results come to each phone,
     # its own ruling beside the shared panel.
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
     rulings = {r.player.name: r for r in Ruling.objects.filter(round=round).select_related("player")}
     assert rulings["Anne"].credited == round.top_score and rulings["Bruno"].credited == 0
     for page in phones.values():
         page.wait_for_selector("p.checking")
-    services.round_publish(round=Round.objects.get(pk=round.pk))
+    round_publish(round=Round.objects.get(pk=round.pk))
     for page in phones.values():
         page.wait_for_selector("#result-title")
     anne.wait_for_function(
@@ -154,7 +158,7 @@ def test_each_phone_gets_its_panel_and_only_its_own_lines_in_its_language(
     shot(bruno, "pushed-phone-result-en")
 
     # Placed: the totals in the players' own slots.
-    services.round_place(round=Round.objects.get(pk=round.pk))
+    round_place(round=Round.objects.get(pk=round.pk))
     anne.wait_for_function(
         "s => document.querySelector('[data-mine=total]').textContent.trim() === s", arg=str(round.top_score)
     )
@@ -179,8 +183,8 @@ def test_a_phone_keeps_its_board_until_a_move_changes_it(
     stays the same element until a move is placed; a phone
     that lost a part it is told to keep asks for its panel."""
     event = _event("Kept board", 11, "Anne")
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
+    game = game_start(event=event)
+    round = round_draw(game=game)
     assert round is not None
     page = join(browser, asgi_url, event, 1, "en-GB")
     asked: list[str] = []
@@ -188,14 +192,14 @@ def test_a_phone_keeps_its_board_until_a_move_changes_it(
     page.wait_for_function("() => !!document.querySelector('[data-stream]')")
     time.sleep(1.5)
 
-    services.round_open(round=Round.objects.get(pk=round.pk), seconds=240)
+    round_open(round=Round.objects.get(pk=round.pk), seconds=240)
     page.wait_for_selector("ol.rack .tile:not([disabled])")
     page.evaluate(f"() => {{ window.heldBoard = ({BOARD})(); }}")
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
     page.wait_for_selector("p.checking")
     assert page.evaluate(f"() => ({BOARD})() === window.heldBoard && window.heldBoard.isConnected")
     assert page.evaluate("() => document.querySelectorAll('[data-kept]').length") == 0
-    services.round_publish(round=Round.objects.get(pk=round.pk))
+    round_publish(round=Round.objects.get(pk=round.pk))
     page.wait_for_selector("#result-title")
     assert page.evaluate(f"() => ({BOARD})() === window.heldBoard")
     assert [url for url in asked if PANEL_ASKED in url] == []
@@ -204,7 +208,7 @@ def test_a_phone_keeps_its_board_until_a_move_changes_it(
     # phone's own (a first move of at most 7 tiles through the centre never reaches row 1).
     page.evaluate("() => { window.heldRow = document.querySelector('table.board tbody tr'); }")
     round.refresh_from_db()
-    services.round_place(round=Round.objects.get(pk=round.pk))
+    round_place(round=Round.objects.get(pk=round.pk))
     page.wait_for_function(f"() => ({BOARD})() !== window.heldBoard")
     letters = len(round.tops[0].split()[1])
     assert page.locator("table.board td.sq.tile").count() == letters
@@ -215,14 +219,14 @@ def test_a_phone_keeps_its_board_until_a_move_changes_it(
 
     next_round = Round.objects.filter(game=game).order_by("-number").first()  # drawn with the placing
     assert next_round is not None and next_round.number == 2
-    services.round_open(round=next_round, seconds=240)
+    round_open(round=next_round, seconds=240)
     page.wait_for_function("() => document.querySelectorAll('ol.rack .tile:not([disabled])').length > 0")
 
     # A phone without the board it is told to keep (a panel reloaded meanwhile, say): it
     # asks for its panel, and shows the board again.
     assert [url for url in asked if PANEL_ASKED in url] == []
     page.evaluate(f"() => {{ ({BOARD})().dataset.keep = 'board-lost'; }}")
-    services.round_close(round=Round.objects.get(pk=next_round.pk))
+    round_close(round=Round.objects.get(pk=next_round.pk))
     page.wait_for_selector("p.checking")
     page.wait_for_function(f"() => !!({BOARD})() && ({BOARD})().dataset.keep !== 'board-lost'")
     assert page.evaluate("() => document.querySelectorAll('[data-kept]').length") == 0

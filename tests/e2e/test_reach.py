@@ -9,8 +9,9 @@ import pytest
 
 from tests.e2e import test_browser
 from tests.e2e.test_browser import console, join, open_round, shot
-from tournaments import services
 from tournaments.models import Event, Round
+from tournaments.services.rounds import round_close, round_publish
+from tournaments.services.slips import slip_submit
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -123,9 +124,9 @@ def test_every_page_at_200_percent_zoom_keeps_to_the_width(
     round = open_round(event, seconds=600)
     anne = event.players.get(table=1)
     coordinates, word = round.tops[0].split()
-    services.slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=None)
-    services.round_close(round=Round.objects.get(pk=round.pk))
-    services.round_publish(round=Round.objects.get(pk=round.pk))
+    slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=None)
+    round_close(round=Round.objects.get(pk=round.pk))
+    round_publish(round=Round.objects.get(pk=round.pk))
     base = live_server.url
     desk = console(browser, base, event, "fr-FR")
     desk.set_viewport_size({"width": 640, "height": 400})

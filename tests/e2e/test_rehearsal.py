@@ -45,10 +45,15 @@ from tests.integration.conftest import (  # noqa: F401  (procs: the fixture)
     require_redis,
     worker_argv,
 )
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.display import shown_move
 from tournaments.models import Event, Game, Player, Round, Ruling
 from tournaments.printing import render_sheet
+from tournaments.services.events import event_create
+from tournaments.services.lexicons import lexicon_bundled
+from tournaments.services.players import players_import
+from tournaments.services.rounds import analysis_for, round_reopen
+from tournaments.services.slips import slip_submit
 from tournaments.standings import event_standings, game_standings
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
@@ -257,8 +262,8 @@ class Rehearsal:
             if "data-public" not in content or not re.search(r'name="reason" required', content):
                 problems.append("the reopen form asks for no reason once the results are public")
             try:
-                services.round_reopen(round=round)
-            except services.ApplicationError:
+                round_reopen(round=round)
+            except ApplicationError:
                 pass
             else:
                 problems.append("the round reopened without a reason")
@@ -291,10 +296,10 @@ def rehearsal(production: str, browser: Any) -> Iterator[Rehearsal]:  # noqa: F8
     # The server's hasher (the tests' own is a fast one it does not know).
     password = PBKDF2PasswordHasher().encode("secret-pass", PBKDF2PasswordHasher().salt())
     user = get_user_model().objects.create(username="arbitre", password=password)
-    event = services.event_create(
+    event = event_create(
         name="Club de Vichy",
         starts_on=dt.date(2026, 11, 28),
-        lexicon=services.lexicon_bundled(name="enable"),
+        lexicon=lexicon_bundled(name="enable"),
         language="english",
         notation="gcg",
         random_seed=29,
@@ -304,7 +309,7 @@ def rehearsal(production: str, browser: Any) -> Iterator[Rehearsal]:  # noqa: F8
     csv = "nom;club;licence;catégorie;table\n" + "".join(
         f"{name};Vichy;{1000 + i};{'V' if i % 2 else 'S'};{i}\n" for i, name in enumerate(NAMES, start=1)
     )
-    services.players_import(event=event, csv_text=csv, by=user)
+    players_import(event=event, csv_text=csv, by=user)
     hall = Rehearsal(production, browser, event)
     try:
         yield hall
@@ -370,7 +375,7 @@ def test_a_whole_event_agrees_on_every_screen(rehearsal: Rehearsal) -> None:
     hall.phone_slip(1, top_coordinates, top_word)
     hall.phone_slip(2, top_coordinates, top_word)
     # A move no other placement of its word scores the same: its wrong reference is found.
-    ranked = services.analysis_for(round).ranked
+    ranked = analysis_for(round).ranked
     same = Counter((m.word.upper(), m.score) for m in ranked)
     penalised_move = next(
         m for m in ranked if same[m.word.upper(), m.score] == 1 and m.score > 10 and (m.row, m.col) != (0, 0)
@@ -380,7 +385,7 @@ def test_a_whole_event_agrees_on_every_screen(rehearsal: Rehearsal) -> None:
     hall.paper(6, top_coordinates, top_word)
     hall.click("Fermer le coup", confirm=True)
     hall.settled("adjudicated")
-    services.slip_submit(  # a phone's slip that reached the server after the close
+    slip_submit(  # a phone's slip that reached the server after the close
         round=Round.objects.get(pk=round.pk),
         player=Player.objects.get(event=event, table=3),
         coordinates=top_coordinates,

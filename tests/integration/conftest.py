@@ -36,8 +36,12 @@ from typing import Any, NoReturn
 import pytest
 from django.db import connection
 
-from tournaments import services
 from tournaments.models import Event, Player, Round
+from tournaments.services.events import event_create
+from tournaments.services.games import game_start, round_draw
+from tournaments.services.lexicons import lexicon_bundled
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_open
 
 ROOT = Path(__file__).resolve().parents[2]
 MANAGE = ROOT / "manage.py"
@@ -481,15 +485,15 @@ def database_url() -> Iterator[str]:
 
 def event_with_players(name: str, count: int, seed: int) -> tuple[Event, list[Player]]:
     """An English event of ``count`` players."""
-    event = services.event_create(
+    event = event_create(
         name=name,
         starts_on=dt.date(2026, 11, 24),
-        lexicon=services.lexicon_bundled(name="enable"),
+        lexicon=lexicon_bundled(name="enable"),
         language="english",
         notation="gcg",
         random_seed=seed,
     )
-    return event, [services.player_add(event=event, name=f"Player {i + 1}") for i in range(count)]
+    return event, [player_add(event=event, name=f"Player {i + 1}") for i in range(count)]
 
 
 @pytest.fixture
@@ -499,10 +503,10 @@ def open_round() -> tuple[Round, list[Player]]:
     if connection.vendor != "postgresql":
         pytest.fail("DATABASE_URL is PostgreSQL but the test database is not", pytrace=False)
     event, players = event_with_players("Locks", 3, seed=5)
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
+    game = game_start(event=event)
+    round = round_draw(game=game)
     assert round is not None
     round = Round.objects.get(pk=round.pk)
     assert round.tops, "the solve task did not run"
-    services.round_open(round=round)
+    round_open(round=round)
     return Round.objects.select_related("game__event").get(pk=round.pk), players

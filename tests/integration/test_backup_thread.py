@@ -14,10 +14,13 @@ from django.db import connection
 
 from tests.integration.conftest import require_postgres
 from tests.tournaments.helpers import draw_round
-from tournaments import exports, services
+from tournaments import exports
 from tournaments.foreground import FOREGROUND
 from tournaments.models import Event, Game, HistoryEntry, Round
 from tournaments.services import backups
+from tournaments.services.games import game_start
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open, round_place
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -39,12 +42,12 @@ def test_the_placement_is_answered_before_its_backup_is_written(
 
     monkeypatch.setattr(backups, "game_backup", held)
     for name in ("Anne", "Bruno"):
-        services.player_add(event=event, name=name)
-    game = services.game_start(event=event)
+        player_add(event=event, name=name)
+    game = game_start(event=event)
     round = draw_round(game)
-    services.round_open(round=round)
-    services.round_close(round=round)
-    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    round_open(round=round)
+    round_close(round=round)
+    round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
     # Answered, the backup begun in its thread and not written yet.
     assert started.wait(30) and not list(tmp_path.iterdir())
     gate.set()
@@ -71,13 +74,13 @@ def test_the_backup_waits_while_the_process_answers_the_hall(
         return real(game=game)
 
     monkeypatch.setattr(backups, "game_backup", seen)
-    services.player_add(event=event, name="Anne")
-    game = services.game_start(event=event)
+    player_add(event=event, name="Anne")
+    game = game_start(event=event)
     round = draw_round(game)
-    services.round_open(round=round)
-    services.round_close(round=round)
+    round_open(round=round)
+    round_close(round=round)
     with FOREGROUND.busy():  # the page of the placement, being answered
-        services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+        round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
         # Never begun while it lasts (a wrong thread would begin within milliseconds).
         assert not started.wait(1.0)
     assert started.wait(30)

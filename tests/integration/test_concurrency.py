@@ -34,8 +34,13 @@ import pytest
 from django.db import connection
 
 from tests.integration.conftest import MIGRATE_TIMEOUT, ROOT, Procs, child_env, manage, require_postgres
-from tournaments import services
 from tournaments.models import HistoryEntry, Player, Round, Ruling, Slip
+from tournaments.services.events import event_create
+from tournaments.services.games import game_end, game_start, round_draw
+from tournaments.services.lexicons import lexicon_bundled
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open, round_place
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.integration
 
@@ -84,7 +89,7 @@ def _race(
             start.wait()
             for _ in range(SENDS):
                 for player in chunk:
-                    result = services.slip_submit(
+                    result = slip_submit(
                         round=round,
                         player=player,
                         coordinates=coordinates,
@@ -106,7 +111,7 @@ def _race(
             round = Round.objects.get(pk=round_id)
             start.wait()
             time.sleep(close_after)
-            services.round_close(round=round)  # adjudicated here too: tasks run eagerly
+            round_close(round=round)  # adjudicated here too: tasks run eagerly
         except BaseException as exc:
             errors.append(exc)
         finally:
@@ -188,8 +193,8 @@ def _check(round_id: int, players: list[Player], sent: list[Sent], top_score: in
 
 def race_rounds(rounds: int, seed: int = 11) -> Tally:
     """Play ``rounds`` rounds (new games as needed), each with slips racing its close."""
-    lexicon = services.lexicon_bundled(name="enable")
-    event = services.event_create(
+    lexicon = lexicon_bundled(name="enable")
+    event = event_create(
         name=f"Race {seed}",
         starts_on=dt.date(2026, 11, 21),
         lexicon=lexicon,
@@ -198,23 +203,23 @@ def race_rounds(rounds: int, seed: int = 11) -> Tally:
         random_seed=seed,
         solo_bonus=0,  # everyone plays the top: credited = top for each on-time slip
     )
-    players = [services.player_add(event=event, name=f"Player {i + 1}") for i in range(PLAYERS)]
+    players = [player_add(event=event, name=f"Player {i + 1}") for i in range(PLAYERS)]
     rng = random.Random(seed)
     tally = Tally()
     span = 0.2  # how long the submitters take, measured on each round
     next_round: Round | None = None
     while tally.rounds < rounds:
         if next_round is None:
-            game = services.game_start(event=event)
-            next_round = services.round_draw(game=game)
+            game = game_start(event=event)
+            next_round = round_draw(game=game)
             assert next_round is not None
         round = Round.objects.get(pk=next_round.pk)
         assert round.solved_at is not None, "the solve task did not run"
         if not round.tops:
-            services.game_end(game=round.game, reason="no_move")
+            game_end(game=round.game, reason="no_move")
             next_round = None
             continue
-        services.round_open(round=round)
+        round_open(round=round)
         # The close falls anywhere from before the first slip to after the last one.
         sent, took = _race(round.pk, players, round.tops[0], round.top_score or 0, rng.uniform(0, 1.2 * span))
         span = (span + took) / 2
@@ -223,7 +228,7 @@ def race_rounds(rounds: int, seed: int = 11) -> Tally:
         tally.on_time += on_time
         tally.late += late
         tally.split += bool(on_time and late)
-        next_round = services.round_place(round=Round.objects.get(pk=round.pk))
+        next_round = round_place(round=Round.objects.get(pk=round.pk))
     return tally
 
 

@@ -44,13 +44,14 @@ def prepare_code(players: int) -> str:
 import json
 from django.contrib.auth import get_user_model
 from rest_framework.authtoken.models import Token
-from tournaments import services
+from tournaments.services.demo import event_demo
+from tournaments.services.players import player_add, player_token_issue
 user = get_user_model().objects.create_superuser("arbitre", "", "x")
-event = services.event_demo(by=user)
+event = event_demo(by=user)
 for index in range(5, {players} + 1):
-    services.player_add(event=event, name=f"Player {{index}}")
+    player_add(event=event, name=f"Player {{index}}")
 round = event.games.get().rounds.get()
-tokens = {{p.table: services.player_token_issue(event=event, code=event.code, seat=p.seat_code).key
+tokens = {{p.table: player_token_issue(event=event, code=event.code, seat=p.seat_code).key
           for p in event.players.all()}}
 print(json.dumps({{"event": event.pk, "round": round.pk, "code": event.code, "tokens": tokens,
                   "api_token": Token.objects.create(user=user).key}}))
@@ -61,25 +62,26 @@ print(json.dumps({{"event": event.pk, "round": round.pk, "code": event.code, "to
 #: not one), then closed: the ruling of PLAYERS slips goes to serve's worker.
 PLAY_AND_CLOSE = """
 import sys
-from tournaments import services
 from tournaments.models import Round
+from tournaments.services.rounds import round_close, round_open
+from tournaments.services.slips import slip_submit
 round = Round.objects.get(pk=int(sys.argv[-1]))
-round = services.round_open(round=round, seconds=600)
+round = round_open(round=round, seconds=600)
 coordinates, word = round.tops[0].split()
 for player in round.game.event.players.all():
     good = player.table % 2 == 0
-    services.slip_submit(round=round, player=player, coordinates=coordinates,
-                         word=word if good else "Q" * len(word), announced_score=round.top_score)
-services.round_close(round=round)
+    slip_submit(round=round, player=player, coordinates=coordinates,
+                word=word if good else "Q" * len(word), announced_score=round.top_score)
+round_close(round=round)
 print("closed")
 """
 
 
 OPEN = """
 import sys
-from tournaments import services
 from tournaments.models import Round
-services.round_open(round=Round.objects.get(pk=int(sys.argv[-1])), seconds=600)
+from tournaments.services.rounds import round_open
+round_open(round=Round.objects.get(pk=int(sys.argv[-1])), seconds=600)
 """
 
 

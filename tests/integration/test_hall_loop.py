@@ -18,9 +18,10 @@ from django.utils import timezone
 from arbiter import hall
 from tests.plumbing.test_middleware import asgi_request
 from tests.tournaments.services.test_phone_slips import _entry, _row, token
-from tournaments import services
 from tournaments.models import HistoryEntry, Player, Round, Slip
 from tournaments.services import phone_slips
+from tournaments.services.phone_slips import PhoneSlip
+from tournaments.services.slips import slip_submit
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -137,18 +138,16 @@ def test_a_failure_on_the_loop_leaves_the_slip_to_djangos_path(
     assert Player.objects.get(pk=anne.pk).slips.count() == 1
 
 
-def _phone_slip(round: Round, key: str, client_id: str) -> services.PhoneSlip:
+def _phone_slip(round: Round, key: str, client_id: str) -> PhoneSlip:
     coordinates, word = round.tops[0].split(" ", 1)
-    return services.PhoneSlip(
+    return PhoneSlip(
         key=key, event_id=round.game.event_id, coordinates=coordinates, word=word,
         announced_score=round.top_score, client_id=client_id, for_round=None,
         received=timezone.now(), sent_at=None,
     )  # fmt: skip
 
 
-def _record(
-    first: services.PhoneSlip | None, together: list[services.PhoneSlip], sizes: list[int]
-) -> list[Any]:
+def _record(first: PhoneSlip | None, together: list[PhoneSlip], sizes: list[int]) -> list[Any]:
     """``first`` recorded alone (the round then known to the process), then ``together``
     at once, on the loop's batches; the size of each batch written in ``sizes``."""
     written = phone_slips.awrite_batch
@@ -193,7 +192,7 @@ def test_slips_that_arrive_together_are_written_in_one_batch_as_the_full_path_wr
 def _slip_of_the_full_path(round: Round, player: Player) -> Slip:
     """A slip of the full path, for comparison (a new one for ``player``, replacing theirs)."""
     coordinates, word = round.tops[0].split(" ", 1)
-    return services.slip_submit(
+    return slip_submit(
         event=round.game.event, player=player, coordinates=coordinates, word=word,
         announced_score=round.top_score, client_id="full",
     ).slip  # fmt: skip

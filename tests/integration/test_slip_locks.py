@@ -23,8 +23,11 @@ from django.utils import timezone
 from tests.integration.conftest import event_with_players, require_postgres
 from tests.tournaments.services.test_phone_slips import _entry, _row, token
 from tests.tournaments.test_rows import same_as_the_orm
-from tournaments import services
 from tournaments.models import HistoryEntry, Player, Round, Ruling, Slip
+from tournaments.services.games import game_start
+from tournaments.services.phone_slips import PhoneSlip, phone_slip
+from tournaments.services.rounds import round_close
+from tournaments.services.slips import SubmitResult, slip_submit
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -34,11 +37,11 @@ WAIT = 10.0
 BLOCKED = 0.5
 
 
-def _slip(round: Round, player: Player, **more: Any) -> services.SubmitResult:
+def _slip(round: Round, player: Player, **more: Any) -> SubmitResult:
     coordinates, word = round.tops[0].split(" ", 1)
     fields: dict[str, Any] = {"coordinates": coordinates, "word": word, "announced_score": round.top_score}
     fields.update(more)
-    return services.slip_submit(event=round.game.event, player=player, **fields)
+    return slip_submit(event=round.game.event, player=player, **fields)
 
 
 class Worker(threading.Thread):
@@ -94,7 +97,7 @@ def held(job: Callable[[Callable[[], None]], Any], what: str) -> Iterator[Worker
 def _slip_held(round: Round, player: Player, **more: Any) -> Callable[[Callable[[], None]], Any]:
     """A slip recorded in a transaction kept open at ``hold``."""
 
-    def job(hold: Callable[[], None]) -> services.SubmitResult:
+    def job(hold: Callable[[], None]) -> SubmitResult:
         with transaction.atomic():
             result = _slip(round, player, **more)
             hold()
@@ -147,7 +150,7 @@ def test_the_same_slip_sent_twice_at_once_is_one_slip(open_round) -> None:
 def test_the_close_waits_for_the_slips_already_in_and_rules_them(open_round) -> None:
     round, (anne, bruno, _c) = open_round
     with holding(round, anne) as held:
-        close = Worker(lambda: services.round_close(round=Round.objects.get(pk=round.pk)))
+        close = Worker(lambda: round_close(round=Round.objects.get(pk=round.pk)))
         close.start()
         close.join(BLOCKED)
         assert close.is_alive(), "the round closed under a slip still being recorded"
@@ -165,11 +168,11 @@ def test_slips_queued_behind_a_ruled_round_rule_it_again_side_by_side(open_round
     needs the round for itself (it rules it again); neither deadlocks on the other's share."""
     round, (_a, bruno, claire) = open_round
     sent = timezone.now()
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
     assert Round.objects.get(pk=round.pk).state == Round.State.ADJUDICATED
     start = threading.Barrier(2, timeout=WAIT)
 
-    def job(player: Player) -> services.SubmitResult:
+    def job(player: Player) -> SubmitResult:
         start.wait()
         return _slip(round, player, now=sent)
 
@@ -183,10 +186,10 @@ def test_slips_queued_behind_a_ruled_round_rule_it_again_side_by_side(open_round
     assert credited[bruno.pk] == credited[claire.pk] == round.top_score
 
 
-def _quick(round: Round, player: Player, key: str, client_id: str) -> services.SubmitResult | None:
+def _quick(round: Round, player: Player, key: str, client_id: str) -> SubmitResult | None:
     coordinates, word = round.tops[0].split(" ", 1)
-    return services.phone_slip(
-        services.PhoneSlip(
+    return phone_slip(
+        PhoneSlip(
             key=key, event_id=round.game.event_id, coordinates=coordinates, word=word,
             announced_score=round.top_score, client_id=client_id, for_round=None,
             received=timezone.now(), sent_at=None,
@@ -223,7 +226,7 @@ def test_the_same_quick_slip_twice_at_once_is_one_slip(open_round) -> None:
     key = token(anne)
     start = threading.Barrier(2, timeout=WAIT)
 
-    def job() -> services.SubmitResult | None:
+    def job() -> SubmitResult | None:
         start.wait()
         return _quick(round, anne, key, "same")
 
@@ -240,7 +243,7 @@ def test_the_hot_paths_rows_are_the_orms_on_postgresql() -> None:
     """tests/tournaments/test_rows.py's comparison, on PostgreSQL (psycopg's own types)."""
     require_postgres()
     event, players = event_with_players("Rows", 2, seed=6)
-    same_as_the_orm(services.game_start(event=event), players)
+    same_as_the_orm(game_start(event=event), players)
 
 
 def ruling_ahead(round: Round, monkeypatch: pytest.MonkeyPatch, at: str) -> AbstractContextManager[Worker]:
@@ -277,7 +280,7 @@ def test_the_close_waits_for_a_pass_writing_its_rulings_and_rules_whole(open_rou
     round, (anne, _b, _c) = open_round
     _slip(round, anne)
     with ruling_ahead(round, monkeypatch, "writing") as ahead:
-        close = Worker(lambda: services.round_close(round=round))
+        close = Worker(lambda: round_close(round=round))
         close.start()
         close.join(BLOCKED)
         assert close.is_alive(), "the close did not wait for the pass"
@@ -294,7 +297,7 @@ def test_the_close_does_not_wait_for_a_pass_judging_and_the_pass_then_writes_not
     round, (anne, _b, _c) = open_round
     _slip(round, anne)
     with ruling_ahead(round, monkeypatch, "judging") as ahead:
-        Worker(lambda: services.round_close(round=round)).start_and_finish()
+        Worker(lambda: round_close(round=round)).start_and_finish()
         closed = {r.player_id: r.ruled_at for r in Ruling.objects.filter(round=round)}
     assert ahead.result is None  # the round closed meanwhile
     assert {r.player_id: r.ruled_at for r in Ruling.objects.filter(round=round)} == closed

@@ -12,8 +12,8 @@ from django.core.cache import cache
 from django.test import Client
 
 from tests.rooms.helpers import last_round, url
-from tournaments import services
 from tournaments.models import Event, Player, Round
+from tournaments.services.players import player_add
 
 
 @pytest.fixture(autouse=True)
@@ -53,7 +53,7 @@ def console(arbitrator) -> Client:
 
 @pytest.fixture
 def players(event: Event) -> list[Player]:
-    return [services.player_add(event=event, name=name) for name in ("Anne", "Bruno", "Chloé")]
+    return [player_add(event=event, name=name) for name in ("Anne", "Bruno", "Chloé")]
 
 
 @pytest.fixture

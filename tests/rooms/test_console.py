@@ -24,8 +24,16 @@ from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tests.tournaments.helpers import blank_top, warned_twice
 from tests.tournaments.helpers import simulated_event as _simulated_event
-from tournaments import exports, services, tasks
+from tournaments import exports, queue
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
+from tournaments.services.events import event_create, event_update
+from tournaments.services.games import game_end, game_start, round_draw
+from tournaments.services.lexicons import lexicon_compile
+from tournaments.services.players import player_add, player_update
+from tournaments.services.rounds import round_close, round_open, round_place
+from tournaments.services.rulings import round_average
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -157,8 +165,8 @@ def test_settings_freeze_once_a_game_has_started(console: Client, event: Event, 
     entry = HistoryEntry.objects.get(event=event, entity="event")
     assert entry.new == {"round_seconds": 90, "name": "Club evening (corrected)"}
     # The service refuses it all the same (the API, the terminal).
-    with pytest.raises(services.ApplicationError, match="can no longer change"):
-        services.event_update(event=event, bingo_bonus=40)
+    with pytest.raises(ApplicationError, match="can no longer change"):
+        event_update(event=event, bingo_bonus=40)
 
 
 def test_the_event_date_keeps_its_value_in_french(console: Client, event: Event) -> None:
@@ -192,7 +200,7 @@ def test_add_and_import_players(console: Client, event: Event) -> None:
 def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
     """The tasks sent, not run: an uploaded list stays importing until the test compiles it."""
     sent: list[tuple[object, ...]] = []
-    monkeypatch.setattr(tasks, "send", lambda task, *args, **kw: sent.append((task.name, *args)) or True)
+    monkeypatch.setattr(queue, "send", lambda task, *args, **kw: sent.append((task.name, *args)) or True)
     return sent
 
 
@@ -231,7 +239,7 @@ def test_a_list_uploaded_with_a_new_event_is_imported_while_the_pages_show_its_p
     assert any("the word list club is still being imported (40%)" in m for m in _messages(started))
     assert not created.games.exists()
     Lexicon.objects.filter(pk=lexicon.pk).update(progress=0)  # not begun: the task's first run
-    services.lexicon_compile(lexicon_id=lexicon.pk)
+    lexicon_compile(lexicon_id=lexicon.pk)
     part = console.get(_url(created, "lexicon/")).content.decode()
     assert "The word list club is ready: 27 words." in part and "hx-get" not in part
     assert "word list club" not in console.get(_url(created, "players/")).content.decode()
@@ -246,7 +254,7 @@ def test_a_list_that_could_not_be_imported_says_why_and_what_to_do(
     console.post(_url(event, "settings/"), form)
     event.refresh_from_db()
     assert event.lexicon.state == "importing"
-    services.lexicon_compile(lexicon_id=event.lexicon.pk)
+    lexicon_compile(lexicon_id=event.lexicon.pk)
     page = console.get(_url(event, "players/")).content.decode()
     assert (
         "The word list liste could not be imported: liste.bin is not a text word list (binary content)"
@@ -418,7 +426,7 @@ def test_an_override_beyond_any_score_is_refused_on_the_form(
 def test_a_lower_move_needs_confirmation(console: Client, event: Event, opened: Round) -> None:
     console.post(_url(event, "close/"))
     round = _round(event)
-    from tournaments.services import analysis_for
+    from tournaments.services.rounds import analysis_for
 
     lower = next(m for m in analysis_for(round).ranked if m.score < round.top_score)
     from solver.notation import format_move
@@ -445,7 +453,7 @@ def test_a_rack_with_no_move_ends_the_game_for_that_reason(
     console: Client, arbitrator, enable_lexicon
 ) -> None:
     no_minimums = {"early_vowels": 0, "early_consonants": 0, "late_vowels": 0, "late_consonants": 0}
-    event = services.event_create(
+    event = event_create(
         name="Q",
         starts_on=dt.date(2026, 11, 21),
         lexicon=enable_lexicon,
@@ -453,9 +461,9 @@ def test_a_rack_with_no_move_ends_the_game_for_that_reason(
         created_by=arbitrator,
         **no_minimums,
     )
-    services.player_add(event=event, name="Alice")
-    game = services.game_start(event=event)
-    services.round_draw(game=game, typed="QZJXKVV")
+    player_add(event=event, name="Alice")
+    game = game_start(event=event)
+    round_draw(game=game, typed="QZJXKVV")
     page = console.get(_url(event)).content.decode()
     assert "This rack has no legal move: the game is over." in page
     console.post(_url(event, "game/end/"))
@@ -468,14 +476,14 @@ def test_the_current_round_is_none_between_a_new_game_and_its_draw(
     from tournaments.selectors import current_round
 
     console.post(_url(event, "game/end/"))
-    services.game_start(event=event)
+    game_start(event=event)
     assert current_round(event) is None
     assert "next game" not in console.get(_url(event)).content.decode()
 
 
 def test_a_typed_rack_is_checked_as_it_is_typed(console: Client, event: Event, opened: Round) -> None:
     console.post(_url(event, "close/"))
-    services.round_place(round=_round(event), draw_next=False)  # placed, the next rack to type
+    round_place(round=_round(event), draw_next=False)  # placed, the next rack to type
     refused = console.get(_url(event, "draw/check/"), {"typed": "ZZZZZZZ"}).content.decode()
     assert "msg error" in refused and "ZZZZZZZ" in refused
     game = Game.objects.get(event=event)
@@ -524,7 +532,7 @@ def test_racks_put_back_for_the_minimums_are_typed_and_recorded(
     from tournaments.state import rebuild
 
     console.post(_url(event, "game/end/"))
-    game = services.game_start(event=event)
+    game = game_start(event=event)
     bag = sorted(rebuild(game).game.bag.remaining_string().replace("?", ""))
     consonants = [c for c in bag if c not in "AEIOUY"]
     vowels = [c for c in bag if c in "AEIOU"]
@@ -547,8 +555,8 @@ def test_racks_put_back_for_the_minimums_are_typed_and_recorded(
 def warned(event: Event, arbitrator, players: list[Player]) -> Round:
     """One free warning a game, 7 points each beyond; Anne (table 1) has two warnings from
     round 1 (a blank not marked, no score announced); round 2 is open."""
-    services.event_update(event=event, free_warnings=1, warning_penalty=7)
-    return warned_twice(services.game_start(event=event), players[0])
+    event_update(event=event, free_warnings=1, warning_penalty=7)
+    return warned_twice(game_start(event=event), players[0])
 
 
 def test_try_move_says_the_warning_penalty_of_the_game(console: Client, event: Event, warned: Round) -> None:
@@ -704,13 +712,13 @@ def test_the_console_exports_a_game_and_imports_it_as_a_master_game() -> None:
     copy = Event.objects.get(name="Replay")
     assert response.status_code == 302 and response["Location"] == f"/console/{copy.pk}/players/"
     assert copy.created_by == arbitrator and copy.round_seconds == 150 and copy.notation == "fisf"
-    services.player_add(event=copy, name="Alice")
+    player_add(event=copy, name="Alice")
     console.post(f"/console/{copy.pk}/game/start/")
     round = Round.objects.get(game__event=copy)
     first = event.games.get().rounds.get(number=1)
     assert round.rack == first.rack
-    services.round_open(round=round)
-    services.round_close(round=round)
+    round_open(round=round)
+    round_close(round=round)
     status = console.get(f"/console/{copy.pk}/?part=status", HTTP_HX_REQUEST="true").content.decode()
     assert "Master game: the recorded move" in status and "data-squares" not in status
     assert "The next rack comes from the master game" in status and 'name="typed"' not in status
@@ -758,7 +766,7 @@ def test_the_average_is_one_click_on_a_ruling_of_a_word_not_in_the_list(
     console.post(_url(event, "close/"))
     ruling = Ruling.objects.get(round=opened, player__table=1)
     assert ruling.reason == "not_in_lexicon"
-    average = services.round_average(ruling)
+    average = round_average(ruling)
     page = console.get(_url(event, f"rulings/{ruling.pk}/")).content.decode()
     assert f"Credit the average ({average})" in page
     french = console.get(_url(event, f"rulings/{ruling.pk}/"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
@@ -868,10 +876,10 @@ def test_the_results_are_published_from_the_console(console: Client, event: Even
 
 
 def test_an_equal_top_is_selected_and_placed_in_one_step(console: Client, event: Event, players) -> None:
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game, typed="AEGINRS")
-    services.round_open(round=round)
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    game = game_start(event=event)
+    round = round_draw(game=game, typed="AEGINRS")
+    round_open(round=round)
+    round_close(round=Round.objects.get(pk=round.pk))
     round = Round.objects.get(pk=round.pk)
     assert len(round.tops) == 7
     page = console.get(_url(event)).content.decode()
@@ -886,10 +894,10 @@ def test_an_equal_top_is_selected_and_placed_in_one_step(console: Client, event:
 
 
 def test_a_lower_move_is_not_placed_through_the_top_choice(console: Client, event: Event, players) -> None:
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game, typed="AEGINRS")
-    services.round_open(round=round)
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    game = game_start(event=event)
+    round = round_draw(game=game, typed="AEGINRS")
+    round_open(round=round)
+    round_close(round=Round.objects.get(pk=round.pk))
     response = console.post(_url(event, "place/"), {"move": "8D GAINER"}, follow=True)
     assert any("confirm to place a lower move" in m for m in _messages(response)), _messages(response)
     assert Round.objects.get(pk=round.pk).state == Round.State.ADJUDICATED
@@ -914,7 +922,7 @@ def test_the_placement_that_ended_the_game_is_undone_from_the_console(
     console.post(_url(event, "close/"))
     console.post(_url(event, "place/"))
     game = Game.objects.get(event=event)
-    services.game_end(game=game, reason="stopped")  # round 2 drawn, kept in the record
+    game_end(game=game, reason="stopped")  # round 2 drawn, kept in the record
     page = console.get(_url(event), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "La partie 1 est terminée" in page and "Annuler la pose du coup 1" in page
     assert "La partie 1 continue alors." in page.replace("\u2019", "'").replace("&#x27;", "'")
@@ -964,7 +972,7 @@ def test_a_player_is_corrected_withdrawn_and_removed_from_the_console(
     assert Player.objects.get(pk=anne.pk).name == "Anne Martin"
     # Bruno hands in a slip: he can no longer be removed, only withdrawn.
     coordinates, word = opened.tops[0].split()
-    services.slip_submit(round=opened, player=bruno, coordinates=coordinates, word=word, announced_score=None)
+    slip_submit(round=opened, player=bruno, coordinates=coordinates, word=word, announced_score=None)
     page = console.get(_url(event, f"players/{bruno.pk}/")).content.decode()
     assert 'value="remove"' not in page and "1 slip handed in" in page
     refused = console.post(_url(event, f"players/{bruno.pk}/"), {"action": "remove"}, follow=True)
@@ -978,10 +986,10 @@ def test_a_player_is_corrected_withdrawn_and_removed_from_the_console(
     response = console.post(_url(event, f"players/{anne.pk}/"), {"action": "remove"}, follow=True)
     assert any("Anne Martin is removed" in m for m in _messages(response)), _messages(response)
     assert not Player.objects.filter(pk=anne.pk).exists()
-    other = services.event_create(
+    other = event_create(
         name="Other", starts_on=event.starts_on, lexicon=event.lexicon, language="english", notation="gcg"
     )
-    stranger = services.player_add(event=other, name="Zoé")
+    stranger = player_add(event=other, name="Zoé")
     assert console.get(_url(event, f"players/{stranger.pk}/")).status_code == 404
 
 
@@ -1070,7 +1078,7 @@ def test_the_review_kept_between_its_pages_is_the_review_written_after_every_cha
     assert "(annoncé 30)" in review("fr") and review() == first  # each language its own
     anne, bruno = (Ruling.objects.get(round=opened, player__table=table) for table in (1, 2))
     # A player's name corrected.
-    services.player_update(player=players[0], name="Anne-Marie", table=players[0].table, by=None)
+    player_update(player=players[0], name="Anne-Marie", table=players[0].table, by=None)
     renamed = review()
     assert "1 Anne-Marie" in renamed and renamed == written()
     # A ruling corrected on its page.

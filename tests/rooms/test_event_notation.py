@@ -19,8 +19,8 @@ from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tests.tournaments.helpers import fisf as _fisf
 from tests.tournaments.helpers import letter_conflict
-from tournaments import services
 from tournaments.models import Event, HistoryEntry, Lexicon, Round, Ruling
+from tournaments.services.events import event_create
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -29,7 +29,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def event(enable_lexicon: Lexicon) -> Event:
     """The pages' event in FISF notation (tests/conftest.py's is in GCG). Seed 7: round 1
     has one top, stored as 8H PROOF and written H8 PROOF in FISF."""
-    return services.event_create(
+    return event_create(
         name="Soirée FISF",
         starts_on=dt.date(2026, 11, 21),
         lexicon=enable_lexicon,
@@ -132,7 +132,7 @@ def test_the_top_choice_and_its_refusals_speak_fisf(console: Client, event: Even
     (refusal,) = [m for m in _messages(response) if "already holds" in m]
     assert f"{square} already holds" in refusal and gcg_square not in refusal, refusal
     # A lower move is named in FISF in the question and the warning.
-    from tournaments.services import analysis_for
+    from tournaments.services.rounds import analysis_for
 
     lower = next(m for m in analysis_for(round).ranked if m.score < round.top_score)
     from solver.notation import format_move

@@ -12,8 +12,11 @@ from django.test import Client
 from tests.rooms.helpers import live_forget
 from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
-from tournaments import services
 from tournaments.models import Event, Round, Ruling
+from tournaments.services.games import game_end
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_open, round_pause, round_resume
+from tournaments.services.slips import slip_submit
 from tournaments.standings import game_standings
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -50,14 +53,14 @@ def test_a_paused_clock_is_told_to_every_page_with_its_time_left(
     anne = _phone(event, 1)
     running = anne.get(f"/live/{event.pk}/").json()
     assert running["paused"] is None
-    held = services.round_pause(round=opened)
+    held = round_pause(round=opened)
     live_forget()
     body = anne.get(f"/live/{event.pk}/").json()
     assert body["public"] != running["public"]  # the panels reload with the held clock
     assert body["paused"] == held.paused_ms and 0 < body["paused"] <= event.round_seconds * 1000
     page = console.get(f"/hall/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert f'data-paused="{held.paused_ms}"' in page and ">suspendu<" in page
-    services.round_resume(round=held)
+    round_resume(round=held)
     live_forget()
     assert anne.get(f"/live/{event.pk}/").json()["paused"] is None
 
@@ -80,7 +83,7 @@ def test_the_live_stream_sends_the_versions_then_each_change(
     assert first.startswith("event: version\ndata: ")
     body = json.loads(first.split("data: ", 1)[1])
     assert set(body) == {"public", "full", "deadline", "paused", "state", "now"} and body["state"] == "drawn"
-    services.round_open(round=drawn)
+    round_open(round=drawn)
     live_forget()
     changed = json.loads(next(chunks).decode().split("data: ", 1)[1])
     assert changed["state"] == "open" and changed["public"] != body["public"] and changed["deadline"]
@@ -141,7 +144,7 @@ def test_async_streams_sleep_until_a_change_and_share_one_look(
         await asyncio.sleep(0.3)  # idle: a few looks for all the streams, no stream awake
         idle_looks = len(looks) - looks_at_start
         assert len(wakes) == wakes_at_start
-        await sync_to_async(services.round_open, thread_sensitive=False)(round=drawn)
+        await sync_to_async(round_open, thread_sensitive=False)(round=drawn)
         live.forget_versions()
         async with asyncio.timeout(5):
             while any(len(r) < 3 for r in received):
@@ -196,7 +199,7 @@ def test_a_slip_wakes_the_arbitrators_stream_and_not_the_phones(
         while len(received[True]) < 2 or len(received[False]) < 4:
             await asyncio.sleep(0.01)
         before = dict(woken)
-        await sync_to_async(services.slip_submit, thread_sensitive=False)(
+        await sync_to_async(slip_submit, thread_sensitive=False)(
             event=event, player=players[0], coordinates="8D", word="AA", announced_score=2
         )
         live.forget_versions()
@@ -270,7 +273,7 @@ def test_a_poked_channel_looks_at_once_instead_of_at_its_next_look(
         while len(received) < 2:
             await asyncio.sleep(0.01)
         await asyncio.sleep(0.05)
-        await sync_to_async(services.round_open, thread_sensitive=False)(round=drawn)
+        await sync_to_async(round_open, thread_sensitive=False)(round=drawn)
         started = asyncio.get_running_loop().time()
         live._channels[event.pk].poke()
         async with asyncio.timeout(3):
@@ -296,7 +299,7 @@ def test_the_projector_says_the_game_is_over_with_the_final_standings(
 ) -> None:
     console.post(_url(event, "close/"))
     console.post(_url(event, "place/"))
-    services.game_end(game=opened.game, reason="stopped")
+    game_end(game=opened.game, reason="stopped")
     page = console.get(f"/hall/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "La partie est terminée." in page and "Classement final" in page
     assert "coup 2" not in page and "Prochain tirage" not in page
@@ -314,7 +317,7 @@ def test_the_projector_draws_the_finished_game_in_the_boards_place(
     page = console.get(f"/hall/{event.pk}/").content.decode()
     assert 'class="chart"' not in page and "hall-board" in page  # the game goes on
     console.post(_url(event, "place/"))
-    services.game_end(game=opened.game, reason="stopped")
+    game_end(game=opened.game, reason="stopped")
     page = console.get(f"/hall/{event.pk}/").content.decode()
     assert 'class="chart"' in page and "hall-board" not in page and "The game, round by round" in page
     said = page.split('class="chart"')[1].split('aria-label="')[1].split('"')[0]
@@ -374,7 +377,7 @@ def test_each_screen_of_the_hall_shows_its_one_thing(console: Client, event: Eve
 def test_the_halls_standings_name_every_player_escaped_each_row_with_its_table(
     console: Client, event: Event, opened: Round
 ) -> None:
-    services.player_add(event=event, name='<img src=x onerror=alert(1)> Zoé & "Léa"')
+    player_add(event=event, name='<img src=x onerror=alert(1)> Zoé & "Léa"')
     _ranked_and_open(console, event, opened)
     Event.objects.filter(pk=event.pk).update(hall_language="en")
     page = console.get(f"/hall/{event.pk}/?screen=standings").content.decode()

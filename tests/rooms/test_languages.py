@@ -8,8 +8,8 @@ import pytest
 from django.test import Client
 
 from tests.rooms.helpers import phone, url
-from tournaments import services
 from tournaments.models import Event, Player, Round, Ruling
+from tournaments.services.games import game_start
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_the_console_says_why_a_typed_rack_is_refused_in_the_page_language(
     console: Client, event: Event, players: list[Player]
 ) -> None:
-    services.game_start(event=event)
+    game_start(event=event)
     check = url(event, "draw/check/")
     french = console.get(check, {"typed": "QQAEIOU"}, HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "il n’y a pas de deuxième Q dans le sac" in french and "second" not in french
@@ -30,7 +30,7 @@ def test_the_console_says_why_a_typed_rack_is_refused_in_the_page_language(
 def test_a_rack_refused_on_the_draw_is_said_in_the_page_language(
     console: Client, event: Event, players: list[Player]
 ) -> None:
-    services.game_start(event=event)
+    game_start(event=event)
     response = console.post(url(event, "draw/"), {"typed": "AEIRST"}, HTTP_ACCEPT_LANGUAGE="fr", follow=True)
     assert "le tirage doit avoir 7 lettres, pas 6" in response.content.decode()
 

@@ -18,8 +18,9 @@ from multiplex.services import centre as centre_service
 from tests.rooms.helpers import last_round, messages, url
 from tests.tournaments.services.test_centre import _play, hub_event, network  # noqa: F401 (fixtures)
 from tests.tournaments.services.test_sealed import games, master, simultane, started  # noqa: F401 (fixtures)
-from tournaments import services
 from tournaments.models import Event, Round
+from tournaments.services.games import game_start, round_draw
+from tournaments.services.rounds import round_place
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,17 +31,17 @@ def played(network: dict[str, Any], arbitrator: User) -> dict[str, Any]:  # noqa
     second ruled, waiting for the hub's move; every centre is the arbitrator's."""
     events = network["events"]
     Event.objects.filter(pk__in=[e.pk for e in events.values()]).update(created_by=arbitrator)
-    drawing = services.game_start(event=events["Binche"])
-    round = services.round_draw(game=drawing)
+    drawing = game_start(event=events["Binche"])
+    round = round_draw(game=drawing)
     assert round is not None
-    round = services.round_place(round=_play(round, 1))
+    round = round_place(round=_play(round, 1))
     assert round is not None
-    services.round_place(round=_play(round, 1))
+    round_place(round=_play(round, 1))
     centre_service.hub_sync(event=events["Dakar"])
-    game = services.game_start(event=events["Dakar"])
-    mine = services.round_draw(game=game)
+    game = game_start(event=events["Dakar"])
+    mine = round_draw(game=game)
     assert mine is not None
-    mine = services.round_place(round=_play(mine, 2))
+    mine = round_place(round=_play(mine, 2))
     assert mine is not None
     _play(mine, 2)
     return network

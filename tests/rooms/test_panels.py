@@ -19,10 +19,13 @@ from django.test import Client
 from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tests.tournaments.helpers import closed_unruled
-from tournaments import services
 from tournaments.foreground import FOREGROUND
 from tournaments.models import Event, Player, PlayerToken, Round
 from tournaments.selectors import player_lines
+from tournaments.services.history import history_record
+from tournaments.services.players import player_release, player_token_issue
+from tournaments.services.rounds import round_close, round_publish
+from tournaments.services.rulings import round_adjudicate
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -75,7 +78,7 @@ def _seat(player: Player, order: str = "v") -> Any:
 
     token = PlayerToken.objects.filter(player=player, confirmed_at__isnull=False).first()
     if token is None:
-        token = services.player_token_issue(event=player.event, code=player.event.code, seat=player.seat_code)
+        token = player_token_issue(event=player.event, code=player.event.code, seat=player.seat_code)
     return panels.Seat(player.pk, "en", order, token.key)
 
 
@@ -148,7 +151,7 @@ def test_a_stream_whose_table_was_released_carries_no_more_of_its_lines_and_ends
     streams = {"thief": live._astream(event, False, thief)}
 
     def release_then_the_real_anne_hands_in() -> None:
-        services.player_release(player=anne, by=None)
+        player_release(player=anne, by=None)
         _slip(event, 1, "8H PROOF", 28)  # the real Anne, with her card, on her own phone
         console.post(_url(event, "close/"))
 
@@ -214,7 +217,7 @@ def test_one_build_serves_every_phone_of_the_process(
     monkeypatch.setattr(panels, "build", counted)
     seats = [_seat(players[i % 3], "v") for i in range(30)]
     streams = {str(i): live._astream(event, False, seat) for i, seat in enumerate(seats)}
-    got = asyncio.run(_frames(streams, 3, lambda: services.round_close(round=opened)))
+    got = asyncio.run(_frames(streams, 3, lambda: round_close(round=opened)))
     assert all(frames[2].startswith("event: panel") for frames in got.values())
     # One build per public version (closed, then ruled at once by the tests' tasks) for
     # the three players listening, not one per stream.
@@ -252,10 +255,10 @@ def test_builds_in_a_burst_of_changes_wait_for_each_other(
         async with asyncio.timeout(10):
             while len(got) < 2:
                 await asyncio.sleep(0.01)
-            await sync_to_async(services.round_close, thread_sensitive=False)(round=opened)
+            await sync_to_async(round_close, thread_sensitive=False)(round=opened)
             while len(got) < 3:  # closed and ruled (the tests' tasks run at once): one panel
                 await asyncio.sleep(0.01)
-            record = sync_to_async(services.history_record, thread_sensitive=False)
+            record = sync_to_async(history_record, thread_sensitive=False)
             await record(event=event, entity="event", object_id=event.pk, action="edit", by=None)
             while len(got) < 4:  # the next change at once: its panel waits for its turn
                 await asyncio.sleep(0.01)
@@ -280,7 +283,7 @@ def test_a_panel_that_cannot_be_built_sends_the_version_message(
 
     monkeypatch.setattr(panels, "build", broken)
     streams = {"anne": live._astream(event, False, _seat(players[0], "v"))}
-    got = asyncio.run(_frames(streams, 3, lambda: services.round_close(round=opened)))
+    got = asyncio.run(_frames(streams, 3, lambda: round_close(round=opened)))
     assert got["anne"][2].startswith("event: version")  # the phone asks for its panel
     assert _data(got["anne"][2])["state"] in ("closed", "adjudicated")
 
@@ -314,7 +317,7 @@ def test_player_lines_read_by_id_or_for_the_whole_round_agree(
     hidden = player_lines(event, round, round.game.number, ids)  # under review: no ruling shown
     assert all(lines.ruling is None for lines in hidden.values())
     assert hidden[players[0].pk].slip is not None
-    round = services.round_publish(round=round)
+    round = round_publish(round=round)
     by_id = player_lines(event, round, round.game.number, ids)
     monkeypatch.setattr(selectors, "_LINES_BY_ID", 0)
     whole = player_lines(event, round, round.game.number, ids)
@@ -483,7 +486,7 @@ def test_a_stream_sends_the_board_and_the_chart_again_only_when_they_change(
     _show_at_close(event)
     _slip(event, 1, "8H PROOF", 28)
     stream = live._astream(event, False, _seat(players[0], "v"))
-    record = sync_to_async(services.history_record, thread_sensitive=False)
+    record = sync_to_async(history_record, thread_sensitive=False)
     post = sync_to_async(console.post, thread_sensitive=False)
 
     async def run() -> list[str]:
@@ -737,7 +740,7 @@ def test_the_arbitrators_stream_hears_the_round_ruled_while_the_phones_panels_ar
             live._channels[event.pk].poke()
             while not building.is_set():
                 await asyncio.sleep(0.01)
-            await sync_to_async(services.round_adjudicate, thread_sensitive=False)(round_id=opened.pk)
+            await sync_to_async(round_adjudicate, thread_sensitive=False)(round_id=opened.pk)
             live._channels[event.pk].poke()
             while "adjudicated" not in states(desk):
                 await asyncio.sleep(0.01)

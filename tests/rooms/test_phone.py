@@ -16,8 +16,9 @@ from tests.rooms.helpers import live_forget
 from tests.rooms.helpers import messages as _messages
 from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
-from tournaments import services
 from tournaments.models import Event, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
+from tournaments.services.games import game_end
+from tournaments.services.players import join_number, player_add
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -78,7 +79,7 @@ def test_a_table_or_name_waits_for_the_arbitrator_who_confirms_the_phone_showing
     # The console lists both requests with their numbers; the arbitrator confirms Bruno's.
     listed = console.get(_url(event, "players/")).content.decode()
     assert number.group(1) in listed and listed.count('name="confirm"') == 2
-    token = next(t for t in players[1].api_tokens.all() if services.join_number(t) == number.group(1))
+    token = next(t for t in players[1].api_tokens.all() if join_number(t) == number.group(1))
     assert console.post(_url(event, "players/"), {"confirm": token.pk}).status_code == 302
     assert bruno.get(f"/p/{event.pk}/?part=waiting").status_code == 205
     assert "Bruno" in bruno.get(f"/p/{event.pk}/").content.decode()
@@ -415,7 +416,7 @@ def test_after_the_game_ended_the_phone_says_so_and_waits_for_no_rack(
     anne = _phone(event, 1)
     console.post(_url(event, "close/"))
     console.post(_url(event, "place/"))  # round 2 drawn
-    services.game_end(game=opened.game, reason="stopped")
+    game_end(game=opened.game, reason="stopped")
     page = anne.get(f"/p/{event.pk}/").content.decode()
     assert "The game has ended." in page and "Next rack coming" not in page
 
@@ -480,7 +481,7 @@ def test_markup_in_a_name_and_a_phones_user_agent_stays_text_on_the_console_and_
     and the waiting list, a phone's User-Agent on the waiting list."""
     event.seating = Event.Seating.CONFIRM
     event.save()
-    services.player_add(event=event, name="<img src=x onerror=alert(1)>", club="Club & <b>Co</b>")
+    player_add(event=event, name="<img src=x onerror=alert(1)>", club="Club & <b>Co</b>")
     Client(HTTP_USER_AGENT="<script>alert(2)</script>").post("/j/", {"code": event.code, "who": "1"})
     cards = console.get(_url(event, "players/cards/")).content.decode()
     waiting = console.get(_url(event, "players/")).content.decode()

@@ -21,19 +21,24 @@ from tests.rooms.helpers import live_forget
 from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tests.tournaments.helpers import play_out
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, Player, Round, Ruling, Slip
 from tournaments.printing import render_sheet
 from tournaments.selectors import listed_review, listed_watch, player_lines, round_review, slip_watch
+from tournaments.services.games import game_end, game_start, round_draw
+from tournaments.services.players import player_add, players_import
+from tournaments.services.rounds import round_close, round_open, round_place, round_publish
+from tournaments.services.rulings import ruling_override, slip_correct
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _equal_tops(event: Event) -> Round:
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game, typed="AEGINRS")
-    services.round_open(round=round)
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    game = game_start(event=event)
+    round = round_draw(game=game, typed="AEGINRS")
+    round_open(round=round)
+    round_close(round=Round.objects.get(pk=round.pk))
     round = Round.objects.get(pk=round.pk)
     assert len(round.tops) == 7
     return round
@@ -66,10 +71,10 @@ def test_a_publication_without_a_choice_fixes_the_automatic_top(
     console: Client, event: Event, players
 ) -> None:
     round = _equal_tops(event)
-    services.round_publish(round=round)
+    round_publish(round=round)
     announced = console.get(f"/api/events/{event.pk}/game/").json()["chosen"]
     assert announced == round.tops[0] == Round.objects.get(pk=round.pk).chosen
-    services.round_place(round=round, draw_next=False)
+    round_place(round=round, draw_next=False)
     assert Round.objects.get(pk=round.pk).chosen == announced
 
 
@@ -81,9 +86,9 @@ def test_results_shown_at_the_close_fix_the_top_they_announce(event: Event, play
 
 
 def _second_round(event: Event) -> Round:
-    game = services.game_start(event=event)
-    play_out(services.round_draw(game=game))
-    return services.round_open(round=services.round_draw(game=game))
+    game = game_start(event=event)
+    play_out(round_draw(game=game))
+    return round_open(round=round_draw(game=game))
 
 
 #: Two lists of the review as the template wrote them before review_items.
@@ -113,10 +118,10 @@ def test_every_ruling_is_in_the_review_once_under_its_move_or_its_reason(
     # Names with markup in the lists the console writes itself (review_items escapes them).
     denis, chloe_marked = '<b>Denis & "Léa"</b>', "<i>Chloé</i> d'Ys"
     Player.objects.filter(pk=chloe.pk).update(name=chloe_marked)
-    extra = [services.player_add(event=event, name=name) for name in (denis, "Emma", "Félix")]
+    extra = [player_add(event=event, name=name) for name in (denis, "Emma", "Félix")]
     # A wrong reference with the top's score (5 points less), the top itself, a word not
     # in the list, two slips, a blank slip, and a missing one.
-    submit = services.slip_submit
+    submit = slip_submit
     submit(round=round, player=anne, coordinates="1A", word=top_word, announced_score=round.top_score)
     submit(round=round, player=bruno, coordinates=top_coordinates, word=top_word, announced_score=None)
     submit(round=round, player=chloe, coordinates=top_coordinates, word="QZXV", announced_score=None)
@@ -126,12 +131,12 @@ def test_every_ruling_is_in_the_review_once_under_its_move_or_its_reason(
         source=Slip.Source.PAPER, second="second",
     )  # fmt: skip
     submit(round=round, player=extra[1], coordinates="", word="", announced_score=None)
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
     rulings = {r.player.name: r for r in Ruling.objects.filter(round=round).select_related("player")}
     assert rulings["Anne"].reason == adj.Reason.WRONG_REFERENCE and rulings["Anne"].penalty == 5
     assert rulings[denis].reason == adj.Reason.SEVERAL_SLIPS
     # A correction without a move (a slip read blank, credited all the same) is listed too.
-    services.ruling_override(ruling=rulings["Emma"], by=None, reason="read again", credited=3)
+    ruling_override(ruling=rulings["Emma"], by=None, reason="read again", credited=3)
     page = console.get(_url(event)).content.decode()
     listed = re.findall(r'<a href="/console/\d+/rulings/(\d+)/"[^>]*data-ruling="(\d+)"', page)
     assert sorted(int(a) for a, b in listed if a == b) == sorted(r.pk for r in rulings.values())
@@ -172,7 +177,7 @@ def test_every_ruling_is_in_the_review_once_under_its_move_or_its_reason(
                 assert "&lt;i&gt;Chloé&lt;/i&gt; d&#x27;Ys" in written or section == "several"
         assert shown[0] == shown[1] and "Emma" in shown[0]
     # A phone's own lines are read as values too (player_lines): they say what the models say.
-    services.round_publish(round=ruled)
+    round_publish(round=ruled)
     ruled = Round.objects.get(pk=round.pk)
     everyone = [*players, *extra]
     lines = player_lines(event, ruled, ruled.game.number, [p.pk for p in everyone])
@@ -197,15 +202,15 @@ def _sections(review: Any) -> dict[str, Any]:
 def test_after_a_publication_every_screen_gives_each_player_the_same_total(
     console: Client, event: Event, players
 ) -> None:
-    game = services.game_start(event=event)
-    round = services.round_open(round=services.round_draw(game=game))
+    game = game_start(event=event)
+    round = round_open(round=round_draw(game=game))
     round.refresh_from_db()
     coordinates, word = round.tops[0].split()
     phones = {p.table: _phone(event, p.table) for p in players}
     phones[1].post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": word})
     phones[2].post(f"/p/{event.pk}/slip/", {"coordinates": coordinates, "word": "ZZZZ"})
-    services.round_close(round=Round.objects.get(pk=round.pk))
-    services.round_publish(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
+    round_publish(round=Round.objects.get(pk=round.pk))
     live_forget()
     expected = {1: round.top_score, 2: 0, 3: 0}
     totals = {t: invariants.phone_total(p.get(f"/p/{event.pk}/").content.decode()) for t, p in phones.items()}
@@ -234,9 +239,9 @@ def test_a_slip_misread_is_read_again_and_ruled_with_its_round(
     coordinates, word = round.tops[0].split()
     anne = players[0]
     typo = word[:-1] + ("Z" if word[-1] != "Z" else "Q")
-    services.slip_submit(round=round, player=anne, coordinates=coordinates, word=typo, announced_score=None,
+    slip_submit(round=round, player=anne, coordinates=coordinates, word=typo, announced_score=None,
                          source=Slip.Source.PAPER)  # fmt: skip
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
     ruling = Ruling.objects.get(round=round, player=anne)
     assert ruling.credited == 0
     page = console.get(_url(event, f"rulings/{ruling.pk}/"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
@@ -256,22 +261,22 @@ def test_a_slip_misread_is_read_again_and_ruled_with_its_round(
     history = console.get(_url(event, "history/")).content.decode()
     assert "slip read again" in history and "misread the last letter" in history
     # A later correction of the points says the move's own score, not the points set.
-    services.ruling_override(ruling=ruled, by=None, reason="bonus by mistake", credited=round.top_score + 20)
+    ruling_override(ruling=ruled, by=None, reason="bonus by mistake", credited=round.top_score + 20)
     page = console.get(_url(event, f"rulings/{ruling.pk}/")).content.decode()
     assert f"{round.tops[0]} · {round.top_score} points" in page
     assert f"· {round.top_score + 20} points" not in page and "ruling corrected" in page
-    with pytest.raises(services.ApplicationError, match="reads the same"):
-        services.slip_correct(ruling=ruled, by=None, reason="again", coordinates=coordinates, word=word,
+    with pytest.raises(ApplicationError, match="reads the same"):
+        slip_correct(ruling=ruled, by=None, reason="again", coordinates=coordinates, word=word,
                               announced_score=None)  # fmt: skip
 
 
 def test_the_history_says_every_entry_in_the_page_language(console: Client, event: Event, players) -> None:
-    game = services.game_start(event=event)
-    round = services.round_open(round=services.round_draw(game=game))
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    game = game_start(event=event)
+    round = round_open(round=round_draw(game=game))
+    round_close(round=Round.objects.get(pk=round.pk))
     ruling = Ruling.objects.filter(round=round).first()
-    services.ruling_override(ruling=ruling, by=None, reason="lu de travers", credited=3)
-    services.game_end(game=game, reason="stopped")
+    ruling_override(ruling=ruling, by=None, reason="lu de travers", credited=3)
+    game_end(game=game, reason="stopped")
     french = console.get(_url(event, "history/"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "arrêtée par l’arbitre" in french and ">stopped<" not in french
     english = console.get(_url(event, "history/"), HTTP_ACCEPT_LANGUAGE="en").content.decode()
@@ -288,11 +293,11 @@ def test_the_sheets_default_to_the_game_played_and_print_the_round_asked(
 ) -> None:
     from tournaments.models import PrintedSheet
 
-    game = services.game_start(event=event)
-    play_out(services.round_draw(game=game))
-    play_out(services.round_draw(game=game))
-    services.game_end(game=game, reason="stopped")
-    services.round_draw(game=services.game_start(event=event))  # game 2: its first rack drawn
+    game = game_start(event=event)
+    play_out(round_draw(game=game))
+    play_out(round_draw(game=game))
+    game_end(game=game, reason="stopped")
+    round_draw(game=game_start(event=event))  # game 2: its first rack drawn
     page = console.get(_url(event, "sheets/"), HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert '<input type="number" name="round"' in page
     console.post(_url(event, "sheets/"), {"kind": "round", "round": "1", "language": "en"})
@@ -323,8 +328,8 @@ def test_the_first_rack_of_a_game_is_typed_from_a_physical_draw(
 
 
 def test_a_player_passes_from_the_phone_with_a_blank_slip(event: Event, players) -> None:
-    game = services.game_start(event=event)
-    round = services.round_open(round=services.round_draw(game=game))
+    game = game_start(event=event)
+    round = round_open(round=round_draw(game=game))
     phone = _phone(event, 1)
     page = phone.get(f"/p/{event.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert "Je passe : rendre un bulletin blanc" in page.replace("\xa0", " ")
@@ -335,13 +340,13 @@ def test_a_player_passes_from_the_phone_with_a_blank_slip(event: Event, players)
     live_forget()
     receipt = phone.get(f"/p/{event.pk}/").content.decode()
     assert "<b>a blank slip</b>" in receipt
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
     assert Ruling.objects.get(round=round, player=players[0]).reason == adj.Reason.BLANK_SLIP
 
 
 def test_players_are_imported_from_a_french_header(event: Event) -> None:
     text = "nom;club;licence;Catégorie;table\nDupont Anne;Vichy;12345;V;3\n"
-    (anne,) = services.players_import(event=event, csv_text=text)
+    (anne,) = players_import(event=event, csv_text=text)
     assert (anne.name, anne.club, anne.licence, anne.category, anne.table) == (
         "Dupont Anne",
         "Vichy",
@@ -349,22 +354,22 @@ def test_players_are_imported_from_a_french_header(event: Event) -> None:
         "V",
         3,
     )
-    with pytest.raises(services.ApplicationError, match=r"'name' \(or 'nom'\) column; found: joueuse; club"):
-        services.players_import(event=event, csv_text="joueuse;club\nX;Y\n")
+    with pytest.raises(ApplicationError, match=r"'name' \(or 'nom'\) column; found: joueuse; club"):
+        players_import(event=event, csv_text="joueuse;club\nX;Y\n")
 
 
 def test_the_standings_after_each_round_agree_on_the_console_the_sheet_and_the_api(
     console: Client, event: Event, players
 ) -> None:
-    game = services.game_start(event=event)
+    game = game_start(event=event)
     for table in (1, 2):  # round 1: Anne finds the top; round 2: Bruno does
-        round = services.round_open(round=services.round_draw(game=game))
+        round = round_open(round=round_draw(game=game))
         round.refresh_from_db()
         coordinates, word = round.tops[0].split()
-        services.slip_submit(round=round, player=players[table - 1], coordinates=coordinates, word=word,
+        slip_submit(round=round, player=players[table - 1], coordinates=coordinates, word=word,
                              announced_score=round.top_score)  # fmt: skip
-        services.round_close(round=Round.objects.get(pk=round.pk))
-        services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+        round_close(round=Round.objects.get(pk=round.pk))
+        round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
     first = Round.objects.get(game=game, number=1)
     after_1 = {1: first.top_score, 2: 0, 3: 0}
     page = console.get(_url(event, "standings/"), {"game": 1, "round": 1}, HTTP_ACCEPT_LANGUAGE="fr").content
@@ -393,15 +398,15 @@ def test_equal_totals_are_parted_as_the_federation_does_by_default(event: Event,
     from tournaments.standings import game_standings
 
     assert Event.objects.get(pk=event.pk).tie_break == "fisf"
-    game = services.game_start(event=event)
+    game = game_start(event=event)
     anne, bruno = players[0], players[1]
     for points in ((20, 10), (10, 20)):  # 30 each: Bruno scored more in the last round
-        round = services.round_open(round=services.round_draw(game=game))
-        services.round_close(round=Round.objects.get(pk=round.pk))
+        round = round_open(round=round_draw(game=game))
+        round_close(round=Round.objects.get(pk=round.pk))
         for player, credited in zip((anne, bruno), points, strict=True):
             ruling = Ruling.objects.get(round=round, player=player)
-            services.ruling_override(ruling=ruling, by=None, reason="set", credited=credited)
-        services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+            ruling_override(ruling=ruling, by=None, reason="set", credited=credited)
+        round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
     rows = game_standings(game)
     assert [(r.rank, r.player.name, r.total) for r in rows[:2]] == [(1, "Bruno", 30), (2, "Anne", 30)]
     Event.objects.filter(pk=event.pk).update(tie_break="shared")
@@ -412,10 +417,10 @@ def test_equal_totals_are_parted_as_the_federation_does_by_default(event: Event,
 def test_a_late_slip_after_the_rulings_is_listed_late_not_missing(
     console: Client, event: Event, players
 ) -> None:
-    round = services.round_open(round=services.round_draw(game=services.game_start(event=event)))
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    round = round_open(round=round_draw(game=game_start(event=event)))
+    round_close(round=Round.objects.get(pk=round.pk))
     coordinates, word = Round.objects.get(pk=round.pk).tops[0].split()
-    result = services.slip_submit(round=round, player=players[0], coordinates=coordinates, word=word,
+    result = slip_submit(round=round, player=players[0], coordinates=coordinates, word=word,
                                   announced_score=None)  # fmt: skip
     assert result.slip.late
     ruling = Ruling.objects.get(round=round, player=players[0])
@@ -436,11 +441,11 @@ _WATCH_ROWS_TEMPLATE = (
 def test_the_consoles_watch_lists_every_slip_as_the_models_say(event: Event, players, arbitrator) -> None:
     # The console reads the open round's slips as values (listed_watch): the same counts
     # and the same rows as the models give, names and words escaped.
-    services.player_add(event=event, name='<b>Zoé & "Léa"</b>')
-    absent = services.player_add(event=event, name="Yves")
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game, typed="AEGINRS")
-    services.round_open(round=round)
+    player_add(event=event, name='<b>Zoé & "Léa"</b>')
+    absent = player_add(event=event, name="Yves")
+    game = game_start(event=event)
+    round = round_draw(game=game, typed="AEGINRS")
+    round_open(round=round)
     round = Round.objects.get(pk=round.pk)
     everyone = list(event.players.order_by("table"))
     slips = [
@@ -450,7 +455,7 @@ def test_the_consoles_watch_lists_every_slip_as_the_models_say(event: Event, pla
         (everyone[2], "8H", "ZZ", 5, {"entered_by": arbitrator, "source": Slip.Source.PAPER}),
     ]
     for player, coordinates, word, score, more in slips:
-        services.slip_submit(
+        slip_submit(
             round=round, player=player, coordinates=coordinates, word=word, announced_score=score, **more
         )
     listed, full = listed_watch(round), slip_watch(round)
@@ -489,19 +494,19 @@ def test_each_part_of_the_round_page_reloaded_is_the_pages_through_a_game(
     console: Client, event: Event, players
 ) -> None:
     _parts_as_reloaded(console, event, "status")  # no game yet
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game, typed="AEGINRS")
+    game = game_start(event=event)
+    round = round_draw(game=game, typed="AEGINRS")
     _parts_as_reloaded(console, event, "status", "board")
-    services.round_open(round=round)
+    round_open(round=round)
     anne, bruno, _chloe = players
-    services.slip_submit(round=round, player=anne, coordinates="8D", word="EARINGS", announced_score=70)
-    services.slip_submit(round=round, player=bruno, coordinates="8H", word="ZZ", announced_score=5)
+    slip_submit(round=round, player=anne, coordinates="8D", word="EARINGS", announced_score=70)
+    slip_submit(round=round, player=bruno, coordinates="8H", word="ZZ", announced_score=5)
     _parts_as_reloaded(console, event, "status", "board", "watch")
-    services.round_close(round=Round.objects.get(pk=round.pk))  # ruled at once here
+    round_close(round=Round.objects.get(pk=round.pk))  # ruled at once here
     _parts_as_reloaded(console, event, "status", "board", "review")
-    services.round_publish(round=Round.objects.get(pk=round.pk))
+    round_publish(round=Round.objects.get(pk=round.pk))
     _parts_as_reloaded(console, event, "status", "board", "review")
-    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=True)
+    round_place(round=Round.objects.get(pk=round.pk), draw_next=True)
     _parts_as_reloaded(console, event, "status", "board")
-    services.game_end(game=Game.objects.get(pk=game.pk), reason="stopped")
+    game_end(game=Game.objects.get(pk=game.pk), reason="stopped")
     _parts_as_reloaded(console, event, "status", "board")

@@ -7,8 +7,9 @@ import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
 
-from tournaments import services
 from tournaments.models import Event, Game, Player
+from tournaments.services.games import game_start
+from tournaments.services.players import player_add
 
 
 @pytest.fixture(autouse=True)
@@ -26,9 +27,9 @@ def arbitrator() -> User:
 
 @pytest.fixture
 def players(event: Event) -> list[Player]:
-    return [services.player_add(event=event, name=f"Player {i}") for i in range(1, 5)]
+    return [player_add(event=event, name=f"Player {i}") for i in range(1, 5)]
 
 
 @pytest.fixture
 def game(event: Event, players: list[Player]) -> Game:
-    return services.game_start(event=event)
+    return game_start(event=event)

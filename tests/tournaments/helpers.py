@@ -15,29 +15,32 @@ from scoring import adjudication as adj
 from solver.move import Move
 from solver.notation import format_move, parse_move
 from solver.tiles import rack_codes
-from tournaments import judging, services
+from tournaments import judging
 from tournaments.models import Event, Game, Player, Round, Ruling
+from tournaments.services.games import round_draw
+from tournaments.services.rounds import round_close, round_open, round_place
+from tournaments.services.slips import slip_submit
 from tournaments.state import rebuild
 
 
 def draw_round(game: Game) -> Round:
     """The next rack drawn (and solved: the tasks run in the process)."""
-    round = services.round_draw(game=game)
+    round = round_draw(game=game)
     assert round is not None
     round.refresh_from_db()
     return round
 
 
 def draw_and_open(game: Game) -> Round:
-    round = services.round_draw(game=game)
+    round = round_draw(game=game)
     assert round is not None
-    return services.round_open(round=round)
+    return round_open(round=round)
 
 
 def closed_unruled(round: Round) -> Round:
     """``round`` (open) closed with its rulings still to come, as the close leaves it for a
     worker (the tests' tasks run at once: the rulings they wrote are taken back)."""
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
     Ruling.objects.filter(round=round).delete()
     Round.objects.filter(pk=round.pk).update(state=Round.State.CLOSED)
     return Round.objects.get(pk=round.pk)
@@ -45,9 +48,9 @@ def closed_unruled(round: Round) -> Round:
 
 def play_out(round: Round) -> None:
     """Open, close and place ``round`` without drawing the next rack."""
-    services.round_open(round=round)
-    services.round_close(round=round)
-    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    round_open(round=round)
+    round_close(round=round)
+    round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
 
 
 def simulated_event(players: int = 6, seed: int = 7) -> Event:
@@ -99,16 +102,16 @@ def open_round_with_a_shift(game: Game) -> tuple[Round, tuple[str, str, str]]:
     rule, the default, needs no acceptance), set before the first round is drawn."""
     Event.objects.filter(pk=game.event_id).update(reference_rule=Event.ReferenceRule.NEARBY)
     game.event.refresh_from_db()
-    round = services.round_draw(game=game)
+    round = round_draw(game=game)
     for _ in range(8):
         assert round is not None
-        round = services.round_open(round=round)
+        round = round_open(round=round)
         round.refresh_from_db()
         found = shifted_writing(game, round)
         if found:
             return round, found
-        services.round_close(round=round)
-        round = services.round_place(round=Round.objects.get(pk=round.pk))
+        round_close(round=round)
+        round = round_place(round=Round.objects.get(pk=round.pk))
     pytest.fail("no round of this seed had a top with a unique shifted reference")
 
 
@@ -129,9 +132,9 @@ def blank_top(round: Round, *, marked: bool) -> tuple[str, str]:
 
 def blank_rack_round(game: Game) -> Round:
     """The game's next round drawn by hand as :data:`BLANK_RACK`, solved and opened."""
-    round = services.round_draw(game=game, typed=BLANK_RACK)
+    round = round_draw(game=game, typed=BLANK_RACK)
     assert round is not None
-    services.round_open(round=round)
+    round_open(round=round)
     round.refresh_from_db()
     return round
 
@@ -147,9 +150,9 @@ def warned_twice(game: Game, player: Player) -> Round:
     game.event.refresh_from_db()
     first = blank_rack_round(game)
     coordinates, word = blank_top(first, marked=False)
-    services.slip_submit(round=first, player=player, coordinates=coordinates, word=word, announced_score=None)
-    services.round_close(round=first)
-    services.round_place(round=Round.objects.get(pk=first.pk), draw_next=False)
+    slip_submit(round=first, player=player, coordinates=coordinates, word=word, announced_score=None)
+    round_close(round=first)
+    round_place(round=Round.objects.get(pk=first.pk), draw_next=False)
     return blank_rack_round(game)
 
 

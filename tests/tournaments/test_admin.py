@@ -10,8 +10,11 @@ from django.db.models import Model
 from django.test import Client
 from django.urls import reverse
 
-from tournaments import services
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
+from tournaments.services.games import game_start, round_draw
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,13 +26,13 @@ READ_ONLY: tuple[type[Model], ...] = (Game, Round, Slip, Ruling, HistoryEntry)
 @pytest.fixture
 def admin_client_with_data(event: Event) -> Client:
     user = get_user_model().objects.create_superuser("admin", "admin@example.org", "pw")
-    anne = services.player_add(event=event, name="Anne")
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
+    anne = player_add(event=event, name="Anne")
+    game = game_start(event=event)
+    round = round_draw(game=game)
     assert round is not None
-    round = services.round_open(round=round)
-    services.slip_submit(round=round, player=anne, coordinates="8H", word="WORD", announced_score=8)
-    services.round_close(round=round)
+    round = round_open(round=round)
+    slip_submit(round=round, player=anne, coordinates="8H", word="WORD", announced_score=8)
+    round_close(round=round)
     client = Client()
     client.force_login(user)
     return client

@@ -24,10 +24,15 @@ from rest_framework.test import APIClient
 from scoring.calculator import rule_case
 from solver.boards import layout
 from solver.notation import parse_move
-from tournaments import services
 from tournaments.display import shown_move
 from tournaments.models import Event, Game, Player, Round, Ruling, Slip
-from tournaments.services.slips import SECOND_SLIP
+from tournaments.services.events import event_create
+from tournaments.services.games import game_start, round_draw
+from tournaments.services.lexicons import lexicon_bundled
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open, round_place, top_choose
+from tournaments.services.rulings import ruling_accept_shift, ruling_average, ruling_override
+from tournaments.services.slips import SECOND_SLIP, paper_slip_submit, slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -74,9 +79,9 @@ def _first_rack(move: str, next_rack: str, case: dict[str, Any]) -> str:
 
 
 def _event(case: dict[str, Any], arbitrator: User) -> tuple[Event, dict[int, Player]]:
-    lexicon = services.lexicon_bundled(name=case["lexicon"])
+    lexicon = lexicon_bundled(name=case["lexicon"])
     tables = list(dict.fromkeys(slip["table"] for slip in case["slips"]))
-    event = services.event_create(
+    event = event_create(
         name="Golden case",
         starts_on=dt.date(2026, 11, 21),
         lexicon=lexicon,
@@ -89,42 +94,40 @@ def _event(case: dict[str, Any], arbitrator: User) -> tuple[Event, dict[int, Pla
         solo_players=Event.SoloPlayers.REGISTERED,
         **case.get("settings", {}),
     )
-    players = {
-        table: services.player_add(event=event, name=f"Table {table}", table=table) for table in tables
-    }
+    players = {table: player_add(event=event, name=f"Table {table}", table=table) for table in tables}
     for extra in range(case.get("players", len(tables)) - len(tables)):
-        services.player_add(event=event, name=f"Absent {extra}", table=100 + extra)
+        player_add(event=event, name=f"Absent {extra}", table=100 + extra)
     return event, players
 
 
 def _place(game: Game, move: str, rack: str, warnings: dict[Player, int], arbitrator: User) -> None:
     """The round before the case's: its rack typed, no slip but the warnings the case says the
     players had (the arbitrator's override, a service), its move placed."""
-    round = services.round_draw(game=game, typed=rack)
+    round = round_draw(game=game, typed=rack)
     assert round is not None
-    services.round_open(round=round)
-    services.round_close(round=round)
+    round_open(round=round)
+    round_close(round=round)
     for player, count in warnings.items():
         ruling = Ruling.objects.get(round=round, player=player)
-        services.ruling_override(
+        ruling_override(
             ruling=ruling, by=arbitrator, reason="warnings earlier in the game", credited=0, warnings=count
         )
-    services.top_choose(round=Round.objects.get(pk=round.pk), move_text=move, confirm_lower=True)
-    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    top_choose(round=Round.objects.get(pk=round.pk), move_text=move, confirm_lower=True)
+    round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
 
 
 def _play(case: dict[str, Any], arbitrator: User) -> tuple[Event, Round, dict[int, Player]]:
     """The case through the services, up to the adjudicated round and its corrections."""
     event, players = _event(case, arbitrator)
-    game = services.game_start(event=event)
+    game = game_start(event=event)
     moves = case.get("board_moves", [])
     warned = {players[s["table"]]: s["warnings_before"] for s in case["slips"] if s.get("warnings_before")}
     assert len(moves) == 1 or not (moves or warned), "these tests place one board move, before round 2"
     for move in moves:
         _place(game, move, _first_rack(move, case["rack"], case), warned, arbitrator)
-    round = services.round_draw(game=game, typed=case["rack"])
+    round = round_draw(game=game, typed=case["rack"])
     assert round is not None
-    round = services.round_open(round=round)
+    round = round_open(round=round)
     assert round.opened_at is not None and round.deadline is not None
     handed: set[int] = set()
     for index, slip in enumerate(case["slips"]):
@@ -142,24 +145,24 @@ def _play(case: dict[str, Any], arbitrator: User) -> tuple[Event, Round, dict[in
         }
         if slip["table"] in handed and not late:
             # A second slip handed in on time: typed by the arbitrator, said to be a second one.
-            services.paper_slip_submit(**fields, by=arbitrator, second=SECOND_SLIP)
+            paper_slip_submit(**fields, by=arbitrator, second=SECOND_SLIP)
         else:
             # On paper, as the FISF's examples are written: a phone refuses a slip it cannot
             # read at all (no coordinates, say), which these cases rule.
-            services.slip_submit(**fields, source=Slip.Source.PAPER, entered_by=arbitrator)
+            slip_submit(**fields, source=Slip.Source.PAPER, entered_by=arbitrator)
         if not late:
             handed.add(slip["table"])
-    services.round_close(round=round)
+    round_close(round=round)
     round.refresh_from_db()
     assert round.state == Round.State.ADJUDICATED
     for slip in case["slips"]:
         ruling = Ruling.objects.get(round=round, player=players[slip["table"]])
         if slip.get("accept_shift"):
-            services.ruling_accept_shift(ruling=ruling, by=arbitrator)
+            ruling_accept_shift(ruling=ruling, by=arbitrator)
         if "override" in slip:
-            services.ruling_override(ruling=ruling, by=arbitrator, reason="golden case", **slip["override"])
+            ruling_override(ruling=ruling, by=arbitrator, reason="golden case", **slip["override"])
         if "average" in slip:
-            given = services.ruling_average(ruling=ruling, by=arbitrator)
+            given = ruling_average(ruling=ruling, by=arbitrator)
             assert given.credited == slip["average"], "the case's average is not the services' average"
     round.refresh_from_db()
     return event, round, players

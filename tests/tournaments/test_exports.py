@@ -15,8 +15,13 @@ from solver.formats.record import GameRecord
 from tests.tournaments.helpers import draw_round as _drawn
 from tests.tournaments.helpers import fisf as _fisf
 from tests.tournaments.helpers import simulated_event as _simulated_event
-from tournaments import exports, services
+from tournaments import exports
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Round, Slip
+from tournaments.services.games import game_start
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open, round_place
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -43,12 +48,12 @@ def test_the_exported_record_replays_in_the_solver_and_its_gcg_lists_the_tops() 
 
 
 def test_a_game_in_progress_exports_the_placed_rounds_only(event: Event) -> None:
-    services.player_add(event=event, name="Solo")
-    game = services.game_start(event=event)
+    player_add(event=event, name="Solo")
+    game = game_start(event=event)
     first = _drawn(game)
-    services.round_open(round=first)
-    services.round_close(round=first)
-    services.round_place(round=first)
+    round_open(round=first)
+    round_close(round=first)
+    round_place(round=first)
     record = GameRecord.from_dict(json.loads(exports.record_json(game)))
     assert [r.round for r in record.rounds] == [1] and record.end == ""
 
@@ -56,15 +61,13 @@ def test_a_game_in_progress_exports_the_placed_rounds_only(event: Event) -> None
 def test_the_slips_csv_names_the_ruled_move_in_the_events_notation(event: Event) -> None:
     Event.objects.filter(pk=event.pk).update(notation="fisf")  # before its first game
     event.refresh_from_db()
-    anne = services.player_add(event=event, name="Anne")
-    round = _drawn(services.game_start(event=event))
-    services.round_open(round=round)
+    anne = player_add(event=event, name="Anne")
+    round = _drawn(game_start(event=event))
+    round_open(round=round)
     top = round.tops[0]
     coordinates, word = _fisf(top).split()
-    services.slip_submit(
-        round=round, player=anne, coordinates=coordinates, word=word, announced_score=round.top_score
-    )
-    services.round_close(round=round)
+    slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=round.top_score)
+    round_close(round=round)
     text = exports.slips_csv(event, language="en").decode("utf-8-sig")
     (row,) = csv.DictReader(io.StringIO(text), delimiter=";")
     # The slip as written, the move it was ruled as: both in FISF; GCG nowhere.
@@ -80,13 +83,13 @@ def test_the_slips_csv_names_the_ruled_move_in_the_events_notation(event: Event)
 @pytest.mark.parametrize("hostile", ['=HYPERLINK("//ev.il/x","a")', "+1+2", "-2+3", "@SUM(A1)"])
 def test_a_cell_that_would_start_a_formula_is_written_as_text(event: Event, hostile: str) -> None:
     # Issue 30, item 2: a player's name or a slip's word reaches a spreadsheet as text.
-    player = services.player_add(event=event, name=hostile, club=hostile)
-    round = _drawn(services.game_start(event=event))
-    services.round_open(round=round)
-    services.slip_submit(round=round, player=player, coordinates="H8", word=hostile, announced_score=None,
+    player = player_add(event=event, name=hostile, club=hostile)
+    round = _drawn(game_start(event=event))
+    round_open(round=round)
+    slip_submit(round=round, player=player, coordinates="H8", word=hostile, announced_score=None,
                          source=Slip.Source.PAPER)  # fmt: skip
-    services.round_close(round=round)
-    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    round_close(round=round)
+    round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
     for data in (exports.standings_csv(event, language="fr"), exports.slips_csv(event, language="en")):
         rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline=""), delimiter=";"))
         (row,) = rows[1:]
@@ -112,17 +115,17 @@ def test_a_tab_or_a_return_first_is_a_formula_start_too_and_numbers_are_left_alo
 
 def test_a_phones_slip_must_read_late_and_on_the_first_round_too(event: Event) -> None:
     # Issue 30, item 2: "=1+2" as coordinates was taken on round 1, and any text late.
-    player = services.player_add(event=event, name="Anne")
-    round = _drawn(services.game_start(event=event))
-    services.round_open(round=round)
+    player = player_add(event=event, name="Anne")
+    round = _drawn(game_start(event=event))
+    round_open(round=round)
     top_coordinates, top_word = round.tops[0].split()
     for coordinates in ("=1+2", "<script>"):
-        with pytest.raises(services.ApplicationError, match="cannot be read"):
-            services.slip_submit(round=round, player=player, coordinates=coordinates, word=top_word,
+        with pytest.raises(ApplicationError, match="cannot be read"):
+            slip_submit(round=round, player=player, coordinates=coordinates, word=top_word,
                                  announced_score=None)  # fmt: skip
-    services.slip_submit(round=round, player=player, coordinates="", word=top_word, announced_score=None)
-    services.round_close(round=round)
-    with pytest.raises(services.ApplicationError, match="cannot be read"):
-        services.slip_submit(round=Round.objects.get(pk=round.pk), player=player, coordinates=top_coordinates,
+    slip_submit(round=round, player=player, coordinates="", word=top_word, announced_score=None)
+    round_close(round=round)
+    with pytest.raises(ApplicationError, match="cannot be read"):
+        slip_submit(round=Round.objects.get(pk=round.pk), player=player, coordinates=top_coordinates,
                              word='=HYPERLINK("//ev.il/x","a")', announced_score=None)  # fmt: skip
     assert Slip.objects.filter(round=round).count() == 1

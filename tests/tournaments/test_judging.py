@@ -13,9 +13,13 @@ import datetime as dt
 import pytest
 
 from tests.tournaments.helpers import BLANK_RACK, blank_rack_round, blank_top, warned_twice
-from tournaments import services
 from tournaments.judging import SlipJudge, move_preview, prior_warnings
 from tournaments.models import Event, Game, Lexicon, Player, Round, Ruling
+from tournaments.services.events import event_create
+from tournaments.services.games import game_start
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_place
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -37,7 +41,7 @@ def test_slips_are_judged_with_the_events_notation(event: Event, game: Game) -> 
 def strict(enable_lexicon: Lexicon) -> Event:
     """One free warning a game, 7 points for each further one; every warning of a slip
     counts (not the FISF's one a round), to see several beyond the free ones at once."""
-    return services.event_create(
+    return event_create(
         name="Strict",
         starts_on=dt.date(2026, 11, 21),
         lexicon=enable_lexicon,
@@ -52,13 +56,13 @@ def strict(enable_lexicon: Lexicon) -> Event:
 
 @pytest.fixture
 def anne_bruno(strict: Event) -> list[Player]:
-    return [services.player_add(event=strict, name=name) for name in ("Anne", "Bruno")]
+    return [player_add(event=strict, name=name) for name in ("Anne", "Bruno")]
 
 
 @pytest.fixture
 def second_round(strict: Event, anne_bruno: list[Player]) -> Round:
     """Round 2 open; Anne has two warnings from round 1, Bruno none."""
-    return warned_twice(services.game_start(event=strict), anne_bruno[0])
+    return warned_twice(game_start(event=strict), anne_bruno[0])
 
 
 def test_the_prior_warnings_are_the_earlier_rounds_of_the_game(second_round: Round, anne_bruno) -> None:
@@ -107,7 +111,7 @@ def test_two_warnings_of_one_slip_beyond_the_free_ones_cost_the_penalty_twice(
 
 def test_the_close_gives_the_penalty_the_preview_announced(strict: Event, anne_bruno: list[Player]) -> None:
     anne, bruno = anne_bruno
-    game = services.game_start(event=strict)
+    game = game_start(event=strict)
     previews = []
     for number in (1, 2):
         round = blank_rack_round(game)
@@ -117,11 +121,9 @@ def test_the_close_gives_the_penalty_the_preview_announced(strict: Event, anne_b
         judge = SlipJudge(round)
         for player, (coordinates, word) in slips.items():
             previews.append((round, player, judge.preview(coordinates, word, None, player=player)))
-            services.slip_submit(
-                round=round, player=player, coordinates=coordinates, word=word, announced_score=None
-            )
-        services.round_close(round=round)
-        services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+            slip_submit(round=round, player=player, coordinates=coordinates, word=word, announced_score=None)
+        round_close(round=round)
+        round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
     penalties = []
     for round, player, preview in previews:
         ruling = Ruling.objects.get(round=round, player=player)

@@ -11,11 +11,14 @@ from django.apps import apps
 from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 
-from tournaments import services, signals
+from tournaments import signals
 from tournaments.exports import export
 from tournaments.linked import ON_ITS_OWN, linker
 from tournaments.models import Event, Game, Round
 from tournaments.printing import render_sheet
+from tournaments.services.events import event_update
+from tournaments.services.games import game_end
+from tournaments.services.rounds import round_close, round_open, round_place, round_unplace
 from tournaments.services.watchdog import pending
 
 from .helpers import draw_round
@@ -31,17 +34,17 @@ def test_an_event_on_its_own_runs_no_query_of_the_multiplex(game: Game) -> None:
     with CaptureQueriesContext(connection) as queries:
         for _ in range(3):
             round = draw_round(game)
-            services.round_open(round=round)
-            services.round_close(round=Round.objects.get(pk=round.pk))
-            services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
-        services.round_unplace(game=game)
+            round_open(round=round)
+            round_close(round=Round.objects.get(pk=round.pk))
+            round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+        round_unplace(game=game)
         event = Event.objects.get(pk=game.event_id)
-        services.event_update(event=event, name="Renamed")
+        event_update(event=event, name="Renamed")
         for kind in ("standings", "rounds", "game"):
             render_sheet(kind, event=event, language="en")
         for kind in ("standings", "slips"):
             export(kind, event)
-        services.game_end(game=Game.objects.get(pk=game.pk), reason="stopped")
+        game_end(game=Game.objects.get(pk=game.pk), reason="stopped")
     said = [q["sql"] for q in queries.captured_queries if any(t in q["sql"] for t in tables)]
     assert len(queries.captured_queries) > 100 and said == []
     # What the watchdog reads every few seconds is the multiplex's own business: its syncs.
@@ -78,12 +81,12 @@ def test_the_domain_announces_each_step_once_inside_its_transaction(
     game: Game, heard: list[tuple[str, Any, bool]]
 ) -> None:
     first = draw_round(game)
-    services.round_open(round=first)
-    services.round_close(round=Round.objects.get(pk=first.pk))
-    second = services.round_place(round=Round.objects.get(pk=first.pk))
+    round_open(round=first)
+    round_close(round=Round.objects.get(pk=first.pk))
+    second = round_place(round=Round.objects.get(pk=first.pk))
     assert second is not None
-    services.round_unplace(game=game)
-    services.game_end(game=Game.objects.get(pk=game.pk), reason="stopped")
+    round_unplace(game=game)
+    game_end(game=Game.objects.get(pk=game.pk), reason="stopped")
     # The placement is announced before the next rack is drawn, in the same transaction.
     assert heard == [
         ("round_drawn", first.pk, True),
@@ -101,8 +104,8 @@ def test_a_refused_step_announces_nothing_that_stays(game: Game, heard: list[tup
     round = draw_round(game)
     heard.clear()
     with pytest.raises(RuntimeError), transaction.atomic():
-        services.round_open(round=round)
-        services.round_close(round=Round.objects.get(pk=round.pk))
+        round_open(round=round)
+        round_close(round=Round.objects.get(pk=round.pk))
         raise RuntimeError("the step fails after its announcement")
     assert heard == [("round_closed", round.pk, True)]
     assert Round.objects.get(pk=round.pk).state == Round.State.DRAWN

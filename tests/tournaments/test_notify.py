@@ -6,8 +6,10 @@ from __future__ import annotations
 import pytest
 
 from tests.tournaments.helpers import draw_and_open
-from tournaments import notify, services
+from tournaments import notify
 from tournaments.models import Game, Player
+from tournaments.services.rounds import round_close
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -39,12 +41,10 @@ def test_public_changes_are_published_after_the_commit_slips_are_not(
     published.clear()
     top_coords, top_word = round.tops[0].split() if round.tops else ("H8", "A")
     with django_capture_on_commit_callbacks(execute=True):
-        services.slip_submit(
-            round=round, player=players[0], coordinates=top_coords, word=top_word, announced_score=1
-        )
+        slip_submit(round=round, player=players[0], coordinates=top_coords, word=top_word, announced_score=1)
     assert published == []  # a slip: the arbitrator's console only
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_close(round=round)
+        round_close(round=round)
     assert event_id in published  # the close, and the ruling that follows (eager task)
 
 

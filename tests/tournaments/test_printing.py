@@ -105,23 +105,24 @@ def test_the_player_sheet_says_each_round_of_one_player() -> None:
 
 def test_the_sheets_of_a_fisf_event_name_the_moves_in_fisf(event: Event) -> None:
     from tests.tournaments.helpers import draw_round, fisf
-    from tournaments import services
     from tournaments.models import Round
+    from tournaments.services.games import game_start
+    from tournaments.services.players import player_add
+    from tournaments.services.rounds import round_close, round_open, round_place
+    from tournaments.services.slips import slip_submit
 
     Event.objects.filter(pk=event.pk).update(notation="fisf")  # before its first game
     event.refresh_from_db()
-    anne = services.player_add(event=event, name="Anne")
-    game = services.game_start(event=event)
+    anne = player_add(event=event, name="Anne")
+    game = game_start(event=event)
     placed = []
     for _ in range(2):
         round = draw_round(game)
-        services.round_open(round=round)
+        round_open(round=round)
         coordinates, word = fisf(round.tops[0]).split()
-        services.slip_submit(
-            round=round, player=anne, coordinates=coordinates, word=word, announced_score=None
-        )
-        services.round_close(round=round)
-        services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+        slip_submit(round=round, player=anne, coordinates=coordinates, word=word, announced_score=None)
+        round_close(round=round)
+        round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
         round.refresh_from_db()
         placed.append(round.chosen)
     game_text = "\n".join(_text(render_sheet("game", event=event, game_number=1, language="en")))

@@ -8,9 +8,12 @@ import pytest
 
 from tests.helpers import pdf_text
 from tests.tournaments.helpers import play_out
-from tournaments import services
 from tournaments.models import Event, Player, Round, Slip
 from tournaments.printing import KINDS, render_sheet
+from tournaments.services.games import game_start, round_draw
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open, round_place
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,15 +33,15 @@ def hostile_event(event: Event) -> Event:
     Event.objects.filter(pk=event.pk).update(name="Open <i>de</i> Vichy & Co")
     event.refresh_from_db()
     for i, name in enumerate(HOSTILE, start=1):
-        services.player_add(event=event, name=name, club=HOSTILE[-i], category="<S>")
-    game = services.game_start(event=event)
-    round = services.round_open(round=services.round_draw(game=game))
+        player_add(event=event, name=name, club=HOSTILE[-i], category="<S>")
+    game = game_start(event=event)
+    round = round_open(round=round_draw(game=game))
     for player in Player.objects.filter(event=event)[:3]:
-        services.slip_submit(round=round, player=player, coordinates="<8H>", word="<b>WORD</b>",
+        slip_submit(round=round, player=player, coordinates="<8H>", word="<b>WORD</b>",
                              announced_score=None, source=Slip.Source.PAPER)  # fmt: skip
-    services.round_close(round=Round.objects.get(pk=round.pk))
-    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
-    round2 = services.round_draw(game=game)
+    round_close(round=Round.objects.get(pk=round.pk))
+    round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    round2 = round_draw(game=game)
     play_out(round2)
     return event
 

@@ -12,11 +12,16 @@ from django.db import transaction
 from django.db.models import Model, Q, signals
 from django.utils import timezone
 
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.models import Game, HistoryEntry, Player, PlayerToken, Round, Slip
 from tournaments.rows import Columns, column
 from tournaments.services import slips
+from tournaments.services.events import event_create
+from tournaments.services.games import round_draw
 from tournaments.services.history import history_record
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_open
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db
 
@@ -40,13 +45,13 @@ def same_as_the_orm(game: Game, players: list[Player]) -> None:
     """A round opened with slips in it: the token, the locked round and the player's slips
     read by the hot path equal the ORM's readings."""
     anne, bruno = players[0], players[1]
-    round = services.round_draw(game=game)
+    round = round_draw(game=game)
     assert round is not None
-    services.round_open(round=Round.objects.get(pk=round.pk))
+    round_open(round=Round.objects.get(pk=round.pk))
     coordinates, word = Round.objects.get(pk=round.pk).tops[0].split(" ", 1)
     event = game.event
     for player, client_id in ((anne, "a-1"), (anne, "a-2"), (bruno, "b-1")):
-        submitted = services.slip_submit(
+        submitted = slip_submit(
             event=event,
             player=player,
             coordinates=coordinates,
@@ -100,12 +105,12 @@ def test_the_hot_paths_rows_are_the_orms(game: Game, players: list[Player]) -> N
 def test_the_round_of_another_event_or_a_player_of_another_is_not_found(
     game: Game, players: list[Player], event
 ) -> None:
-    round = services.round_draw(game=game)
+    round = round_draw(game=game)
     assert round is not None
-    other = services.event_create(
+    other = event_create(
         name="Elsewhere", starts_on=event.starts_on, lexicon=event.lexicon, language="english", notation="gcg"
     )
-    stranger = services.player_add(event=other, name="Stranger")
+    stranger = player_add(event=other, name="Stranger")
     with transaction.atomic():
         assert slips._fetch_locked(stranger, False, round.pk, event.pk) is None
         assert slips._fetch_locked(stranger, False, None, event.pk) is None

@@ -9,9 +9,15 @@ from django.utils import timezone
 
 from api.serializers import RoundSerializer
 from tests.tournaments.helpers import closed_unruled, draw_and_open, draw_round
-from tournaments import selectors, services
+from tournaments import selectors
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Slip
 from tournaments.selectors import PlayerSight, player_sight
+from tournaments.services.events import event_create
+from tournaments.services.games import game_end, game_start
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open, round_place, round_publish, round_solve
+from tournaments.services.rulings import round_adjudicate
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -19,7 +25,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def _ruled(game: Game) -> Round:
     """The game's next round drawn, opened, closed and ruled."""
     round = draw_and_open(game)
-    services.round_close(round=round)
+    round_close(round=round)
     round.refresh_from_db()
     assert round.state == Round.State.ADJUDICATED
     return round
@@ -38,28 +44,28 @@ def test_the_playing_game_is_the_current_one(event: Event, game: Game) -> None:
 
 
 def test_after_its_end_the_last_game_is_current_and_none_is_playing(event: Event, game: Game) -> None:
-    services.game_end(game=game, reason="stopped")
+    game_end(game=game, reason="stopped")
     assert selectors.playing_game(event) is None
     assert selectors.current_game(event) == game
-    second = services.game_start(event=event)
-    services.game_end(game=second, reason="stopped")
+    second = game_start(event=event)
+    game_end(game=second, reason="stopped")
     assert selectors.current_game(event) == second  # the last one, not the first
-    third = services.game_start(event=event)
+    third = game_start(event=event)
     assert selectors.playing_game(event) == third == selectors.current_game(event)
 
 
 def test_the_playing_game_is_the_events_own(event: Event, game: Game, enable_lexicon: Lexicon) -> None:
-    other = services.event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon)
-    services.player_add(event=other, name="Solo")
+    other = event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon)
+    player_add(event=other, name="Solo")
     assert selectors.playing_game(other) is None
-    other_game = services.game_start(event=other)
+    other_game = game_start(event=other)
     assert selectors.playing_game(event) == game and selectors.playing_game(other) == other_game
 
 
 def test_game_queryset_playing_leaves_the_ended_games_out(event: Event, game: Game) -> None:
-    services.game_end(game=game, reason="stopped")
+    game_end(game=game, reason="stopped")
     assert not Game.objects.playing().exists()
-    second = services.game_start(event=event)
+    second = game_start(event=event)
     assert list(Game.objects.playing()) == [second]
     assert list(event.games.playing()) == [second]
 
@@ -74,29 +80,29 @@ def test_no_round_is_unplaced_before_the_first_draw(game: Game) -> None:
 def test_the_unplaced_round_is_the_drawn_open_and_ruled_round(game: Game) -> None:
     round = draw_round(game)
     assert selectors.unplaced_round(game) == round
-    services.round_open(round=round)
+    round_open(round=round)
     assert selectors.unplaced_round(game) == round
-    services.round_close(round=round)
+    round_close(round=round)
     unplaced = selectors.unplaced_round(game)
     assert unplaced == round and unplaced.state == Round.State.ADJUDICATED
 
 
 def test_a_placed_round_is_never_the_unplaced_one(game: Game) -> None:
     first = _ruled(game)
-    services.round_place(round=first, draw_next=False)
+    round_place(round=first, draw_next=False)
     assert selectors.unplaced_round(game) is None  # placed, and no next rack drawn
     second = draw_round(game)
     assert second.number == 2 and selectors.unplaced_round(game) == second
-    services.round_open(round=second)
-    services.round_close(round=second)
-    third = services.round_place(round=Round.objects.get(pk=second.pk))  # draws round 3
+    round_open(round=second)
+    round_close(round=second)
+    third = round_place(round=Round.objects.get(pk=second.pk))  # draws round 3
     assert third is not None and selectors.unplaced_round(game) == third
 
 
 def test_round_queryset_unplaced_leaves_the_placed_rounds_out(game: Game) -> None:
     first = _ruled(game)
     assert list(Round.objects.unplaced()) == [first]
-    second = services.round_place(round=first)
+    second = round_place(round=first)
     assert second is not None
     assert list(Round.objects.unplaced()) == [second]
     assert list(game.rounds.unplaced()) == [second]
@@ -114,9 +120,9 @@ def test_the_player_at_a_table_or_none_for_an_empty_table(event: Event, players:
 def test_the_player_at_a_table_is_in_the_event_asked(
     event: Event, players: list[Player], enable_lexicon: Lexicon
 ) -> None:
-    other = services.event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon)
+    other = event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon)
     assert selectors.player_at_table(other, 1) is None
-    stranger = services.player_add(event=other, name="Stranger")
+    stranger = player_add(event=other, name="Stranger")
     assert selectors.player_at_table(other, 1) == stranger
     assert selectors.player_at_table(event, 1) == players[0]
 
@@ -128,7 +134,7 @@ def test_player_queryset_at_table(event: Event, players: list[Player]) -> None:
 
 
 def test_player_queryset_people_leaves_the_virtual_players_out(event: Event, players: list[Player]) -> None:
-    bot = services.player_add(event=event, name="Bot", virtual_level=3)
+    bot = player_add(event=event, name="Bot", virtual_level=3)
     assert bot in event.players.all()
     assert list(event.players.people()) == players
     assert not Player.objects.people().filter(pk=bot.pk).exists()
@@ -136,8 +142,8 @@ def test_player_queryset_people_leaves_the_virtual_players_out(event: Event, pla
 
 
 def test_the_slip_watch_expects_no_slip_from_a_virtual_player(event: Event, players: list[Player]) -> None:
-    bot = services.player_add(event=event, name="Bot", virtual_level=3)
-    round = draw_and_open(services.game_start(event=event))
+    bot = player_add(event=event, name="Bot", virtual_level=3)
+    round = draw_and_open(game_start(event=event))
     watch = selectors.slip_watch(round)
     assert watch.expected == len(players) and bot.table not in watch.missing_tables
 
@@ -189,7 +195,7 @@ def test_the_api_round_hides_what_the_player_may_not_see_yet(game: Game) -> None
     assert (drawn["tops"], drawn["top_score"], drawn["move_count"]) == (None, None, None)
     assert _as_arbitrator(round)["rack"] == round.rack and _as_arbitrator(round)["tops"] == round.tops
 
-    services.round_open(round=round)
+    round_open(round=round)
     Round.objects.filter(pk=round.pk).update(state=Round.State.CLOSED)  # ruled by a worker, later
     closed = _as_player(round)
     assert closed["rack"] == round.rack and closed["new_tiles"] == round.new_tiles
@@ -197,17 +203,17 @@ def test_the_api_round_hides_what_the_player_may_not_see_yet(game: Game) -> None
     assert (closed["chosen"], closed["chosen_score"]) == ("", None)
 
     Round.objects.filter(pk=round.pk).update(state=Round.State.OPEN)
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
     unpublished = _as_player(round)  # ruled, not reviewed yet
     assert (unpublished["tops"], unpublished["top_score"], unpublished["move_count"]) == (None, None, None)
     assert _as_arbitrator(round)["tops"] == round.tops and _as_arbitrator(round)["published_at"] is None
-    services.round_publish(round=round)
+    round_publish(round=round)
     ruled = _as_player(round)
     assert ruled["tops"] == round.tops and ruled["top_score"] == round.top_score
     assert ruled["move_count"] == round.move_count
     assert (ruled["chosen"], ruled["chosen_score"]) == ("", None)  # not on the board yet
 
-    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
     placed = _as_player(round)
     assert placed["chosen"] == round.tops[0] and placed["chosen_score"] == round.top_score
 
@@ -220,7 +226,7 @@ def test_the_game_view_hides_what_the_player_may_not_see_yet(game: Game) -> None
     # The secret rack is still among the letters to come.
     assert drawn.to_come_total == 100
 
-    services.round_open(round=round)
+    round_open(round=round)
     Round.objects.filter(pk=round.pk).update(state=Round.State.CLOSED)
     closed = selectors.game_view(game)
     assert closed.state == "closed" and closed.rack == round.rack
@@ -228,16 +234,16 @@ def test_the_game_view_hides_what_the_player_may_not_see_yet(game: Game) -> None
     assert closed.to_come_total == 100 - len(round.rack)
 
     Round.objects.filter(pk=round.pk).update(state=Round.State.OPEN)
-    services.round_close(round=Round.objects.get(pk=round.pk))
+    round_close(round=Round.objects.get(pk=round.pk))
     unpublished = selectors.game_view(game)
     assert unpublished.state == "adjudicated" and (unpublished.tops, unpublished.top_score) == ([], None)
-    services.round_publish(round=round)
+    round_publish(round=round)
     ruled = selectors.game_view(game)
     assert ruled.state == "adjudicated" and ruled.top_score == round.top_score
     assert len(ruled.tops) == len(round.tops) and ruled.chosen == ruled.tops[0]
     assert ruled.placed == []
 
-    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
     placed = selectors.game_view(game)
     assert [p.number for p in placed.placed] == [1] and placed.placed[0].score == round.top_score
     assert placed.top_total == round.top_score
@@ -249,10 +255,10 @@ def test_solving_a_round_changes_the_consoles_version_not_the_phones(game: Game)
     round = draw_round(game)
     Round.objects.filter(pk=round.pk).update(solved_at=None)
     before = selectors.live_versions(game.event)
-    services.round_solve(round_id=round.pk)
+    round_solve(round_id=round.pk)
     after = selectors.live_versions(game.event)
     assert after.public == before.public and after.full != before.full
-    services.round_open(round=round)
+    round_open(round=round)
     opened = selectors.live_versions(game.event)
     assert opened.public != after.public and opened.state == "open"
 
@@ -265,22 +271,20 @@ def test_rulings_not_shown_yet_change_the_consoles_version_not_the_phones(
     # make a hall of phones rebuild its panels while the arbitrator asks for the review.
     round = draw_and_open(game)
     coordinates, word = round.tops[0].split()
-    services.slip_submit(
-        round=round, player=players[0], coordinates=coordinates, word=word, announced_score=None
-    )
+    slip_submit(round=round, player=players[0], coordinates=coordinates, word=word, announced_score=None)
     round = closed_unruled(round)
     closed = selectors.live_versions(game.event)
     assert closed.state == "closed"
-    services.round_adjudicate(round_id=round.pk)
+    round_adjudicate(round_id=round.pk)
     again = selectors.live_versions(game.event)
     assert again.public == closed.public and again.full != closed.full and again.state == "adjudicated"
     assert not HistoryEntry.objects.filter(entity="ruling", shown=True).exists()
     # Shown: the publication is news, and so is a ruling that changes after it.
-    services.round_publish(round=Round.objects.get(pk=round.pk))
+    round_publish(round=Round.objects.get(pk=round.pk))
     published = selectors.live_versions(game.event)
     assert published.public != again.public
     Slip.objects.filter(round=round, player=players[0]).update(word="QZXV")
-    services.round_adjudicate(round_id=round.pk)
+    round_adjudicate(round_id=round.pk)
     assert selectors.live_versions(game.event).public != published.public
     assert HistoryEntry.objects.filter(entity="ruling", action="rerule", shown=True).count() == 1
 
@@ -289,7 +293,7 @@ def test_results_shown_at_the_close_are_news_for_the_phones(game: Game) -> None:
     Event.objects.filter(pk=game.event_id).update(publish_at_close=True)
     round = draw_and_open(game)
     opened = selectors.live_versions(game.event)
-    services.round_close(round=round)  # ruled at once here, and shown
+    round_close(round=round)  # ruled at once here, and shown
     round = Round.objects.get(pk=round.pk)
     assert round.state == Round.State.ADJUDICATED and round.published_at is not None
     shown = selectors.live_versions(game.event)

@@ -83,13 +83,13 @@ def test_a_games_standings_summed_by_the_database_are_the_rulings_own(
     import random
 
     from scoring.standings import standings
-    from tournaments import services
     from tournaments.models import Player, counted_rounds
+    from tournaments.services.players import player_add
     from tournaments.standings import _players, read_results
 
     Event.objects.filter(pk=simulated.pk).update(tie_break=tie_break)
     simulated.refresh_from_db()
-    services.player_add(event=simulated, name="Sans bulletin")  # no ruling at all
+    player_add(event=simulated, name="Sans bulletin")  # no ruling at all
     chance = random.Random(11)
     game = simulated.games.order_by("number").last()
     assert game is not None

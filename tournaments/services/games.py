@@ -17,7 +17,7 @@ from solver.draw import RackDraw, game_over_by_draw
 from solver.errors import IllegalRackError
 from solver.formats.record import FinalDraw, GameRecord, RoundRecord
 from solver.game import Game as SolverGame
-from tournaments import tasks
+from tournaments import queue
 from tournaments.core import RECORD_SETTINGS, ApplicationError, User
 from tournaments.linked import linker
 from tournaments.messages import say_error
@@ -145,7 +145,7 @@ def round_draw(
             },
         )
         round_drawn.send(sender=Round, round=round)
-        transaction.on_commit(lambda: tasks.send(tasks.round_solve_task, round.pk))
+        transaction.on_commit(lambda: queue.send(queue.round_solve_task, round.pk))
         return round
 
 

@@ -18,7 +18,7 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 
 from solver import lexicon as lexmod
-from tournaments import tasks
+from tournaments import queue
 from tournaments.core import ApplicationError
 from tournaments.messages import say_error
 from tournaments.models import Lexicon
@@ -143,7 +143,7 @@ def lexicon_upload(*, name: str, language: str, data: bytes, source_name: str = 
     said_in = translation.get_language() or settings.LANGUAGE_CODE
 
     def send() -> None:
-        if not tasks.send(tasks.lexicon_import_task, lexicon.pk, said_in):
+        if not queue.send(queue.lexicon_import_task, lexicon.pk, said_in):
             with translation.override(said_in):
                 lexicon_failed(
                     lexicon_id=lexicon.pk,

@@ -26,7 +26,7 @@ from solver.errors import IllegalMoveError, InvalidMoveError
 from solver.notation import format_move, parse_move
 from solver.rules import validate
 from solver.tiles import rack_codes
-from tournaments import tasks
+from tournaments import queue
 from tournaments.core import ApplicationError, User
 from tournaments.judging import judging_rules
 from tournaments.linked import linker
@@ -70,13 +70,13 @@ def round_open(
             by=by,
             new={"deadline": round.deadline.isoformat()},
         )
-        ahead = tasks.round_rule_ahead_task
+        ahead = queue.round_rule_ahead_task
         if settings.ARBITER_RULE_AHEAD and not ahead.app.conf.task_always_eager:
             # The slips ruled as they come, so that the close has little left to write
             # (tournaments/services/rulings.py, round_rule_ahead); lost with the broker,
             # the close rules them all as before. Not with the tasks run in the caller:
             # each pass would run the next at once.
-            transaction.on_commit(lambda: tasks.send(ahead, round.pk, 0, countdown=tasks.RULE_AHEAD_EVERY))
+            transaction.on_commit(lambda: queue.send(ahead, round.pk, 0, countdown=queue.RULE_AHEAD_EVERY))
         return round
 
 
@@ -103,7 +103,7 @@ def round_close(*, round: Round, by: User = None, now: dt.datetime | None = None
         history_record(event=round.game.event, entity="round", object_id=round.pk, action="close", by=by)
         round_closed.send(sender=Round, round=round)
         # Sent after the commit; if the broker cannot take it, the watchdog sends it again.
-        transaction.on_commit(lambda: tasks.send(tasks.round_adjudicate_task, round.pk))
+        transaction.on_commit(lambda: queue.send(queue.round_adjudicate_task, round.pk))
         return round
 
 

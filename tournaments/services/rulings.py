@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
 from solver.tiles import rack_codes
-from tournaments import rows, tasks
+from tournaments import queue, rows
 from tournaments.core import MAX_ANNOUNCED, MAX_CREDITED, MAX_WARNINGS, ApplicationError, User
 from tournaments.display import ruling_text, shown_move
 from tournaments.judging import adjudication_settings, judging_rules, prior_warnings, solo_players
@@ -89,8 +89,8 @@ def round_adjudicate_when_quiet(*, round_id: int, newest: int | None, waited: fl
         return False  # ruled meanwhile (the watchdog, the arbitrator) with every slip stored then
     latest = newest_slip_in_time(round_id)
     if latest != newest and waited < RULE_AGAIN_MAX_WAIT:
-        again = tasks.round_rule_when_quiet_task
-        tasks.send(again, round_id, latest, waited + RULE_AGAIN_QUIET, countdown=RULE_AGAIN_QUIET)
+        again = queue.round_rule_when_quiet_task
+        queue.send(again, round_id, latest, waited + RULE_AGAIN_QUIET, countdown=RULE_AGAIN_QUIET)
         return False
     round_adjudicate(round_id=round_id)
     return True

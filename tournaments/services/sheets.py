@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments import tasks
+from tournaments import queue
 from tournaments.core import ApplicationError, User
 from tournaments.models import Event, Player, PrintedSheet
 from tournaments.printing import KINDS, SheetError, render_sheet
@@ -39,7 +39,7 @@ def sheet_request(
         language=language if language in ("fr", "en") else "fr",
         requested_by=user,
     )
-    transaction.on_commit(lambda: tasks.send(tasks.sheet_print_task, sheet.pk))
+    transaction.on_commit(lambda: queue.send(queue.sheet_print_task, sheet.pk))
     return sheet
 
 

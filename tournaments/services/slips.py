@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
 from solver.boards import layout
-from tournaments import rows, tasks
+from tournaments import queue, rows
 from tournaments.core import MAX_ANNOUNCED, ApplicationError, User
 from tournaments.judging import SlipJudge
 from tournaments.messages import say_notes
@@ -173,8 +173,8 @@ def _rule_again(locked: Round, slip: Slip) -> None:
     locked.state = Round.State.CLOSED
     locked.save(update_fields=["state"])
     transaction.on_commit(
-        lambda: tasks.send(
-            tasks.round_rule_when_quiet_task, locked.pk, slip.pk, 0.0, countdown=RULE_AGAIN_QUIET
+        lambda: queue.send(
+            queue.round_rule_when_quiet_task, locked.pk, slip.pk, 0.0, countdown=RULE_AGAIN_QUIET
         )
     )
 

@@ -37,9 +37,16 @@ from django.utils.translation import gettext as _
 from solver import lexicon as lexmod
 from solver.formats.record import GameRecord, RecordError
 from solver.game import EndReason, replay
-from tournaments import services
+from tournaments.core import FILE_SETTINGS, RECORD_SETTINGS, ApplicationError, User
 from tournaments.models import Event, Lexicon, Round, Ruling, Slip
-from tournaments.services import EVENT_SETTINGS, RECORD_SETTINGS, ApplicationError, User
+from tournaments.services.events import event_create
+from tournaments.services.games import game_end, game_start, round_draw
+from tournaments.services.history import history_record
+from tournaments.services.lexicons import lexicon_bundled
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open, round_place, round_solve
+from tournaments.services.rulings import round_adjudicate, ruling_accept_shift, ruling_override
+from tournaments.services.slips import slip_submit
 from tournaments.state import solver_lexicon
 
 if TYPE_CHECKING:
@@ -49,11 +56,6 @@ Item = TypeVar("Item", bound="DataclassInstance")
 
 #: Kinds of correction a game file carries.
 OVERRIDE, SHIFT = "override", "shift"
-#: The event's settings a game file carries besides the record's: how the slips were
-#: written and ruled. A restored game keeps them; a master game takes them as defaults.
-FILE_SETTINGS = tuple(
-    key for key in EVENT_SETTINGS if key not in RECORD_SETTINGS and key not in ("random_seed", "ends_on")
-)
 #: Those a restored game may change: they do not change a ruling.
 FREE_SETTINGS = ("round_seconds",)
 #: A 300-player, 23-round game file is about 1 MB.
@@ -222,7 +224,7 @@ def _record_lexicon(record: GameRecord) -> Lexicon:
         if found is not None:
             return found
     if name in lexmod.BUNDLED:
-        bundled = services.lexicon_bundled(name=name)
+        bundled = lexicon_bundled(name=name)
         if not checksum or bundled.checksum == checksum:
             return bundled
     elif not checksum:
@@ -287,13 +289,13 @@ def event_import(
         raise ApplicationError(_("the game record does not replay: %(error)s") % {"error": exc}) from exc
     values = {key: getattr(record.config, key) for key in RECORD_SETTINGS}
     with transaction.atomic():
-        event = services.event_create(
+        event = event_create(
             name=name, starts_on=starts_on, lexicon=lexicon, created_by=by, **values, **settings
         )
         # The replayed record: moves in the solver's own spelling, the checksum filled in.
         event.masters = [checked.to_dict()]
         event.save(update_fields=["masters"])
-        services.history_record(
+        history_record(
             event=event,
             entity="event",
             object_id=event.pk,
@@ -316,7 +318,7 @@ def event_import(
 def _restore(event: Event, game_file: GameFile, by: User) -> None:
     """Play the recorded rounds again with the file's players and slips."""
     players = {
-        p.table: services.player_add(
+        p.table: player_add(
             event=event,
             name=p.name,
             club=p.club,
@@ -330,17 +332,17 @@ def _restore(event: Event, game_file: GameFile, by: User) -> None:
         )
         for p in game_file.players
     }
-    game = services.game_start(event=event, by=by)
+    game = game_start(event=event, by=by)
     for planned in game_file.record.rounds:
-        round = services.round_draw(game=game, by=by)
+        round = round_draw(game=game, by=by)
         assert round is not None  # the record replayed: its racks can be drawn
         # The tops now, in this transaction: the task queued at the commit finds them done.
-        services.round_solve(round_id=round.pk)
-        round = services.round_open(round=round, by=by)
+        round_solve(round_id=round.pk)
+        round = round_open(round=round, by=by)
         slips = [s for s in game_file.slips if s.round == planned.round]
         for late in (False, True):
             for slip in (s for s in slips if s.late == late):
-                services.slip_submit(
+                slip_submit(
                     round=round,
                     player=players[slip.table],
                     coordinates=slip.coordinates,
@@ -351,16 +353,16 @@ def _restore(event: Event, game_file: GameFile, by: User) -> None:
                 )
             if not late:
                 # A slip late in the file is handed in after the close: late here too.
-                services.round_close(round=round, by=by)
-        services.round_adjudicate(round_id=round.pk)
+                round_close(round=round, by=by)
+        round_adjudicate(round_id=round.pk)
         fixes = [c for c in game_file.corrections if c.round == planned.round]
         # Shifts first: accepting one rules the round again (overrides are kept).
         for fix in sorted(fixes, key=lambda c: c.kind != SHIFT):
             ruling = Ruling.objects.get(round=round, player=players[fix.table])
             if fix.kind == SHIFT:
-                services.ruling_accept_shift(ruling=ruling, by=by, reason=fix.reason)
+                ruling_accept_shift(ruling=ruling, by=by, reason=fix.reason)
             else:
-                services.ruling_override(
+                ruling_override(
                     ruling=ruling,
                     by=by,
                     reason=fix.reason,
@@ -368,14 +370,14 @@ def _restore(event: Event, game_file: GameFile, by: User) -> None:
                     warnings=fix.warnings,
                     penalty=fix.penalty,
                 )
-        services.round_place(round=Round.objects.get(pk=round.pk), by=by, draw_next=False)
+        round_place(round=Round.objects.get(pk=round.pk), by=by, draw_next=False)
     end = game_file.record.end
     if end == EndReason.DRAW_RULE:
-        services.round_draw(game=game, by=by)  # finds no rack: ends the game by the rule
+        round_draw(game=game, by=by)  # finds no rack: ends the game by the rule
     elif end == EndReason.NO_MOVE:
-        final = services.round_draw(game=game, by=by)  # the rack with no move, from the record
+        final = round_draw(game=game, by=by)  # the rack with no move, from the record
         assert final is not None
-        services.round_solve(round_id=final.pk)  # counted now: game_end checks there is no move
-        services.game_end(game=game, reason=end, by=by)
+        round_solve(round_id=final.pk)  # counted now: game_end checks there is no move
+        game_end(game=game, reason=end, by=by)
     elif end:
-        services.game_end(game=game, reason=end, by=by)
+        game_end(game=game, reason=end, by=by)

@@ -4,7 +4,7 @@ A round's work is recorded in its row before its task is sent (drawn: to be solv
 closed: to be ruled), and both tasks are idempotent. A task can still be lost: a worker's
 main process killed with ``kill -9`` loses the message it held on the file-system broker
 and leaves it unacknowledged on Redis until the visibility timeout (an hour); a broker
-that was down when the round closed never got it (:func:`tournaments.tasks.send`). The
+that was down when the round closed never got it (:func:`tournaments.queue.send`). The
 watchdog looks every few seconds for rounds still waiting and sends their task again
 once they have waited :data:`STALE_SECONDS`, then every :data:`RESEND_SECONDS` while they
 wait: a slow ruling gets a duplicate at worst, which finds the work done. The apps built
@@ -26,7 +26,7 @@ from celery.app.task import Task
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from tournaments import tasks
+from tournaments import queue
 from tournaments.core import ApplicationError, User
 from tournaments.models import Game, PrintedSheet, Round
 from tournaments.services.games import check_playing
@@ -59,9 +59,9 @@ def pending() -> set[tuple[str, int]]:
 
 
 _TASKS: dict[str, Task[Any, Any]] = {
-    SOLVE: tasks.round_solve_task,
-    RULE: tasks.round_adjudicate_task,
-    PRINT: tasks.sheet_print_task,
+    SOLVE: queue.round_solve_task,
+    RULE: queue.round_adjudicate_task,
+    PRINT: queue.sheet_print_task,
 }
 #: What the apps built on the domain add (the multiplex's syncs): kind -> (the ids that
 #: wait, their task).
@@ -76,7 +76,7 @@ def watch(kind: str, waiting: Callable[[], Iterable[int]], task: Task[Any, Any])
 
 
 def send(kind: str, pk: int) -> bool:
-    return tasks.send(_TASKS[kind], pk)
+    return queue.send(_TASKS[kind], pk)
 
 
 @dataclass

@@ -30,8 +30,11 @@ from multiplex.services.centre import hub_sync
 from rooms.management.commands._common import ArbiterCommand
 from rooms.management.commands._virtual import category_of, hand_in_slips, level_of
 from solver.players import VirtualPlayer
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, Player, Round
+from tournaments.services.games import game_end, game_start, round_draw
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open, round_place
 
 #: Between two syncs while the hub has not published what the centre needs (seconds).
 POLL = 0.25
@@ -63,7 +66,7 @@ class Command(ArbiterCommand):
         players = self._players(event, link, opts["players"], opts["levels"])
         game = event.games.filter(state=Game.State.PLAYING).first() or event.games.order_by("number").last()
         if game is None:
-            game = services.game_start(event=event, by=self.user)
+            game = game_start(event=event, by=self.user)
         deadline = time.monotonic() + opts["patience"]
         until = opts["until_round"]
         while game.state == Game.State.PLAYING and not (until and _placed(game) >= until):
@@ -92,7 +95,7 @@ class Command(ArbiterCommand):
             levels[(table - 1) % len(levels)] if levels else level_of(table) for table in range(1, count + 1)
         ]
         return [
-            services.player_add(
+            player_add(
                 event=event,
                 name=f"{link.centre_name} {table}",
                 virtual_level=level,
@@ -107,8 +110,8 @@ class Command(ArbiterCommand):
         round = game.rounds.order_by("-number").first()
         if round is None or round.state == Round.State.PLACED:
             try:
-                services.round_draw(game=game, by=self.user)
-            except services.ApplicationError:
+                round_draw(game=game, by=self.user)
+            except ApplicationError:
                 if hub_copy(game, (round.number if round else 0) + 1) is not None:
                     raise  # the hub's rack was there: a real refusal
                 return False
@@ -117,9 +120,9 @@ class Command(ArbiterCommand):
             raise CommandError(f"round {round.number} is not solved: run serve's watchdog or round_draw")
         if round.state == Round.State.DRAWN:
             if not round.tops:
-                services.game_end(game=game, reason="no_move", by=self.user)
+                game_end(game=game, reason="no_move", by=self.user)
                 return True
-            round = services.round_open(round=round, by=self.user)
+            round = round_open(round=round, by=self.user)
             # One mind per player and round, from the seed: a run stopped and started again
             # hands in the same slips.
             base = seed * 1_000_000 + game.number * 1_000 + round.number
@@ -129,16 +132,16 @@ class Command(ArbiterCommand):
                 lambda p: VirtualPlayer(p.virtual_level or 6, seed=base * 1_000 + p.table),
                 random.Random(base),
             )
-            services.round_close(round=round, by=self.user)
+            round_close(round=round, by=self.user)
             return True
         if round.state == Round.State.ADJUDICATED:
             copy = hub_copy(game, round.number)
             if copy is not None and copy.game_end and not copy.top:
-                services.game_end(game=game, reason=copy.game_end, by=self.user)
+                game_end(game=game, reason=copy.game_end, by=self.user)
                 return True
             try:
-                services.round_place(round=round, by=self.user)
-            except services.ApplicationError:
+                round_place(round=round, by=self.user)
+            except ApplicationError:
                 if copy is not None and copy.top:
                     raise  # the hub's move was there: a real refusal
                 return False

@@ -32,8 +32,8 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from solver.boards import layout
 from solver.formats.record import END_REASONS
 from tournaments import display, selectors
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, Player, Round, Slip
-from tournaments.services import ApplicationError
 from tournaments.state import StateError
 from tournaments.tasks import round_adjudicate_task, round_solve_task
 

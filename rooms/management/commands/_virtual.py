@@ -8,8 +8,9 @@ from collections.abc import Callable, Iterable
 
 from solver.notation import format_coord, format_word
 from solver.players import VirtualPlayer
-from tournaments import services
 from tournaments.models import Player, Round
+from tournaments.services.rounds import analysis_for
+from tournaments.services.slips import slip_submit
 
 #: Mixed levels, strongest first, repeated over the tables.
 LEVELS = (6, 5, 4, 3, 5, 2, 4, 1)
@@ -30,7 +31,7 @@ def hand_in_slips(
     """Each player's slip for the open ``round`` (none when its mind finds no move); how
     many were handed in. Weaker players sometimes get the score wrong (warnings get
     exercised): ``rng`` decides."""
-    analysis = services.analysis_for(round)
+    analysis = analysis_for(round)
     handed = 0
     for player in players:
         move = mind(player).choose(analysis.ranked, analysis.tops)
@@ -39,7 +40,7 @@ def hand_in_slips(
         announced = move.score
         if (player.virtual_level or 6) <= 2 and rng.random() < 0.15:
             announced = (move.score or 0) + 1
-        services.slip_submit(
+        slip_submit(
             round=round,
             player=player,
             coordinates=format_coord(move.row, move.col, move.across, "gcg"),

@@ -14,7 +14,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from rooms.management.commands._common import ArbiterCommand, latest_game
-from tournaments import services
+from tournaments.services.backups import game_backup
 
 
 class Command(ArbiterCommand):
@@ -30,7 +30,7 @@ class Command(ArbiterCommand):
             raise CommandError(f"no game has been started in {event.name}: nothing to back up")
         failures = []
         for game in games:
-            backup = services.game_backup(game=game)
+            backup = game_backup(game=game)
             if not backup.written and not backup.failures:
                 self.say(f"Game {game.number}: no round placed yet, nothing to back up")
             for path in backup.written:

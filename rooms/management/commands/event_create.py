@@ -20,12 +20,14 @@ from django.db import models, transaction
 
 from rooms.management.commands._common import ArbiterCommand
 from solver import lexicon as lexmod
-from tournaments import services
+from tournaments.core import EVENT_SETTINGS, ApplicationError
 from tournaments.models import Event, Lexicon
+from tournaments.services.events import event_create
+from tournaments.services.lexicons import lexicon_bundled, lexicon_import, lexicon_pack, lexicon_size_check
 
 #: The event fields the service accepts, in the model's order (the order of --help).
 SETTING_FIELDS: list[models.Field[Any, Any]] = [
-    f for f in Event._meta.concrete_fields if f.name in services.EVENT_SETTINGS
+    f for f in Event._meta.concrete_fields if f.name in EVENT_SETTINGS
 ]
 #: Lexicon language of each tile language, for an imported list.
 LEXICON_LANGUAGE = {"french": "fr", "english": "en"}
@@ -98,7 +100,7 @@ class Command(ArbiterCommand):
             lexicon = self._lexicon(
                 opts["lexicon"] or DEFAULT_LEXICON[language], opts["lexicon_name"], language
             )
-            event = services.event_create(
+            event = event_create(
                 name=opts["name"],
                 starts_on=opts["date"] or dt.date.today(),
                 lexicon=lexicon,
@@ -122,7 +124,7 @@ class Command(ArbiterCommand):
 
     def _lexicon(self, choice: str, name: str | None, language: str) -> Lexicon:
         if choice in lexmod.BUNDLED:
-            return services.lexicon_bundled(name=choice)
+            return lexicon_bundled(name=choice)
         path = Path(choice)
         if not path.is_file():
             raise CommandError(
@@ -130,9 +132,9 @@ class Command(ArbiterCommand):
             )
         try:
             # Refused before it is read: a list of millions of words takes a gigabyte to compile.
-            services.lexicon_size_check(size=path.stat().st_size, name=path.name)
+            lexicon_size_check(size=path.stat().st_size, name=path.name)
             data = path.read_bytes()
-        except services.ApplicationError as exc:
+        except ApplicationError as exc:
             raise CommandError(exc.message) from exc
         except OSError as exc:
             raise CommandError(f"{choice}: {exc.strerror}") from exc
@@ -145,17 +147,17 @@ class Command(ArbiterCommand):
                     f"the lexicon named {name!r} is {existing.get_state_display()}: name this one"
                     " with --lexicon-name"
                 )
-            if existing.checksum == hashlib.sha256(services.lexicon_pack(data)).hexdigest():
+            if existing.checksum == hashlib.sha256(lexicon_pack(data)).hexdigest():
                 self.say(f"Lexicon {name}: already imported, the same words are used")
                 return existing
             raise CommandError(
                 f"a lexicon named {name!r} already exists with other words: name this one with --lexicon-name"
             )
         try:
-            lexicon = services.lexicon_import(
+            lexicon = lexicon_import(
                 name=name, language=LEXICON_LANGUAGE[language], data=data, source_name=path.name
             )
-        except services.ApplicationError as exc:
+        except ApplicationError as exc:
             report = exc.extra.get("report")
             detail = f"\n{_report_text(report)}" if isinstance(report, dict) else ""
             raise CommandError(f"{exc.message}{detail}") from exc

@@ -14,8 +14,8 @@ from django.core.management.base import CommandParser
 
 from rooms.management.commands._common import ArbiterCommand, playing_game, plural
 from solver.formats.record import END_REASONS
-from tournaments import services
 from tournaments.models import Round
+from tournaments.services.games import game_end
 from tournaments.standings import top_total
 
 
@@ -31,7 +31,7 @@ class Command(ArbiterCommand):
         event = self.event()
         game = playing_game(event)
         # "No legal move" is checked by the service: refused while the drawn rack has one.
-        game = services.game_end(game=game, reason=opts["reason"], by=self.user)
+        game = game_end(game=game, reason=opts["reason"], by=self.user)
         placed = game.rounds.filter(state=Round.State.PLACED).count()
         self.say(
             f"Game {game.number} ended ({END_REASONS[game.end_reason]}): {plural(placed, 'round')} placed,"

@@ -14,7 +14,8 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from rooms.management.commands._common import ArbiterCommand, plural
-from tournaments import services
+from tournaments.core import ApplicationError
+from tournaments.services.players import players_import
 
 #: Control characters no CSV text holds (tab, line and page breaks are text); binary files
 #: (a spreadsheet's .xlsx or .ods, a PDF, an image) are full of them.
@@ -53,8 +54,8 @@ class Command(ArbiterCommand):
         event = self.event()
         path = Path(opts["file"])
         try:
-            created = services.players_import(event=event, csv_text=read_text(path))
-        except services.ApplicationError as exc:  # the line and why: said with the file
+            created = players_import(event=event, csv_text=read_text(path))
+        except ApplicationError as exc:  # the line and why: said with the file
             raise CommandError(f"{path}: {exc.message}") from exc
         self.say(
             f"{plural(len(created), 'player')} imported into {event.name} ({event.players.count()} in all)"

@@ -12,7 +12,7 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
 from rooms.management.commands._common import ArbiterCommand, current_round, playing_game
-from tournaments import services
+from tournaments.services.rounds import round_add_time, round_pause, round_resume
 
 
 class Command(ArbiterCommand):
@@ -28,11 +28,11 @@ class Command(ArbiterCommand):
             raise CommandError("add takes the seconds given (add 30); pause and resume take nothing")
         round = current_round(playing_game(self.event()))
         if action == "pause":
-            round = services.round_pause(round=round, by=self.user)
+            round = round_pause(round=round, by=self.user)
         elif action == "resume":
-            round = services.round_resume(round=round, by=self.user)
+            round = round_resume(round=round, by=self.user)
         else:
-            round = services.round_add_time(round=round, by=self.user, seconds=seconds)
+            round = round_add_time(round=round, by=self.user, seconds=seconds)
         left = int(round.seconds_left(timezone.now()) or 0)
         if round.paused_at is not None:
             self.say(f"Round {round.number}: clock paused, {left} s left")

@@ -17,9 +17,9 @@ from rooms.management.commands._common import (
     playing_game,
     tables_text,
 )
-from tournaments import services
 from tournaments.models import Round
 from tournaments.selectors import round_review
+from tournaments.services.rounds import round_close
 
 
 class Command(ArbiterCommand):
@@ -32,7 +32,7 @@ class Command(ArbiterCommand):
         if round.state == Round.State.DRAWN:
             raise CommandError(f"round {round.number} is not open yet: open it with round_open")
         missing = missing_tables(round)
-        round = services.round_close(round=round, by=self.user)
+        round = round_close(round=round, by=self.user)
         self.say(f"Round {round.number} closed; missing slips: {tables_text(missing)}")
         if not self.wait_for(round, lambda r: r.state == Round.State.ADJUDICATED):
             self.say("  the workers are ruling the slips: see them with rulings when they are done")

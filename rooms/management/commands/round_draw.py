@@ -15,7 +15,8 @@ from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 
 from rooms.management.commands._common import ArbiterCommand
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments.services.games import game_start, round_draw
 
 
 class Command(ArbiterCommand):
@@ -54,10 +55,8 @@ class Command(ArbiterCommand):
         # One transaction: a typed rack refused for a new game leaves no empty game behind.
         with transaction.atomic():
             if game is None:
-                game = services.game_start(event=event, by=self.user)
-            round = services.round_draw(
-                game=game, by=self.user, typed=opts["rack"], rejected=tuple(opts["rejected"])
-            )
+                game = game_start(event=event, by=self.user)
+            round = round_draw(game=game, by=self.user, typed=opts["rack"], rejected=tuple(opts["rejected"]))
         if started:
             self.say(f"Game {game.number} started")
         self.report_draw(round, game, event)

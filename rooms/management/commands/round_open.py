@@ -12,7 +12,7 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
 from rooms.management.commands._common import ArbiterCommand, current_round, playing_game, rack_text
-from tournaments import services
+from tournaments.services.rounds import round_open
 
 #: The longest round ``--seconds`` accepts: a day (more is a typing slip).
 MAX_SECONDS = 86400
@@ -33,7 +33,7 @@ class Command(ArbiterCommand):
             )
         event = self.event()
         round = current_round(playing_game(event))
-        round = services.round_open(round=round, by=self.user, seconds=opts["seconds"])
+        round = round_open(round=round, by=self.user, seconds=opts["seconds"])
         assert round.deadline is not None and round.opened_at is not None
         length = int((round.deadline - round.opened_at).total_seconds())
         until = timezone.localtime(round.deadline).strftime("%H:%M:%S")

@@ -12,8 +12,8 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from rooms.management.commands._common import ArbiterCommand, current_round, playing_game, shown_move
-from tournaments import services
 from tournaments.models import Round
+from tournaments.services.rounds import round_place
 
 WHAT_FIRST = {
     Round.State.DRAWN: "open it (round_open), type the slips, then close it (round_close) first",
@@ -37,7 +37,7 @@ class Command(ArbiterCommand):
         first = WHAT_FIRST.get(Round.State(round.state))
         if first:
             raise CommandError(f"round {round.number} is {round.get_state_display()}: {first}")
-        next_round = services.round_place(round=round, by=self.user, draw_next=not opts["no_draw"])
+        next_round = round_place(round=round, by=self.user, draw_next=not opts["no_draw"])
         round.refresh_from_db()
         self.say(
             f"Round {round.number} placed: {shown_move(round.chosen, event)} {round.chosen_score}"

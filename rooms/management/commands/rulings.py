@@ -36,9 +36,10 @@ from rooms.management.commands._common import (
     tops_text,
 )
 from scoring.adjudication import Reason
-from tournaments import services
 from tournaments.models import Event, Game, Round, Ruling
 from tournaments.selectors import RULED, round_review
+from tournaments.services.rounds import round_publish
+from tournaments.services.rulings import ruling_accept_shift, ruling_average, ruling_override
 
 
 def _who(ruling: Ruling) -> str:
@@ -108,7 +109,7 @@ class Command(ArbiterCommand):
         elif opts["average"] is not None:
             self._average(event, round, opts["average"], opts["reason"])
         elif opts["publish"]:
-            round = services.round_publish(round=round, by=self.user)
+            round = round_publish(round=round, by=self.user)
             self.say(f"Round {round.number}: the phones and the projector show its top and rulings")
             self.say("")
         self._review(event, round, opts["players"])
@@ -138,7 +139,7 @@ class Command(ArbiterCommand):
     def _override(self, event: Event, round: Round, table: int, reason: str, changes: dict[str, int]) -> None:
         ruling = self._ruling(event, round, table)
         before = ruling.credited
-        ruling = services.ruling_override(ruling=ruling, by=self.user, reason=reason, **changes)
+        ruling = ruling_override(ruling=ruling, by=self.user, reason=reason, **changes)
         self.say(
             f"Table {table} ({ruling.player.name}), round {round.number}:"
             f" credited {before} -> {ruling.credited},"
@@ -149,7 +150,7 @@ class Command(ArbiterCommand):
     def _accept_shift(self, event: Event, round: Round, table: int, reason: str) -> None:
         ruling = self._ruling(event, round, table)
         before = ruling.credited
-        ruling = services.ruling_accept_shift(ruling=ruling, by=self.user, reason=reason)
+        ruling = ruling_accept_shift(ruling=ruling, by=self.user, reason=reason)
         self.say(
             f"Table {table} ({ruling.player.name}), round {round.number}: shifted reference accepted,"
             f" {shown_move(ruling.move, event)} scores {ruling.move_score};"
@@ -161,7 +162,7 @@ class Command(ArbiterCommand):
     def _average(self, event: Event, round: Round, table: int, reason: str) -> None:
         ruling = self._ruling(event, round, table)
         before = ruling.credited
-        ruling = services.ruling_average(ruling=ruling, by=self.user, reason=reason)
+        ruling = ruling_average(ruling=ruling, by=self.user, reason=reason)
         self.say(
             f"Table {table} ({ruling.player.name}), round {round.number}: the average of the other"
             f" players, credited {before} -> {ruling.credited}; reason kept: {ruling.override_reason}"

@@ -43,7 +43,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import connections
 
 from plumbing.datadir import make_private
-from tournaments.services import Watchdog, tasks_requeue_pending
+from tournaments.services.watchdog import Watchdog, tasks_requeue_pending
 
 QUEUES = "solve,adjudicate,default"
 #: Seconds the worker gets to finish its current task before it is killed.

@@ -20,8 +20,13 @@ from rooms.management.commands._virtual import category_of, hand_in_slips, level
 from scoring.standings import to_dict
 from solver.boards import LAYOUT_NAMES
 from solver.players import VirtualPlayer
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, Player, Round
+from tournaments.services.events import event_create
+from tournaments.services.games import game_end, game_start, round_draw
+from tournaments.services.lexicons import lexicon_bundled
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open, round_place
 from tournaments.standings import event_standings, game_standings, top_total
 
 
@@ -53,11 +58,11 @@ class Command(BaseCommand):
             self._simulate(opts)
 
     def _simulate(self, opts: dict[str, Any]) -> None:
-        lexicon = services.lexicon_bundled(
+        lexicon = lexicon_bundled(
             name=opts["lexicon"] or ("french" if opts["language"] == "french" else "enable")
         )
         try:
-            event = services.event_create(
+            event = event_create(
                 name=f"Simulated event (seed {opts['seed']})",
                 starts_on=dt.date.today(),
                 lexicon=lexicon,
@@ -66,11 +71,11 @@ class Command(BaseCommand):
                 board=opts["board"],
                 notation="gcg",
             )
-        except services.ApplicationError as exc:
+        except ApplicationError as exc:
             raise CommandError(exc.message) from exc
         rng = random.Random(opts["seed"])
         players = [
-            services.player_add(
+            player_add(
                 event=event,
                 name=f"Virtual {table} (level {level_of(table)})",
                 virtual_level=level_of(table),
@@ -83,7 +88,7 @@ class Command(BaseCommand):
         }
         games_out = []
         for _ in range(opts["games"]):
-            game = services.game_start(event=event)
+            game = game_start(event=event)
             rounds_out = self._play_game(game, players, minds, rng, opts["worker"])
             games_out.append(
                 {
@@ -120,15 +125,15 @@ class Command(BaseCommand):
         worker: bool,
     ) -> list[dict[str, Any]]:
         out = []
-        next_round = services.round_draw(game=game)
+        next_round = round_draw(game=game)
         while next_round is not None:
             round = self._wait(next_round, lambda r: r.solved_at is not None, worker)
             if not round.tops:
-                services.game_end(game=game, reason="no_move")
+                game_end(game=game, reason="no_move")
                 break
-            services.round_open(round=round)
+            round_open(round=round)
             hand_in_slips(round, players, lambda p: minds[p.pk], rng)
-            services.round_close(round=round)
+            round_close(round=round)
             round = self._wait(round, lambda r: r.state == Round.State.ADJUDICATED, worker)
             out.append(
                 {
@@ -138,7 +143,7 @@ class Command(BaseCommand):
                     "top_score": round.top_score,
                 }
             )
-            next_round = services.round_place(round=round)
+            next_round = round_place(round=round)
         return out
 
     def _wait(self, round: Round, ready: Any, worker: bool, timeout: float = 120.0) -> Round:

@@ -52,10 +52,10 @@ from rooms.management.commands._common import (
     slip_text,
     tables_text,
 )
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.judging import Preview, SlipJudge
 from tournaments.models import Event, Player, Round, Slip
-from tournaments.services import SECOND_CORRECTION, SECOND_SLIP
+from tournaments.services.slips import SECOND_CORRECTION, SECOND_SLIP, paper_slip_submit
 
 USAGE = (
     "TABLE [fix|second] COORDINATES WORD [SCORE] (12 H4 WORD 34, 12 h8,a,word 34),"
@@ -208,9 +208,9 @@ class Command(ArbiterCommand):
                     continue
                 try:
                     self._enter(text)
-                except (SlipLineError, services.ApplicationError) as exc:
+                except (SlipLineError, ApplicationError) as exc:
                     refused.append(number)
-                    message = exc.message if isinstance(exc, services.ApplicationError) else str(exc)
+                    message = exc.message if isinstance(exc, ApplicationError) else str(exc)
                     self.stderr.write(f"line {number}: {message} (nothing stored)")
         except KeyboardInterrupt:  # Ctrl-C at the prompt: what was typed so far is stored
             self.say("")
@@ -257,7 +257,7 @@ class Command(ArbiterCommand):
             raise SlipLineError(f"no player at table {line.table}")
         preview = self.judge.preview(line.coordinates, line.word, line.announced, player=player)
         previous = Slip.objects.filter(round=self.round, player=player, current=True).first()
-        result = services.paper_slip_submit(
+        result = paper_slip_submit(
             round=self.round,
             player=player,
             coordinates=line.coordinates,

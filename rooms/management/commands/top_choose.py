@@ -21,7 +21,7 @@ from rooms.management.commands._common import (
     shown_move,
     tops_text,
 )
-from tournaments import services
+from tournaments.services.rounds import top_choose
 
 
 class Command(ArbiterCommand):
@@ -56,9 +56,7 @@ class Command(ArbiterCommand):
             if not 1 <= index <= len(round.tops):
                 raise CommandError(f"there are {len(round.tops)} equal tops: choose 1 to {len(round.tops)}")
             text = shown_move(round.tops[index - 1], event)
-        choice = services.top_choose(
-            round=round, move_text=text, by=self.user, confirm_lower=opts["confirm_lower"]
-        )
+        choice = top_choose(round=round, move_text=text, by=self.user, confirm_lower=opts["confirm_lower"])
         chosen = choice.round
         self.say(
             f"Round {chosen.number}: {shown_move(chosen.chosen, event)} {chosen.chosen_score} will be placed"

@@ -16,7 +16,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import DatabaseError, connections
 
 from rooms.management.commands._common import prepare_database
-from tournaments.services import Watchdog, tasks_requeue_pending
+from tournaments.services.watchdog import Watchdog, tasks_requeue_pending
 
 
 class Command(BaseCommand):

@@ -8,12 +8,14 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
 from rooms.views.common import number
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments.core import ApplicationError
 from tournaments.models import (
     Event,
     Game,
     Round,
 )
+from tournaments.services.slips import check_round
 
 
 def back(event: Event) -> HttpResponse:
@@ -23,7 +25,7 @@ def back(event: Event) -> HttpResponse:
 def playing_game(event: Event) -> Game:
     game = selectors.playing_game(event)
     if game is None:
-        raise services.ApplicationError(_("No game is being played: start one."))
+        raise ApplicationError(_("No game is being played: start one."))
     return game
 
 
@@ -34,9 +36,9 @@ def unplaced_round(event: Event, request: HttpRequest | None = None) -> Round:
     game = playing_game(event)
     round = selectors.unplaced_round(game)
     if round is None:
-        raise services.ApplicationError(_("No rack is drawn: draw one."))
+        raise ApplicationError(_("No rack is drawn: draw one."))
     if request is not None:
-        services.check_round(round, _round_key(request.POST.get("round_key", "")))
+        check_round(round, _round_key(request.POST.get("round_key", "")))
     return round
 
 

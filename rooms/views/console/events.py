@@ -17,12 +17,13 @@ from rooms.forms import (
 )
 from rooms.views.common import arbitrated_event, arbitrator_page, number, refusals
 from rooms.views.console.base import back
-from tournaments import services
 from tournaments.models import (
     Event,
     Lexicon,
 )
 from tournaments.services import transfer
+from tournaments.services.events import event_create, event_update
+from tournaments.services.lexicons import lexicon_bundled, lexicon_upload
 
 
 @arbitrator_page
@@ -43,12 +44,10 @@ def _lexicon(form: EventForm) -> Lexicon:
         unique = name
         while Lexicon.objects.filter(name=unique).exists():
             unique, suffix = f"{name} ({suffix})", suffix + 1
-        return services.lexicon_upload(
-            name=unique, language=language, data=upload.read(), source_name=upload.name
-        )
+        return lexicon_upload(name=unique, language=language, data=upload.read(), source_name=upload.name)
     kind, _sep, value = form.cleaned_data["lexicon_choice"].partition(":")
     if kind == "bundled":
-        return services.lexicon_bundled(name=value)
+        return lexicon_bundled(name=value)
     return get_object_or_404(Lexicon.objects.defer("content"), pk=number(value) or 0)
 
 
@@ -79,7 +78,7 @@ def event_new(request: HttpRequest) -> HttpResponse:
         if form.is_valid():
             # Atomic: an event refused leaves no word list behind, nor its import queued.
             with refusals(request), transaction.atomic():
-                event = services.event_create(
+                event = event_create(
                     name=form.cleaned_data["name"],
                     starts_on=form.cleaned_data["starts_on"],
                     lexicon=_lexicon(form),
@@ -145,7 +144,7 @@ def event_settings(request: HttpRequest, event_id: int) -> HttpResponse:
                 changes["starts_on"] = form.cleaned_data["starts_on"]
                 if not started:
                     changes["lexicon"] = _lexicon(form)
-                services.event_update(event=event, by=request.user, **changes)
+                event_update(event=event, by=request.user, **changes)
                 messages.success(request, _("Settings saved."))
                 if not started:
                     _lexicon_said(request, changes["lexicon"])

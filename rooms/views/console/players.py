@@ -16,10 +16,24 @@ from rooms.forms import (
 )
 from rooms.views.common import arbitrated_event, arbitrator_page, number, refusals
 from rooms.views.hall import join_url
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments.core import ApplicationError
 from tournaments.models import (
     Player,
     PlayerToken,
+)
+from tournaments.services.players import (
+    PLAYER_FIELDS,
+    join_number,
+    player_add,
+    player_join_confirm,
+    player_join_refuse,
+    player_release,
+    player_remove,
+    player_update,
+    player_withdraw,
+    players_import,
+    seat_code_renew,
 )
 
 
@@ -32,7 +46,7 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
         form = PlayerForm(request.POST, prefix="one")
         if form.is_valid():
             with refusals(request):
-                player = services.player_add(event=event, by=request.user, **form.cleaned_data)
+                player = player_add(event=event, by=request.user, **form.cleaned_data)
                 messages.success(
                     request,
                     _("%(name)s added at table %(table)s.") % {"name": player.name, "table": player.table},
@@ -41,7 +55,7 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
     elif request.method == "POST" and "release" in request.POST:
         player = get_object_or_404(Player, pk=number(request.POST.get("release", "")) or 0, event=event)
         with refusals(request):
-            services.player_release(player=player, by=request.user)
+            player_release(player=player, by=request.user)
             messages.success(
                 request, _("Table %(table)s released: it may join again.") % {"table": player.table}
             )
@@ -53,10 +67,10 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
         with refusals(request):
             table = token.player.table
             if confirm:
-                services.player_join_confirm(token=token, by=request.user)
+                player_join_confirm(token=token, by=request.user)
                 said = _("Table %(table)s: the phone is confirmed.")
             else:
-                services.player_join_refuse(token=token, by=request.user)
+                player_join_refuse(token=token, by=request.user)
                 said = _("Table %(table)s: the phone is refused.")
             messages.success(request, said % {"table": table})
             return redirect("console:players", event_id=event.pk)
@@ -64,7 +78,7 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
         import_form = PlayersImportForm(request.POST, request.FILES, prefix="csv")
         if import_form.is_valid():
             with refusals(request):
-                created = services.players_import(
+                created = players_import(
                     event=event, csv_text=import_form.cleaned_data["text"], by=request.user
                 )
                 messages.success(
@@ -78,7 +92,7 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
         phone_at=Subquery(phones.values("confirmed_at")[:1]),
         phone_address=Subquery(phones.values("address")[:1]),
     )
-    waiting = [(t, services.join_number(t)) for t in selectors.join_requests(event)]
+    waiting = [(t, join_number(t)) for t in selectors.join_requests(event)]
     return render(
         request,
         "console/players.html",
@@ -107,7 +121,7 @@ def player_edit(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
     """One player: corrected, withdrawn from the later rounds (or back), or removed."""
     event = arbitrated_event(request, event_id)
     player = get_object_or_404(Player, pk=player_id, event=event)
-    form = PlayerForm(initial={key: getattr(player, key) for key in services.PLAYER_FIELDS})
+    form = PlayerForm(initial={key: getattr(player, key) for key in PLAYER_FIELDS})
     if request.method == "POST":
         action = request.POST.get("action", "")
         with refusals(request):
@@ -116,16 +130,14 @@ def player_edit(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
                 if form.is_valid():
                     data = dict(form.cleaned_data)
                     data["table"] = data.get("table") or player.table
-                    player = services.player_update(player=player, by=request.user, **data)
+                    player = player_update(player=player, by=request.user, **data)
                     messages.success(
                         request,
                         _("%(name)s, table %(table)s: saved.") % {"name": player.name, "table": player.table},
                     )
                     return redirect("console:players", event_id=event.pk)
             elif action in ("withdraw", "reinstate"):
-                player = services.player_withdraw(
-                    player=player, by=request.user, withdrawn=action == "withdraw"
-                )
+                player = player_withdraw(player=player, by=request.user, withdrawn=action == "withdraw")
                 messages.success(
                     request,
                     (
@@ -137,7 +149,7 @@ def player_edit(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
                 )
                 return redirect("console:players", event_id=event.pk)
             elif action == "seat_code":
-                player = services.seat_code_renew(player=player, by=request.user)
+                player = seat_code_renew(player=player, by=request.user)
                 messages.success(
                     request,
                     _(
@@ -148,11 +160,11 @@ def player_edit(request: HttpRequest, event_id: int, player_id: int) -> HttpResp
                 )
                 return redirect("console:player", event_id=event.pk, player_id=player.pk)
             elif action == "remove":
-                services.player_remove(player=player, by=request.user)
+                player_remove(player=player, by=request.user)
                 messages.success(request, _("%(name)s is removed.") % {"name": player.name})
                 return redirect("console:players", event_id=event.pk)
             else:
-                raise services.ApplicationError(_("Unknown action."))
+                raise ApplicationError(_("Unknown action."))
     return render(
         request,
         "console/player.html",

@@ -20,7 +20,8 @@ from rooms.forms import (
 )
 from rooms.views.common import arbitrated_event, arbitrator_page, number, refusals
 from rooms.views.console.base import back, playing_game, unplaced_round
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments.core import ApplicationError
 from tournaments.display import shown_move
 from tournaments.models import (
     Event,
@@ -31,6 +32,7 @@ from tournaments.selectors import (
     current_game,
     typed_rack_problem,
 )
+from tournaments.services import games, rounds, watchdog
 
 
 @require_POST
@@ -40,12 +42,12 @@ def game_start(request: HttpRequest, event_id: int) -> HttpResponse:
     typed = (request.POST.get("typed") or "").strip().upper()[:20] or None
     with refusals(request), transaction.atomic():
         # One step: a first rack typed by hand and refused starts nothing (typed again).
-        game = services.game_start(event=event, by=request.user)
+        game = games.game_start(event=event, by=request.user)
         try:
             rejected = _rejected(request.POST) if typed else ()
-            round = services.round_draw(game=game, by=request.user, typed=typed, rejected=rejected)
-        except services.RackRefusedError as exc:
-            raise services.ApplicationError(
+            round = games.round_draw(game=game, by=request.user, typed=typed, rejected=rejected)
+        except games.RackRefusedError as exc:
+            raise ApplicationError(
                 _("Nothing was started: the rack typed, %(rack)s, is refused (%(why)s). Type it again.")
                 % {"rack": typed, "why": exc.message}
             ) from exc
@@ -64,7 +66,7 @@ def game_end(request: HttpRequest, event_id: int) -> HttpResponse:
         # A drawn rack with no legal move ends the game for that reason (the record and the
         # game sheet say so); otherwise the arbitrator stops it.
         no_move = pending is not None and pending.solved_at is not None and not pending.tops
-        services.game_end(game=game, reason="no_move" if no_move else "stopped", by=request.user)
+        games.game_end(game=game, reason="no_move" if no_move else "stopped", by=request.user)
         messages.success(request, _("Game %(game)s ended.") % {"game": game.number})
     return back(event)
 
@@ -78,7 +80,7 @@ def round_draw(request: HttpRequest, event_id: int) -> HttpResponse:
     if form.is_valid():
         with refusals(request):
             typed = form.cleaned_data["typed"].strip().upper() or None
-            round = services.round_draw(
+            round = games.round_draw(
                 game=playing_game(event), by=request.user, typed=typed, rejected=_rejected(request.POST)
             )
             if round is None:
@@ -112,7 +114,7 @@ def round_open(request: HttpRequest, event_id: int) -> HttpResponse:
     form = OpenForm(request.POST)
     if form.is_valid():
         with refusals(request):
-            services.round_open(
+            rounds.round_open(
                 round=unplaced_round(event, request), by=request.user, seconds=form.cleaned_data["seconds"]
             )
     return back(event)
@@ -123,7 +125,7 @@ def round_open(request: HttpRequest, event_id: int) -> HttpResponse:
 def round_close(request: HttpRequest, event_id: int) -> HttpResponse:
     event = arbitrated_event(request, event_id)
     with refusals(request):
-        services.round_close(round=unplaced_round(event, request), by=request.user)
+        rounds.round_close(round=unplaced_round(event, request), by=request.user)
     return back(event)
 
 
@@ -135,7 +137,7 @@ def round_reopen(request: HttpRequest, event_id: int) -> HttpResponse:
     typed = request.POST.get("seconds")
     seconds = (number(typed) or 0) if typed else None  # not a number: 0, refused with its message
     with refusals(request):
-        round = services.round_reopen(
+        round = rounds.round_reopen(
             round=unplaced_round(event, request),
             by=request.user,
             seconds=seconds,
@@ -152,7 +154,7 @@ def round_publish(request: HttpRequest, event_id: int) -> HttpResponse:
     event = arbitrated_event(request, event_id)
     with refusals(request):
         round = _selected_top(request, event, unplaced_round(event, request))
-        round = services.round_publish(round=round, by=request.user)
+        round = rounds.round_publish(round=round, by=request.user)
         messages.success(
             request,
             _("The results of round %(number)s are shown on the phones and the projector.")
@@ -170,17 +172,17 @@ def round_clock(request: HttpRequest, event_id: int) -> HttpResponse:
     with refusals(request):
         round = unplaced_round(event, request)
         if action == "pause":
-            services.round_pause(round=round, by=request.user)
+            rounds.round_pause(round=round, by=request.user)
             messages.success(request, _("The clock is paused: no slip is late while it is."))
         elif action == "resume":
-            services.round_resume(round=round, by=request.user)
+            rounds.round_resume(round=round, by=request.user)
             messages.success(request, _("The clock is running again."))
         elif action == "add":
             seconds = number(request.POST.get("seconds")) or 0  # 0: refused with its message
-            services.round_add_time(round=round, by=request.user, seconds=seconds)
+            rounds.round_add_time(round=round, by=request.user, seconds=seconds)
             messages.success(request, _("Time added to the clock: %(seconds)s s.") % {"seconds": seconds})
         else:
-            raise services.ApplicationError(_("Unknown clock action."))
+            raise ApplicationError(_("Unknown clock action."))
     return back(event)
 
 
@@ -193,10 +195,10 @@ def round_unplace(request: HttpRequest, event_id: int) -> HttpResponse:
         # The game being played, or the last one when a placement ended it.
         game = current_game(event)
         if game is None:
-            raise services.ApplicationError(_("No game is being played: start one."))
+            raise ApplicationError(_("No game is being played: start one."))
         if game.state == Game.State.PLAYING and selectors.unplaced_round(game) is not None:
             unplaced_round(event, request)  # the page's round: a click from a stale page does nothing
-        placed = services.round_unplace(game=game, by=request.user)
+        placed = rounds.round_unplace(game=game, by=request.user)
         messages.success(
             request, _("The placement of round %(number)s is undone.") % {"number": placed.number}
         )
@@ -209,7 +211,7 @@ def round_rule_again(request: HttpRequest, event_id: int) -> HttpResponse:
     """A round whose rulings do not come (its worker died): sent to a worker again."""
     event = arbitrated_event(request, event_id)
     with refusals(request):
-        services.round_rule_again(round=unplaced_round(event, request), by=request.user)
+        watchdog.round_rule_again(round=unplaced_round(event, request), by=request.user)
         messages.success(request, _("The slips were sent to a worker to be ruled again."))
     return back(event)
 
@@ -221,7 +223,7 @@ def top_choose(request: HttpRequest, event_id: int) -> HttpResponse:
     form = TopForm(request.POST)
     if form.is_valid():
         with refusals(request):
-            choice = services.top_choose(
+            choice = rounds.top_choose(
                 round=unplaced_round(event, request),
                 move_text=form.cleaned_data["move"],
                 by=request.user,
@@ -243,7 +245,7 @@ def _selected_top(request: HttpRequest, event: Event, round: Round) -> Round:
     move the phones announce and the one placed are the one the arbitrator selected."""
     move = (request.POST.get("move") or "").strip()[:40]
     if move and move != shown_move(round.chosen, event.board, event.notation):
-        round = services.top_choose(round=round, move_text=move, by=request.user).round
+        round = rounds.top_choose(round=round, move_text=move, by=request.user).round
     return round
 
 
@@ -260,11 +262,11 @@ def round_place(request: HttpRequest, event_id: int) -> HttpResponse:
         round = _selected_top(request, event, unplaced_round(event, request))
         try:
             rejected = _rejected(request.POST) if typed else ()
-            following = services.round_place(
+            following = rounds.round_place(
                 round=round, by=request.user, typed=typed or None, rejected=rejected
             )
-        except services.RackRefusedError as exc:
-            raise services.ApplicationError(
+        except games.RackRefusedError as exc:
+            raise ApplicationError(
                 _("Nothing was placed: the rack typed, %(rack)s, is refused (%(why)s). Type it again.")
                 % {"rack": typed, "why": exc.message}
             ) from exc

@@ -17,13 +17,20 @@ from rooms.forms import (
 from rooms.views.common import arbitrated_event, arbitrator_page, refusals
 from rooms.views.console.base import back
 from scoring.adjudication import Reason
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.display import shown_move
 from tournaments.history_text import history_lines
 from tournaments.models import (
     Event,
     HistoryEntry,
     Ruling,
+)
+from tournaments.services.rulings import (
+    round_average,
+    ruling_accept_shift,
+    ruling_average,
+    ruling_override,
+    slip_correct,
 )
 
 
@@ -68,7 +75,7 @@ def ruling_edit(request: HttpRequest, event_id: int, ruling_id: int) -> HttpResp
         read_form = SlipReadForm(request.POST, prefix="read")
         if read_form.is_valid():
             with refusals(request):
-                services.slip_correct(ruling=ruling, by=request.user, **read_form.cleaned_data)
+                slip_correct(ruling=ruling, by=request.user, **read_form.cleaned_data)
                 messages.success(
                     request,
                     _("The slip of table %(table)s is read again and ruled.")
@@ -77,7 +84,7 @@ def ruling_edit(request: HttpRequest, event_id: int, ruling_id: int) -> HttpResp
                 return redirect("console:ruling", event_id=event.pk, ruling_id=ruling.pk)
     elif request.method == "POST" and "average" in request.POST:
         with refusals(request):
-            services.ruling_average(ruling=ruling, by=request.user)
+            ruling_average(ruling=ruling, by=request.user)
             messages.success(
                 request, _("Average credited to table %(table)s.") % {"table": ruling.player.table}
             )
@@ -86,9 +93,7 @@ def ruling_edit(request: HttpRequest, event_id: int, ruling_id: int) -> HttpResp
         shift_form = ReasonForm(request.POST, prefix="shift")
         if shift_form.is_valid():
             with refusals(request):
-                services.ruling_accept_shift(
-                    ruling=ruling, by=request.user, reason=shift_form.cleaned_data["reason"]
-                )
+                ruling_accept_shift(ruling=ruling, by=request.user, reason=shift_form.cleaned_data["reason"])
                 messages.success(request, _("Shifted reference accepted."))
                 return back(event)
     elif request.method == "POST":
@@ -96,9 +101,7 @@ def ruling_edit(request: HttpRequest, event_id: int, ruling_id: int) -> HttpResp
         if form.is_valid():
             changes = {k: v for k, v in form.cleaned_data.items() if v is not None and k != "reason"}
             with refusals(request):
-                services.ruling_override(
-                    ruling=ruling, by=request.user, reason=form.cleaned_data["reason"], **changes
-                )
+                ruling_override(ruling=ruling, by=request.user, reason=form.cleaned_data["reason"], **changes)
                 messages.success(
                     request, _("Ruling corrected for table %(table)s.") % {"table": ruling.player.table}
                 )
@@ -129,6 +132,6 @@ def _average_offer(ruling: Ruling) -> int | None:
     if ruling.reason not in (Reason.NOT_IN_LEXICON, Reason.AVERAGE):
         return None
     try:
-        return services.round_average(ruling)
-    except services.ApplicationError:
+        return round_average(ruling)
+    except ApplicationError:
         return None

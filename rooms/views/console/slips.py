@@ -15,8 +15,10 @@ from rooms.forms import (
 )
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, refusals
 from rooms.views.console.base import back, unplaced_round
-from tournaments import selectors, services
+from tournaments import selectors
+from tournaments.core import ApplicationError
 from tournaments.judging import move_preview
+from tournaments.services.slips import paper_slip_submit
 
 
 @arbitrator_page
@@ -36,12 +38,12 @@ def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
             round = unplaced_round(event, request)
             player = selectors.player_at_table(event, data["table"])
             if player is None:
-                raise services.ApplicationError(_("No player at table %(table)s.") % {"table": data["table"]})
+                raise ApplicationError(_("No player at table %(table)s.") % {"table": data["table"]})
             preview = move_preview(
                 round, data["coordinates"], data["word"], data["announced_score"], player=player
             )
             try:
-                result = services.paper_slip_submit(
+                result = paper_slip_submit(
                     round=round,
                     player=player,
                     coordinates=data["coordinates"],
@@ -50,7 +52,7 @@ def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
                     by=request.user,
                     second=data["second"] or None,
                 )
-            except services.ApplicationError as exc:
+            except ApplicationError as exc:
                 # The same slip comes back with the question; nothing is stored yet.
                 ask_second = exc.extra.get("reason") == "second_slip"
                 raise
@@ -123,7 +125,7 @@ def slip_preview(request: HttpRequest, event_id: int) -> HttpResponse:
             preview = move_preview(
                 unplaced_round(event), coordinates, word, data.get("announced_score"), player=player
             )
-        except services.ApplicationError as exc:
+        except ApplicationError as exc:
             error = exc.message
     return render(
         request,

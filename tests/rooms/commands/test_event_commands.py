@@ -8,8 +8,9 @@ from rooms.management.commands.event_create import SETTING_FIELDS
 from rooms.management.commands.event_create import Command as EventCreate
 from tests.rooms.commands.helpers import create as _create
 from tests.rooms.commands.helpers import run
-from tournaments import services
+from tournaments.core import EVENT_SETTINGS
 from tournaments.models import Event, Lexicon
+from tournaments.services.players import player_add
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -20,10 +21,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_every_event_setting_is_an_option_with_the_model_default() -> None:
     parser = EventCreate().create_parser("manage.py", "event_create")
     options = {s for action in parser._actions for s in action.option_strings}
-    for name in services.EVENT_SETTINGS:
+    for name in EVENT_SETTINGS:
         assert "--" + name.replace("_", "-") in options
     assert "--no-first-move-horizontal" in options
-    assert {f.name for f in SETTING_FIELDS} == set(services.EVENT_SETTINGS)
+    assert {f.name for f in SETTING_FIELDS} == set(EVENT_SETTINGS)
     assert "(default: 50)" in parser.format_help() and "(default: random)" in parser.format_help()
 
 
@@ -134,7 +135,7 @@ def test_players_import_refuses_a_binary_file_and_a_csv_error(event: Event, tmp_
 def test_event_status_lists_events_and_shows_the_board_in_the_notation(arbitrator) -> None:
     assert "No event yet" in run("event_status").out
     event = _create("--notation", "gcg")
-    services.player_add(event=event, name="Anne")
+    player_add(event=event, name="Anne")
     assert f"{event.code}  2026-11-21  Club evening  (1 player, 0 games)" in run("event_status").out
     out = run("event_status", "--event", event.code).out
     assert "No game started: round_draw --new-game" in out

@@ -16,7 +16,7 @@ from tests.rooms.commands.helpers import run
 from tests.tournaments.helpers import fisf as _fisf
 from tests.tournaments.helpers import letter_conflict
 from tournaments.models import Event, Round, Ruling
-from tournaments.services import analysis_for
+from tournaments.services.rounds import analysis_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -118,15 +118,16 @@ def test_a_simultane_sealed_ahead_opened_with_the_key_read_out(live_server, tmp_
     served from its start; a centre fetches it sealed the day before, cannot reach the hub
     at the start, opens it with the key the hub's arbitrator reads out, and syncs later."""
     from tests.tournaments.services.test_centre import _play
-    from tournaments import services
+    from tournaments.services.games import game_end, game_start, round_draw
+    from tournaments.services.rounds import round_place
 
     source = create("--random-seed", "11")
-    game = services.game_start(event=source)
-    round = services.round_draw(game=game)
+    game = game_start(event=source)
+    round = round_draw(game=game)
     for number in (1, 2, 3):
         assert round is not None
-        round = services.round_place(round=_play(round, 1), draw_next=number < 3)
-    services.game_end(game=game, reason="stopped")
+        round = round_place(round=_play(round, 1), draw_next=number < 3)
+    game_end(game=game, reason="stopped")
     record = tmp_path / "master.json"
     run("export", "record", "--event", source.code, "--out", str(record))
     out = run("event_import", str(record), "Simultané", "--notation", "gcg").out

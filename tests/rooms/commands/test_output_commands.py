@@ -14,9 +14,10 @@ from solver.formats.record import GameRecord
 from tests.helpers import pdf_text as _text
 from tests.rooms.commands.helpers import run
 from tests.tournaments.helpers import simulated_event as _simulated_event
-from tournaments import exports, services
+from tournaments import exports
 from tournaments.models import Event, Round
 from tournaments.printing import render_sheet
+from tournaments.services import rounds
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -85,7 +86,7 @@ def test_a_failed_solve_ends_simulate_event_with_the_reason(
     def failing(*, round_id: int) -> Round:
         raise RuntimeError("the move generator crashed")
 
-    monkeypatch.setattr(services, "round_solve", failing)
+    monkeypatch.setattr(rounds, "round_solve", failing)
     run(
         "simulate_event",
         "--players",

@@ -10,8 +10,9 @@ import pytest
 
 from tests.rooms.commands.helpers import last_round as _round
 from tests.rooms.commands.helpers import run
-from tournaments import services
 from tournaments.models import Event, Round, Ruling
+from tournaments.services import rulings
+from tournaments.services.rounds import round_pause
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -158,7 +159,7 @@ def test_a_failed_adjudication_ends_round_close_with_the_reason(
     def failing(*, round_id: int) -> Round:
         raise RuntimeError("the lexicon file is unreadable")
 
-    monkeypatch.setattr(services, "round_adjudicate", failing)
+    monkeypatch.setattr(rulings, "round_adjudicate", failing)
     run("round_draw", "--event", event.code, "--new-game", "--rack", "AEIRSTN")
     run("round_open", "--event", event.code)
     out = run(
@@ -192,7 +193,7 @@ def test_the_clock_is_held_resumed_and_given_time_from_the_terminal(event: Event
     assert "clock running, slips until" in out and _round(event).paused_at is None
     status = run("event_status", "--event", event.code).out
     assert "slips until" in status
-    services.round_pause(round=_round(event))
+    round_pause(round=_round(event))
     assert _left(run("event_status", "--event", event.code).out, "clock paused, ") > 100
 
 

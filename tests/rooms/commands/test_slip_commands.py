@@ -14,8 +14,10 @@ from tests.rooms.commands.helpers import create as _create
 from tests.rooms.commands.helpers import last_round as _round
 from tests.rooms.commands.helpers import run
 from tests.tournaments.helpers import BLANK_RACK, blank_top
-from tournaments import services
 from tournaments.models import Event, Round, Ruling, Slip
+from tournaments.services.players import player_add
+from tournaments.services.rulings import round_adjudicate
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -92,7 +94,7 @@ def test_unreadable_tables_and_absurd_scores_are_refused_and_the_loop_goes_on(
 
 def test_slips_from_a_file_and_a_penalty_warned_at_once(tmp_path, arbitrator) -> None:
     event = _create("--free-warnings", "0", "--notation", "gcg")
-    services.player_add(event=event, name="Anne")
+    player_add(event=event, name="Anne")
     run("round_draw", "--event", event.code, "--new-game", "--rack", "AEIRSTN")
     run("round_open", "--event", event.code)
     path = tmp_path / "slips.txt"
@@ -107,7 +109,7 @@ def test_slips_from_a_file_and_a_penalty_warned_at_once(tmp_path, arbitrator) ->
 
 def test_strict_mode_refuses_an_invalid_word_and_stores_nothing(arbitrator) -> None:
     event = _create("--mode", "strict")
-    services.player_add(event=event, name="Anne")
+    player_add(event=event, name="Anne")
     run("round_draw", "--event", event.code, "--new-game", "--rack", "AEIRSTN")
     run("round_open", "--event", event.code)
     out = run("slips_enter", "--event", event.code, stdin="1 H8 SNIRTEA 60\n", fails="1 line refused")
@@ -162,7 +164,7 @@ def test_slips_enter_echoes_the_warnings_of_the_game_beyond_the_free_ones(arbitr
         "--free-warnings", "1", "--warning-penalty", "7", "--notation", "gcg", "--no-single-warning"
     )
     for name in ("Anne", "Bruno"):
-        services.player_add(event=event, name=name)
+        player_add(event=event, name=name)
     run("round_draw", "--event", event.code, "--new-game", "--rack", BLANK_RACK)
     run("round_open", "--event", event.code)
     coordinates, word = blank_top(_round(event), marked=False)  # blank not marked, no score
@@ -194,19 +196,19 @@ def test_rulings_groups_the_moves_best_first_then_the_slips_scored_zero(
     event: Event, open_round: Round
 ) -> None:
     for name in ("Eve", "Fred", "Gina"):  # tables 5, 6, 7
-        services.player_add(event=event, name=name)
+        player_add(event=event, name=name)
     slips = "1 H2 RETSINA 66\n2 H8 AT 4\n3 H8 AT 4\n4 -\n5 H8 SNIRTEA 60\n"
     run("slips_enter", "--event", event.code, stdin=slips)
     run("round_close", "--event", event.code)
     # Gina's slip comes after the close: kept, late, ruled 0.
-    services.slip_submit(
+    slip_submit(
         round=open_round,
         player=event.players.get(table=7),
         coordinates="H2",
         word="RETSINA",
         announced_score=66,
     )
-    services.round_adjudicate(round_id=open_round.pk)
+    round_adjudicate(round_id=open_round.pk)
 
     lines = run("rulings", "--event", event.code).out.splitlines()
     moves = lines.index("Moves played (3 players):")
@@ -228,7 +230,7 @@ def test_rulings_groups_the_moves_best_first_then_the_slips_scored_zero(
 def test_rulings_average_credits_the_other_players_mean(arbitrator) -> None:
     event = _create("--notation", "gcg")
     for name in ("Anne", "Bruno"):
-        services.player_add(event=event, name=name)
+        player_add(event=event, name=name)
     # A typed rack: with a random one the top read backwards was sometimes a word too (CI drew one).
     run("round_draw", "--event", event.code, "--new-game", "--rack", "AEIRSTN")
     run("round_open", "--event", event.code)

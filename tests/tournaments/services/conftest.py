@@ -6,14 +6,16 @@ import datetime as dt
 
 import pytest
 
-from tournaments import services
 from tournaments.models import Event, Game, Lexicon, Player
+from tournaments.services.events import event_create
+from tournaments.services.games import game_start
+from tournaments.services.players import player_add
 
 
 @pytest.fixture
 def hall(enable_lexicon: Lexicon) -> tuple[Event, list[Player], Game]:
     """16 players: enough for a solo."""
-    event = services.event_create(
+    event = event_create(
         name="Hall",
         starts_on=dt.date(2026, 11, 21),
         lexicon=enable_lexicon,
@@ -21,5 +23,5 @@ def hall(enable_lexicon: Lexicon) -> tuple[Event, list[Player], Game]:
         notation="gcg",
         random_seed=7,
     )
-    players = [services.player_add(event=event, name=f"P{i}") for i in range(1, 17)]
-    return event, players, services.game_start(event=event)
+    players = [player_add(event=event, name=f"P{i}") for i in range(1, 17)]
+    return event, players, game_start(event=event)

@@ -15,9 +15,13 @@ from pathlib import Path
 import pytest
 
 from tests.tournaments.helpers import draw_round, play_out, simulated_event
-from tournaments import exports, services
+from tournaments import exports
 from tournaments.models import Event, Game, HistoryEntry, Player, Round
 from tournaments.services import backups, transfer
+from tournaments.services.backups import Backup, game_backup
+from tournaments.services.games import game_end
+from tournaments.services.rounds import round_close, round_open, round_place
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -66,10 +70,10 @@ def _restore(data: bytes) -> Event:
 
 def test_a_placed_round_writes_the_game_file_to_both_folders(game: Game, local: Path, stick: Path) -> None:
     round = draw_round(game)
-    services.round_open(round=round)
-    services.round_close(round=round)
+    round_open(round=round)
+    round_close(round=round)
     assert not local.exists()  # nothing before the placement
-    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
 
     stem = f"event-{game.event_id}-game-1"
     expected = exports.record_json(game, seats=True)
@@ -85,9 +89,9 @@ def test_the_next_draw_in_the_same_transaction_is_not_needed_for_the_file(game: 
     # commit, is the game file of the placed rounds, as export record writes it then.
     play_out(draw_round(game))
     round = draw_round(game)
-    services.round_open(round=round)
-    services.round_close(round=round)
-    following = services.round_place(round=Round.objects.get(pk=round.pk))
+    round_open(round=round)
+    round_close(round=round)
+    following = round_place(round=Round.objects.get(pk=round.pk))
     assert following is not None and following.number == 3
     latest = (local / f"event-{game.event_id}-game-1-latest.json").read_bytes()
     assert latest == exports.record_json(game, seats=True)
@@ -96,7 +100,7 @@ def test_the_next_draw_in_the_same_transaction_is_not_needed_for_the_file(game: 
 
 def test_the_end_of_the_game_is_backed_up(game: Game, local: Path) -> None:
     _place_rounds(game, 2)
-    services.game_end(game=game, reason="stopped")
+    game_end(game=game, reason="stopped")
     stem = f"event-{game.event_id}-game-1"
     assert _names(local) == [f"{stem}-latest.json", f"{stem}-round-001.json", f"{stem}-round-002.json"]
     for name in (f"{stem}-latest.json", f"{stem}-round-002.json"):
@@ -105,9 +109,9 @@ def test_the_end_of_the_game_is_backed_up(game: Game, local: Path) -> None:
 
 def test_a_game_with_no_placed_round_writes_nothing(game: Game, local: Path) -> None:
     draw_round(game)
-    services.game_end(game=game, reason="stopped")
+    game_end(game=game, reason="stopped")
     assert not local.exists()
-    assert services.game_backup(game=game) == services.Backup()
+    assert game_backup(game=game) == Backup()
 
 
 def test_rotation_keeps_the_last_n_rounds_of_each_game(settings, game: Game, local: Path) -> None:
@@ -145,18 +149,18 @@ def test_a_backup_of_a_game_in_progress_restores_and_the_game_goes_on(
 ) -> None:
     round = draw_round(game)
     for _ in range(3):
-        services.round_open(round=round)
+        round_open(round=round)
         coordinates, word = round.tops[0].split()
-        services.slip_submit(
+        slip_submit(
             round=round,
             player=players[0],
             coordinates=coordinates,
             word=word,
             announced_score=round.top_score,
         )
-        services.slip_submit(round=round, player=players[1], coordinates="8H", word="ZZZ", announced_score=5)
-        services.round_close(round=round)
-        following = services.round_place(round=Round.objects.get(pk=round.pk))  # and draws the next rack
+        slip_submit(round=round, player=players[1], coordinates="8H", word="ZZZ", announced_score=5)
+        round_close(round=round)
+        following = round_place(round=Round.objects.get(pk=round.pk))  # and draws the next rack
         assert following is not None
         round = Round.objects.get(pk=following.pk)
     latest = (local / f"event-{game.event_id}-game-1-latest.json").read_bytes()
@@ -195,10 +199,10 @@ def test_a_missing_second_folder_does_not_stop_the_placement_and_is_reported(
     pulled_out = tmp_path / "usb" / "arbiter-backups"
     settings.ARBITER_BACKUP_DIR = pulled_out
     round = draw_round(game)
-    services.round_open(round=round)
-    services.round_close(round=round)
+    round_open(round=round)
+    round_close(round=round)
     with caplog.at_level(logging.WARNING, logger="tournaments.services.backups"):
-        following = services.round_place(round=Round.objects.get(pk=round.pk))
+        following = round_place(round=Round.objects.get(pk=round.pk))
     assert following is not None and following.number == 2
     assert Round.objects.get(pk=round.pk).state == Round.State.PLACED
     assert not pulled_out.exists() and not pulled_out.parent.exists()  # not made on the laptop's disk

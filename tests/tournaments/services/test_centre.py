@@ -28,9 +28,21 @@ from multiplex.services import centre as centre_service
 from multiplex.services.centre import HubRefused, HubUnreachable
 from multiplex.services.hub import centre_add, multiplex_create
 from solver.players import VirtualPlayer
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Player, Round, Slip
-from tournaments.services import ApplicationError
+from tournaments.services.events import event_create, event_update
+from tournaments.services.games import game_end, game_start, round_draw
+from tournaments.services.players import player_add, player_remove, player_update, player_withdraw
+from tournaments.services.rounds import (
+    analysis_for,
+    round_close,
+    round_open,
+    round_place,
+    round_unplace,
+    top_choose,
+)
+from tournaments.services.rulings import ruling_override
+from tournaments.services.slips import slip_submit
 from tournaments.standings import event_standings
 from tournaments.state import game_record
 
@@ -70,7 +82,7 @@ def hub_event(event: Event) -> Event:
 
 
 def _centre_event(hub_event: Event, name: str, seed: int) -> Event:
-    return services.event_create(
+    return event_create(
         name=name,
         starts_on=dt.date(2026, 11, 25),
         lexicon=hub_event.lexicon,
@@ -94,7 +106,7 @@ def network(hub_event: Event, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]
         hubs[name] = ClientHub(key)
         centre_service.hub_join(event=events[name], url="http://hub.test", key=key, hub=hubs[name])
         for table in range(1, 4):
-            services.player_add(event=events[name], name=f"{name} {table}", virtual_level=2 + table)
+            player_add(event=events[name], name=f"{name} {table}", virtual_level=2 + table)
     by_event = {e.pk: hubs[n] for n, e in events.items()}
     monkeypatch.setattr(centre_service, "hub_client", lambda link: by_event[link.event_id])
     return {"hubs": hubs, "events": events}
@@ -102,7 +114,7 @@ def network(hub_event: Event, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]
 
 def _slips(round: Round, seed: int) -> None:
     """The centre's players hand in a slip each (virtual players of levels 3 to 5)."""
-    analysis = services.analysis_for(round)
+    analysis = analysis_for(round)
     for player in Player.objects.filter(event=round.game.event).order_by("table"):
         move = VirtualPlayer(player.virtual_level or 6, seed=seed * 100 + player.table + round.number).choose(
             analysis.ranked, analysis.tops
@@ -110,7 +122,7 @@ def _slips(round: Round, seed: int) -> None:
         if move is None:
             continue
         coords, word = move_text(move)
-        services.slip_submit(round=round, player=player, coordinates=coords, word=word,
+        slip_submit(round=round, player=player, coordinates=coords, word=word,
                              announced_score=move.score, source="virtual")  # fmt: skip
 
 
@@ -122,9 +134,9 @@ def move_text(move: Any) -> tuple[str, str]:
 
 def _play(round: Round, seed: int) -> Round:
     """Open, slips, close (ruled in the process): the round is ready to be placed."""
-    round = services.round_open(round=Round.objects.get(pk=round.pk))
+    round = round_open(round=Round.objects.get(pk=round.pk))
     _slips(round, seed)
-    services.round_close(round=round)
+    round_close(round=round)
     round.refresh_from_db()
     assert round.state == Round.State.ADJUDICATED
     return round
@@ -133,7 +145,7 @@ def _play(round: Round, seed: int) -> Round:
 def test_a_centre_joins_only_with_the_hubs_settings(hub_event: Event) -> None:
     _, key = centre_add(multiplex=hub_event.multiplex, name="Dakar")
     other = _centre_event(hub_event, "Dakar", 3)
-    other = services.event_update(event=other, solo_bonus=5)
+    other = event_update(event=other, solo_bonus=5)
     with pytest.raises(ApplicationError, match=r"solo_bonus \(10 / 5\)"):
         centre_service.hub_join(event=other, url="http://hub.test", key=key, hub=ClientHub(key))
     with pytest.raises(HubRefused, match="Invalid centre key"):
@@ -148,38 +160,38 @@ def test_a_centre_joins_only_with_the_hubs_settings(hub_event: Event) -> None:
 def test_a_centre_plays_the_hubs_racks_and_tops_and_sends_its_results(network: dict[str, Any]) -> None:
     events = network["events"]
     binche, dakar = events["Binche"], events["Dakar"]
-    drawing = services.game_start(event=binche)
-    following = services.game_start(event=dakar)
+    drawing = game_start(event=binche)
+    following = game_start(event=dakar)
     # Nothing published: Dakar cannot draw.
     with pytest.raises(ApplicationError, match="has not published round 1"):
-        services.round_draw(game=following)
+        round_draw(game=following)
     with pytest.raises(ApplicationError, match="takes its racks from the hub"):
-        services.round_draw(game=following, typed="AEINRST")
-    draw = services.round_draw(game=drawing)  # published to the hub on commit
+        round_draw(game=following, typed="AEINRST")
+    draw = round_draw(game=drawing)  # published to the hub on commit
     assert draw is not None
     centre_service.hub_sync(event=dakar)
     copy = HubCopy.objects.get(link__event=dakar, game=1, number=1)
     assert copy.top is None and copy.reliquat + copy.new_tiles == draw.reliquat + draw.new_tiles
-    mine = services.round_draw(game=following)
+    mine = round_draw(game=following)
     assert mine is not None and mine.rack == draw.rack
     # Dakar plays as fast as Binche: closed before the hub has the top.
     mine = _play(mine, 2)
     with pytest.raises(ApplicationError, match="has not sent the move placed on round 1"):
-        services.round_place(round=mine)
+        round_place(round=mine)
     assert HubOutbox.objects.get(link__event=dakar, kind="close").sent_at is not None
     serving = Serving.objects.get(centre__name="Dakar", round__number=1)
     assert serving.closed_at is not None and len(serving.slips_digest) == 64 and serving.top_at is None
     # Binche places its choice among the tops; Dakar takes it at its next sync.
     theirs = _play(Round.objects.get(pk=draw.pk), 1)
-    services.top_choose(round=theirs, move_text=theirs.tops[-1])
-    services.round_place(round=Round.objects.get(pk=theirs.pk), draw_next=False)
+    top_choose(round=theirs, move_text=theirs.tops[-1])
+    round_place(round=Round.objects.get(pk=theirs.pk), draw_next=False)
     centre_service.hub_sync(event=dakar)
     mine.refresh_from_db()
     assert mine.chosen == theirs.tops[-1]
-    other = next(m for m in services.analysis_for(mine).ranked if " ".join(move_text(m)) != mine.chosen)
+    other = next(m for m in analysis_for(mine).ranked if " ".join(move_text(m)) != mine.chosen)
     with pytest.raises(ApplicationError, match="places the hub's move"):
-        services.top_choose(round=mine, move_text=" ".join(move_text(other)), confirm_lower=True)
-    nothing_next = services.round_place(round=Round.objects.get(pk=mine.pk))
+        top_choose(round=mine, move_text=" ".join(move_text(other)), confirm_lower=True)
+    nothing_next = round_place(round=Round.objects.get(pk=mine.pk))
     assert nothing_next is None  # round 2 not drawn by Binche yet: drawn once it is
     # The results went up with the placement's sync: the hub has Dakar's three rulings.
     kept = CentreRuling.objects.filter(serving__centre__name="Dakar")
@@ -191,20 +203,20 @@ def test_a_centre_plays_the_hubs_racks_and_tops_and_sends_its_results(network: d
 def test_a_centre_fetches_ahead_and_plays_through_a_lost_connection(network: dict[str, Any]) -> None:
     events, hubs = network["events"], network["hubs"]
     binche, rabat = events["Binche"], events["Rabat"]
-    drawing = services.game_start(event=binche)
-    round = services.round_draw(game=drawing)
+    drawing = game_start(event=binche)
+    round = round_draw(game=drawing)
     for _ in range(4):  # Binche plays 4 rounds, publishing as it goes
         assert round is not None
         played = _play(round, 1)
-        round = services.round_place(round=played)
+        round = round_place(round=played)
     centre_service.hub_sync(event=rabat)
     assert HubCopy.objects.filter(link__event=rabat, top__isnull=False).count() == 4
     hubs["Rabat"].online = False  # the hall's connection drops
-    game = services.game_start(event=rabat)
-    mine = services.round_draw(game=game)
+    game = game_start(event=rabat)
+    mine = round_draw(game=game)
     for number in range(1, 5):
         assert mine is not None and mine.number == number
-        mine = services.round_place(round=_play(mine, 3))
+        mine = round_place(round=_play(mine, 3))
     assert mine is not None and mine.number == 5  # Binche had drawn round 5 before the cut
     link = rabat.hub_link
     link.refresh_from_db()
@@ -225,15 +237,15 @@ def test_a_correction_after_the_placement_is_sent_again_and_recorded(
 ) -> None:
     events = network["events"]
     binche, dakar = events["Binche"], events["Dakar"]
-    drawing = services.game_start(event=binche)
-    draw = services.round_draw(game=drawing)
+    drawing = game_start(event=binche)
+    draw = round_draw(game=drawing)
     assert draw is not None
-    services.round_place(round=_play(draw, 1), draw_next=False)
+    round_place(round=_play(draw, 1), draw_next=False)
     centre_service.hub_sync(event=dakar)
-    game = services.game_start(event=dakar)
-    mine = services.round_draw(game=game)
+    game = game_start(event=dakar)
+    mine = round_draw(game=game)
     assert mine is not None
-    services.round_place(round=_play(mine, 2), draw_next=False)
+    round_place(round=_play(mine, 2), draw_next=False)
     ruling = mine.rulings.select_related("player").order_by("player__table").first()
     assert ruling is not None
     built: list[int] = []
@@ -245,7 +257,7 @@ def test_a_correction_after_the_placement_is_sent_again_and_recorded(
 
     monkeypatch.setattr(centre_service, "results_payload", counted)
     assert centre_service.hub_sync(event=dakar, full=False).sent == 0 and built == []  # nothing changed
-    services.ruling_override(ruling=ruling, by=None, credited=0, reason="slip unreadable, seen again")
+    ruling_override(ruling=ruling, by=None, credited=0, reason="slip unreadable, seen again")
     # A sync after a close or a placement rebuilds only the rounds with a ruling saved since.
     assert centre_service.hub_sync(event=dakar, full=False).sent == 1 and built == [1]
     kept = CentreRuling.objects.get(serving__centre__name="Dakar", player__table=ruling.player.table)
@@ -266,18 +278,18 @@ def test_the_merged_ranking_is_the_ranking_of_one_event(network: dict[str, Any],
     (the draw centre's game as its master game, the nine players at one hall) rank the
     same: every row's rank, name, total, tops, solos, warnings, penalties and difference."""
     events = network["events"]
-    drawing = services.game_start(event=events["Binche"])
-    round = services.round_draw(game=drawing)
+    drawing = game_start(event=events["Binche"])
+    round = round_draw(game=drawing)
     for _ in range(6):
         assert round is not None
-        round = services.round_place(round=_play(round, 1))
+        round = round_place(round=_play(round, 1))
     for name, seed in (("Dakar", 7), ("Rabat", 8)):
         centre_service.hub_sync(event=events[name])
-        game = services.game_start(event=events[name])
-        mine = services.round_draw(game=game)
+        game = game_start(event=events[name])
+        mine = round_draw(game=game)
         for _ in range(6):
             assert mine is not None
-            mine = services.round_place(round=_play(mine, seed))
+            mine = round_place(round=_play(mine, seed))
     for event in events.values():
         centre_service.hub_sync(event=event)
     merged, centres = multiplex_standings(hub_event.multiplex)
@@ -288,16 +300,16 @@ def test_the_merged_ranking_is_the_ranking_of_one_event(network: dict[str, Any],
     who = {}
     for event in events.values():
         for p in Player.objects.filter(event=event).order_by("table"):
-            who[p.pk] = services.player_add(event=one, name=p.name)
-    game = services.game_start(event=one)
+            who[p.pk] = player_add(event=one, name=p.name)
+    game = game_start(event=one)
     for number in range(1, 7):
-        round = services.round_draw(game=game)
+        round = round_draw(game=game)
         assert round is not None
-        round = services.round_open(round=round)
+        round = round_open(round=round)
         centres_events = list(events.values())
         slips = Slip.objects.filter(round__game__event__in=centres_events, round__number=number, current=True)
         for slip in slips:
-            services.slip_submit(
+            slip_submit(
                 round=round,
                 player=who[slip.player_id],
                 coordinates=slip.coordinates,
@@ -305,8 +317,8 @@ def test_the_merged_ranking_is_the_ranking_of_one_event(network: dict[str, Any],
                 announced_score=slip.announced_score,
                 source="virtual",
             )
-        services.round_close(round=round)
-        services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+        round_close(round=round)
+        round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
 
     def shown(rows: list[Any]) -> list[tuple[Any, ...]]:
         fields = ("rank", "total", "tops", "solos", "warnings", "penalties", "diff")
@@ -328,33 +340,33 @@ def test_the_watchdog_syncs_every_centre_again_and_again(network: dict[str, Any]
 
 def test_the_draw_centre_cannot_undo_a_published_placement(network: dict[str, Any]) -> None:
     binche = network["events"]["Binche"]
-    game = services.game_start(event=binche)
-    draw = services.round_draw(game=game)
+    game = game_start(event=binche)
+    draw = round_draw(game=game)
     assert draw is not None
-    services.round_place(round=_play(draw, 1), draw_next=False)
+    round_place(round=_play(draw, 1), draw_next=False)
     with pytest.raises(ApplicationError, match="cannot undo a placement"):
-        services.round_unplace(game=game)
+        round_unplace(game=game)
 
 
 def test_a_game_stopped_with_a_rack_drawn_ends_on_every_centre(network: dict[str, Any]) -> None:
     events = network["events"]
     binche, dakar = events["Binche"], events["Dakar"]
-    drawing = services.game_start(event=binche)
-    draw = services.round_draw(game=drawing)
+    drawing = game_start(event=binche)
+    draw = round_draw(game=drawing)
     assert draw is not None
-    pending = services.round_place(round=_play(draw, 1))  # round 2 drawn and published
+    pending = round_place(round=_play(draw, 1))  # round 2 drawn and published
     assert pending is not None
-    services.game_end(game=drawing, reason="stopped")
+    game_end(game=drawing, reason="stopped")
     assert HubOutbox.objects.get(link__event=binche, kind="end").sent_at is not None
     centre_service.hub_sync(event=dakar)
-    game = services.game_start(event=dakar)
-    mine = services.round_draw(game=game)
+    game = game_start(event=dakar)
+    mine = round_draw(game=game)
     assert mine is not None
-    mine = services.round_place(round=_play(mine, 2))
+    mine = round_place(round=_play(mine, 2))
     assert mine is not None and mine.number == 2
     with pytest.raises(ApplicationError, match="ended on round 2 \\(stopped\\): end the game"):
-        services.round_place(round=_play(mine, 2))
-    services.game_end(game=game, reason="stopped")
+        round_place(round=_play(mine, 2))
+    game_end(game=game, reason="stopped")
     assert Game.objects.get(pk=game.pk).state == Game.State.ENDED
 
 
@@ -363,11 +375,11 @@ def test_a_refused_fetch_is_said_and_the_centres_settings_are_frozen(
 ) -> None:
     dakar = network["events"]["Dakar"]
     with pytest.raises(ApplicationError, match="plays a multiplex"):
-        services.event_update(event=dakar, solo_bonus=5)
+        event_update(event=dakar, solo_bonus=5)
     with pytest.raises(ApplicationError, match="plays a multiplex"):
-        services.event_update(event=hub_event, bingo_bonus=40)
+        event_update(event=hub_event, bingo_bonus=40)
     binche = network["events"]["Binche"]
-    services.round_draw(game=services.game_start(event=binche))
+    round_draw(game=game_start(event=binche))
     Multiplex.objects.filter(pk=hub_event.multiplex.pk).update(max_delay_minutes=0)
     HubRound.objects.update(drawn_at=timezone.now() - dt.timedelta(minutes=5))
     HubGame.objects.update(started_at=timezone.now() - dt.timedelta(minutes=5))
@@ -382,27 +394,27 @@ def test_a_centre_too_late_for_a_game_skips_it_and_plays_the_next(
 ) -> None:
     """Its game 1 ended without a round, the centre's game 2 is the hub's game 2."""
     binche, rabat = network["events"]["Binche"], network["events"]["Rabat"]
-    drawing = services.game_start(event=binche)
-    first = services.round_draw(game=drawing)
+    drawing = game_start(event=binche)
+    first = round_draw(game=drawing)
     assert first is not None
-    services.round_place(round=_play(first, 1))
+    round_place(round=_play(first, 1))
     HubGame.objects.update(started_at=timezone.now() - dt.timedelta(minutes=91))
     assert "at most 90 minutes late" in centre_service.hub_sync(event=rabat).refused[0]
-    skipped = services.game_start(event=rabat)
+    skipped = game_start(event=rabat)
     with pytest.raises(ApplicationError, match="has not published round 1 yet"):
-        services.round_draw(game=skipped)
-    services.game_end(game=skipped, reason="stopped")
+        round_draw(game=skipped)
+    game_end(game=skipped, reason="stopped")
 
-    services.game_end(game=drawing, reason="stopped")  # round 2 drawn: the hub's game 1 ends on it
-    second = services.round_draw(game=services.game_start(event=binche))
+    game_end(game=drawing, reason="stopped")  # round 2 drawn: the hub's game 1 ends on it
+    second = round_draw(game=game_start(event=binche))
     assert second is not None and second.game.number == 2
-    services.round_place(round=_play(second, 1), draw_next=False)
+    round_place(round=_play(second, 1), draw_next=False)
     report = centre_service.hub_sync(event=rabat)
     assert report.refused == [] and report.fetched == 1
     assert not HubLink.objects.get(event=rabat).last_error  # the refusal is over
-    mine = services.round_draw(game=services.game_start(event=rabat))
+    mine = round_draw(game=game_start(event=rabat))
     assert mine is not None and (mine.game.number, mine.number, mine.rack) == (2, 1, second.rack)
-    services.round_place(round=_play(mine, 3), draw_next=False)
+    round_place(round=_play(mine, 3), draw_next=False)
     centre_service.hub_sync(event=rabat)
     assert CentreRuling.objects.filter(player__centre__name="Rabat", serving__round__game=2).count() == 3
     assert not CentreRuling.objects.filter(player__centre__name="Rabat", serving__round__game=1).exists()
@@ -420,9 +432,9 @@ def test_one_sync_at_a_time(network: dict[str, Any]) -> None:
 def test_a_centre_sends_its_roster_at_its_join_and_again_when_its_players_change(hub_event: Event) -> None:
     _, key = centre_add(multiplex=hub_event.multiplex, name="Dakar")
     dakar = _centre_event(hub_event, "Dakar", 3)
-    ana = services.player_add(event=dakar, name="Ana", club="ASC Jaraaf")
-    bea = services.player_add(event=dakar, name="Bea")
-    cy = services.player_add(event=dakar, name="Cy")
+    ana = player_add(event=dakar, name="Ana", club="ASC Jaraaf")
+    bea = player_add(event=dakar, name="Bea")
+    cy = player_add(event=dakar, name="Cy")
     hub = ClientHub(key)
     centre_service.hub_join(event=dakar, url="http://hub.test", key=key, hub=hub)
 
@@ -435,10 +447,10 @@ def test_a_centre_sends_its_roster_at_its_join_and_again_when_its_players_change
     requests = hub.requests
     assert centre_service.hub_sync(event=dakar, hub=hub).sent == 0  # nothing changed: nothing sent
     # Corrected, removed, withdrawn (stays: their rounds so far rank), added: sent at the next sync.
-    services.player_update(player=bea, name="Béa", table=bea.table, by=None)
-    services.player_remove(player=cy, by=None)
-    services.player_withdraw(player=ana, by=None)
-    services.player_add(event=dakar, name="Dee", table=4)
+    player_update(player=bea, name="Béa", table=bea.table, by=None)
+    player_remove(player=cy, by=None)
+    player_withdraw(player=ana, by=None)
+    player_add(event=dakar, name="Dee", table=4)
     report = centre_service.hub_sync(event=dakar, hub=hub)
     assert report.sent == 1 and report.refused == [] and hub.requests > requests
     # Cy, removed before any ruling, is gone from the hub too (nothing pointed at them).
@@ -455,18 +467,18 @@ def test_the_results_name_tables_only_and_go_after_the_roster(network: dict[str,
     before the roster, are taken since the roster is sent first."""
     events, hubs = network["events"], network["hubs"]
     binche, dakar = events["Binche"], events["Dakar"]
-    drawing = services.game_start(event=binche)
-    draw = services.round_draw(game=drawing)
+    drawing = game_start(event=binche)
+    draw = round_draw(game=drawing)
     assert draw is not None
-    services.round_place(round=_play(draw, 1), draw_next=False)
+    round_place(round=_play(draw, 1), draw_next=False)
     centre_service.hub_sync(event=dakar)
     hubs["Dakar"].online = False
-    services.player_add(event=dakar, name="Dakar 4", virtual_level=6)
-    game = services.game_start(event=dakar)
-    mine = services.round_draw(game=game)
+    player_add(event=dakar, name="Dakar 4", virtual_level=6)
+    game = game_start(event=dakar)
+    mine = round_draw(game=game)
     assert mine is not None
     mine = _play(mine, 2)
-    services.round_place(round=mine, draw_next=False)
+    round_place(round=mine, draw_next=False)
     payload = centre_service.results_payload(mine)
     assert set(payload) == {"rulings", "taking_part"} and len(payload["rulings"]) == 4
     # Queued before the roster (a sync without the roster's check): the roster still goes first.

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from tournaments import services
 from tournaments.models import Event, Game, HistoryEntry
+from tournaments.services.games import game_start, round_draw
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_history_entries_cannot_be_changed_or_deleted(game: Game) -> None:
-    services.round_draw(game=game)
+    round_draw(game=game)
     entry = HistoryEntry.objects.filter(action="draw").first()
     assert entry is not None
     entry.reason = "edited"
@@ -24,7 +24,7 @@ def test_history_entries_cannot_be_changed_or_deleted(game: Game) -> None:
 def test_the_history_cannot_be_deleted_in_bulk_nor_with_its_event(event: Event) -> None:
     from django.db.models import ProtectedError
 
-    game = services.game_start(event=event)
+    game = game_start(event=event)
     assert HistoryEntry.objects.filter(event=event).exists()
     with pytest.raises(ValueError, match="never deleted"):
         HistoryEntry.objects.filter(event=event).delete()

@@ -14,16 +14,26 @@ from django.db import transaction
 from django.utils import translation
 
 from solver import lexicon as lexmod
-from tournaments import services, tasks
+from tournaments import queue
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Lexicon
-from tournaments.services import ApplicationError, lexicons
+from tournaments.services import lexicons
+from tournaments.services.events import event_update
+from tournaments.services.games import game_start
+from tournaments.services.lexicons import (
+    lexicon_bundled,
+    lexicon_compile,
+    lexicon_import,
+    lexicon_pack,
+    lexicon_upload,
+)
 from tournaments.state import solver_lexicon
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_bundled_list_is_registered_once(enable_lexicon: Lexicon) -> None:
-    assert services.lexicon_bundled(name="enable").pk == enable_lexicon.pk
+    assert lexicon_bundled(name="enable").pk == enable_lexicon.pk
     assert Lexicon.objects.filter(bundled="enable").count() == 1
     assert (enable_lexicon.language, enable_lexicon.name) == ("en", "enable")
     assert enable_lexicon.word_count > 100_000 and len(enable_lexicon.checksum) == 64
@@ -31,21 +41,21 @@ def test_a_bundled_list_is_registered_once(enable_lexicon: Lexicon) -> None:
 
 def test_an_imported_list_is_kept_gzipped_with_its_report(transactional_db: None) -> None:
     data = "cœur\nQI\nzoo\npomme-de-terre\nqi\n".encode()
-    lexicon = services.lexicon_import(name="club", language="french", data=data, source_name="club.txt")
+    lexicon = lexicon_import(name="club", language="french", data=data, source_name="club.txt")
     assert lexicon.word_count == 3 and lexicon.source_name == "club.txt" and not lexicon.bundled
     assert gzip.decompress(bytes(lexicon.content)) == data
     assert lexicon.report  # the words skipped and the duplicates, as event_create prints them
     # The same bytes always pack the same way: the same checksum for the same list.
-    assert services.lexicon_pack(data) == services.lexicon_pack(data) == bytes(lexicon.content)
-    assert services.lexicon_pack(bytes(lexicon.content)) == bytes(lexicon.content)
+    assert lexicon_pack(data) == lexicon_pack(data) == bytes(lexicon.content)
+    assert lexicon_pack(bytes(lexicon.content)) == bytes(lexicon.content)
 
 
 def test_an_imported_list_needs_a_new_name_and_a_usable_word(transactional_db: None) -> None:
-    services.lexicon_import(name="club", language="french", data=b"zoo\n")
+    lexicon_import(name="club", language="french", data=b"zoo\n")
     with pytest.raises(ApplicationError, match="a lexicon named 'club' already exists"):
-        services.lexicon_import(name="club", language="french", data=b"other\n")
+        lexicon_import(name="club", language="french", data=b"other\n")
     with pytest.raises(ApplicationError, match=r"empty\.txt: no usable word"):
-        services.lexicon_import(name="empty", language="french", data=b"a-b\n1234\n", source_name="empty.txt")
+        lexicon_import(name="empty", language="french", data=b"a-b\n1234\n", source_name="empty.txt")
     assert list(Lexicon.objects.values_list("name", flat=True)) == ["club"]
 
 
@@ -64,7 +74,7 @@ def _fresh_words(count: int) -> bytes:
 def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
     """The tasks sent, not run: the list stays importing until the test compiles it."""
     sent: list[tuple[object, ...]] = []
-    monkeypatch.setattr(tasks, "send", lambda task, *args, **kw: sent.append((task.name, *args)) or True)
+    monkeypatch.setattr(queue, "send", lambda task, *args, **kw: sent.append((task.name, *args)) or True)
     return sent
 
 
@@ -75,13 +85,13 @@ def test_a_list_above_the_limit_is_refused_before_it_is_read(
     settings.ARBITER_LEXICON_MAX_MB = 1
     data = b"zoo\n" * (2**18) + b"x"  # 1 MB and a byte
     with pytest.raises(ApplicationError) as refused:
-        getattr(services, service)(name="big", language="en", data=data, source_name="big.txt")
+        getattr(lexicons, service)(name="big", language="en", data=data, source_name="big.txt")
     assert refused.value.message == (
         "big.txt is 1.0 MB, more than the 1 MB allowed for a word list: choose a smaller list,"
         " or raise the limit (setting ARBITER_LEXICON_MAX_MB of the server)"
     )
     assert not Lexicon.objects.exists()
-    services.lexicon_import(name="fits", language="en", data=data[:-1])
+    lexicon_import(name="fits", language="en", data=data[:-1])
 
 
 def test_a_gzipped_list_above_the_limit_once_unpacked_is_refused(transactional_db: None, settings) -> None:
@@ -91,7 +101,7 @@ def test_a_gzipped_list_above_the_limit_once_unpacked_is_refused(transactional_d
     with pytest.raises(
         ApplicationError, match=r"bomb.txt.gz is more than 1 MB once unpacked: .*ARBITER_LEXICON_MAX_MB"
     ):
-        services.lexicon_import(name="bomb", language="en", data=packed, source_name="bomb.txt.gz")
+        lexicon_import(name="bomb", language="en", data=packed, source_name="bomb.txt.gz")
 
 
 def test_an_upload_is_importing_at_once_then_ready_with_its_progress(
@@ -99,9 +109,9 @@ def test_an_upload_is_importing_at_once_then_ready_with_its_progress(
 ) -> None:
     data = _fresh_words(3000)
     with translation.override("fr"):  # the worker says its refusals in the uploader's language
-        lexicon = services.lexicon_upload(name="club", language="en", data=data, source_name="club.txt")
+        lexicon = lexicon_upload(name="club", language="en", data=data, source_name="club.txt")
     assert (lexicon.state, lexicon.progress, lexicon.word_count) == ("importing", 0, 0)
-    assert lexicon.checksum == hashlib.sha256(services.lexicon_pack(data)).hexdigest()
+    assert lexicon.checksum == hashlib.sha256(lexicon_pack(data)).hexdigest()
     assert gzip.decompress(bytes(lexicon.content)) == data
     assert queued == [("tournaments.tasks.lexicon_import_task", lexicon.pk, "fr")]
     # The progress the row shows each time the compile reports: a few writes, rising.
@@ -117,19 +127,19 @@ def test_an_upload_is_importing_at_once_then_ready_with_its_progress(
         return real(*args, progress=said, **kwargs)
 
     monkeypatch.setattr(lexicons, "compile_imported", watched)
-    done = services.lexicon_compile(lexicon_id=lexicon.pk)
+    done = lexicon_compile(lexicon_id=lexicon.pk)
     assert done is not None and (done.state, done.progress, done.word_count) == ("ready", 100, 3000)
     assert done.report["kept"] == 3000 and done.error == ""
     assert len(seen) > 10 and seen == sorted(seen) and 1 < seen[-2] < 100
     assert len(set(seen)) <= 5  # written a few times, not at every chunk
     # A second delivery of the task finds the work done.
-    assert services.lexicon_compile(lexicon_id=lexicon.pk).state == "ready"  # type: ignore[union-attr]
+    assert lexicon_compile(lexicon_id=lexicon.pk).state == "ready"  # type: ignore[union-attr]
 
 
 def test_an_upload_is_compiled_by_the_task(transactional_db: None) -> None:
     # Tests run the tasks eagerly: sent at the commit, compiled there.
     with transaction.atomic():
-        lexicon = services.lexicon_upload(name="club", language="en", data=_fresh_words(50))
+        lexicon = lexicon_upload(name="club", language="en", data=_fresh_words(50))
         assert Lexicon.objects.get(pk=lexicon.pk).state == "importing"
     lexicon.refresh_from_db()
     assert (lexicon.state, lexicon.progress, lexicon.word_count) == ("ready", 100, 50)
@@ -138,10 +148,10 @@ def test_an_upload_is_compiled_by_the_task(transactional_db: None) -> None:
 def test_an_upload_that_does_not_compile_fails_with_what_the_import_said(
     transactional_db: None, queued: list[tuple[object, ...]]
 ) -> None:
-    binary = services.lexicon_upload(name="bin", language="fr", data=b"AA\x00\x01BB", source_name="liste.bin")
-    empty = services.lexicon_upload(name="empty", language="fr", data=b"a-b\n1234\n", source_name="empty.txt")
+    binary = lexicon_upload(name="bin", language="fr", data=b"AA\x00\x01BB", source_name="liste.bin")
+    empty = lexicon_upload(name="empty", language="fr", data=b"a-b\n1234\n", source_name="empty.txt")
     for lexicon in (binary, empty):
-        services.lexicon_compile(lexicon_id=lexicon.pk)
+        lexicon_compile(lexicon_id=lexicon.pk)
         lexicon.refresh_from_db()
         assert lexicon.state == "failed" and lexicon.word_count == 0
     assert binary.error == "liste.bin is not a text word list (binary content)"
@@ -151,9 +161,9 @@ def test_an_upload_that_does_not_compile_fails_with_what_the_import_said(
 def test_an_import_whose_worker_died_fails_instead_of_killing_the_next(
     transactional_db: None, queued: list[tuple[object, ...]]
 ) -> None:
-    lexicon = services.lexicon_upload(name="club", language="en", data=_fresh_words(20))
+    lexicon = lexicon_upload(name="club", language="en", data=_fresh_words(20))
     Lexicon.objects.filter(pk=lexicon.pk).update(progress=1)  # started, never finished
-    services.lexicon_compile(lexicon_id=lexicon.pk)
+    lexicon_compile(lexicon_id=lexicon.pk)
     lexicon.refresh_from_db()
     assert lexicon.state == "failed" and "stopped before its end" in lexicon.error
 
@@ -161,9 +171,9 @@ def test_an_import_whose_worker_died_fails_instead_of_killing_the_next(
 def test_an_upload_the_broker_cannot_take_fails_and_says_so(
     transactional_db: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(tasks, "send", lambda *args, **kwargs: False)
+    monkeypatch.setattr(queue, "send", lambda *args, **kwargs: False)
     with transaction.atomic():
-        lexicon = services.lexicon_upload(name="club", language="en", data=_fresh_words(20))
+        lexicon = lexicon_upload(name="club", language="en", data=_fresh_words(20))
     lexicon.refresh_from_db()
     assert lexicon.state == "failed" and "import the list again" in lexicon.error
 
@@ -171,12 +181,12 @@ def test_an_upload_the_broker_cannot_take_fails_and_says_so(
 def test_no_game_starts_and_no_position_is_compiled_on_a_list_not_ready(
     event: Event, queued: list[tuple[object, ...]]
 ) -> None:
-    lexicon = services.lexicon_upload(name="club", language="en", data=_fresh_words(20))
-    services.event_update(event=event, lexicon=lexicon)
+    lexicon = lexicon_upload(name="club", language="en", data=_fresh_words(20))
+    event_update(event=event, lexicon=lexicon)
     Lexicon.objects.filter(pk=lexicon.pk).update(progress=40)
     event = Event.objects.get(pk=event.pk)
     with pytest.raises(ApplicationError, match=r"the word list club is still being imported \(40%\)"):
-        services.game_start(event=event)
+        game_start(event=event)
     with pytest.raises(ApplicationError, match="still being imported"):
         solver_lexicon(event.lexicon)
     Lexicon.objects.filter(pk=lexicon.pk).update(state="failed", error="x")
@@ -184,7 +194,7 @@ def test_no_game_starts_and_no_position_is_compiled_on_a_list_not_ready(
     with pytest.raises(
         ApplicationError, match="could not be imported: choose another list in the event's settings"
     ):
-        services.game_start(event=event)
+        game_start(event=event)
     assert not event.games.exists()
-    services.lexicon_compile(lexicon_id=lexicon.pk)  # failed stays failed
+    lexicon_compile(lexicon_id=lexicon.pk)  # failed stays failed
     assert Lexicon.objects.get(pk=lexicon.pk).state == "failed"

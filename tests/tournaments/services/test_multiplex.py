@@ -24,9 +24,9 @@ from multiplex.services.results import (
 from multiplex.services.serving import publish_draw, publish_top, round_closed, serve_round
 from solver.game import Game as SolverGame
 from tests.tournaments.helpers import simulated_event
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.models import Event, HistoryEntry, Round, Ruling, Slip
-from tournaments.services import ApplicationError
+from tournaments.services.events import event_create
 from tournaments.services.rulings import _recredit as recredit
 from tournaments.standings import event_standings
 from tournaments.state import event_config, solver_lexicon
@@ -253,7 +253,7 @@ def test_the_merged_ranking_is_the_ranking_of_one_event(transactional_db: None) 
             Ruling.objects.filter(pk=ruling.pk).update(**lower)
         with transaction.atomic():
             recredit(round, by=None, reason="test", corrected=0)
-    hub_event = services.event_create(name="Hub", starts_on=single.starts_on, lexicon=single.lexicon,
+    hub_event = event_create(name="Hub", starts_on=single.starts_on, lexicon=single.lexicon,
                                       language=single.language, notation="gcg")  # fmt: skip
     hub = multiplex_create(event=hub_event)
     drawer, _ = centre_add(multiplex=hub, name="Draw", draws=True)

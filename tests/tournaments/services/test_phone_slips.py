@@ -12,8 +12,11 @@ import pytest
 from django.utils import timezone
 
 from tests.tournaments.helpers import draw_and_open
-from tournaments import services
 from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Slip
+from tournaments.services.phone_slips import PhoneSlip, phone_slip
+from tournaments.services.players import player_withdraw
+from tournaments.services.rounds import round_close, round_open, round_place, top_choose
+from tournaments.services.slips import SubmitResult, late_reason, slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -22,7 +25,7 @@ def token(player: Player, confirmed: bool = True) -> str:
     return PlayerToken.objects.create(player=player, confirmed_at=timezone.now() if confirmed else None).key
 
 
-def quick(round: Round, player: Player, key: str | None = None, **more: Any) -> services.SubmitResult | None:
+def quick(round: Round, player: Player, key: str | None = None, **more: Any) -> SubmitResult | None:
     coordinates, word = round.tops[0].split(" ", 1)
     fields: dict[str, Any] = {
         "key": key or token(player),
@@ -36,7 +39,7 @@ def quick(round: Round, player: Player, key: str | None = None, **more: Any) -> 
         "sent_at": None,
     }
     fields.update(more)
-    return services.phone_slip(services.PhoneSlip(**fields))
+    return phone_slip(PhoneSlip(**fields))
 
 
 def _row(slip: Slip) -> dict[str, Any]:
@@ -58,7 +61,7 @@ def test_a_plain_slip_is_recorded_as_the_full_path_records_it(game: Game, player
     assert done is not None and done.created and done.invalid_words == []
     slip = Slip.objects.get(pk=done.slip.pk)
     coordinates, word = round.tops[0].split(" ", 1)
-    full = services.slip_submit(
+    full = slip_submit(
         event=game.event, player=players[1], coordinates=coordinates, word=word,
         announced_score=round.top_score, client_id="f-1",
     ).slip  # fmt: skip
@@ -70,7 +73,7 @@ def test_a_plain_slip_is_recorded_as_the_full_path_records_it(game: Game, player
 
 
 def _closed(round: Round) -> None:
-    services.round_close(round=round)
+    round_close(round=round)
 
 
 def _deadline_past(round: Round) -> None:
@@ -109,7 +112,7 @@ def test_a_waiting_phone_a_withdrawn_player_a_retry_and_a_second_slip_are_left_t
 ) -> None:
     round = draw_and_open(game)
     assert quick(round, players[0], key=token(players[0], confirmed=False)) is None
-    services.player_withdraw(player=players[1], by=None)
+    player_withdraw(player=players[1], by=None)
     assert quick(round, players[1]) is None
     anne = token(players[2])
     assert quick(round, players[2], key=anne, client_id="same") is not None
@@ -124,11 +127,11 @@ def test_a_slip_of_the_round_before_sent_again_is_left_to_it(game: Game, players
     first = draw_and_open(game)
     key = token(players[0])
     assert quick(first, players[0], key=key, client_id="kept") is not None
-    services.round_close(round=first)
-    services.top_choose(round=Round.objects.get(pk=first.pk), move_text=first.tops[0])
-    services.round_place(round=Round.objects.get(pk=first.pk), draw_next=True)
+    round_close(round=first)
+    top_choose(round=Round.objects.get(pk=first.pk), move_text=first.tops[0])
+    round_place(round=Round.objects.get(pk=first.pk), draw_next=True)
     second = Round.objects.get(game=game, number=2)
-    services.round_open(round=second)
+    round_open(round=second)
     assert quick(Round.objects.get(pk=second.pk), players[0], key=key, client_id="kept") is None
 
 
@@ -139,11 +142,11 @@ def test_a_round_remembered_by_the_process_but_replaced_since_is_read_again(
     # the next round opened within that time, a slip goes to it, not to the one remembered.
     first = draw_and_open(game)
     assert quick(first, players[0], client_id="one") is not None
-    services.round_close(round=first)
-    services.top_choose(round=Round.objects.get(pk=first.pk), move_text=first.tops[0])
-    services.round_place(round=Round.objects.get(pk=first.pk), draw_next=True)
+    round_close(round=first)
+    top_choose(round=Round.objects.get(pk=first.pk), move_text=first.tops[0])
+    round_place(round=Round.objects.get(pk=first.pk), draw_next=True)
     second = Round.objects.get(game=game, number=2)
-    services.round_open(round=second)
+    round_open(round=second)
     done = quick(Round.objects.get(pk=second.pk), players[1], client_id="two")
     assert done is not None and Slip.objects.get(pk=done.slip.pk).round_id == second.pk
     assert Slip.objects.filter(round=first).count() == 1
@@ -162,7 +165,7 @@ def test_a_slip_sent_before_the_close_and_queued_behind_it_is_recorded_in_time(
     done = quick(round, players[0], received=after, sent_at=closed_at - dt.timedelta(seconds=1))
     assert done is not None and not done.slip.late and done.slip.current
     assert quick(round, players[1], received=after) is None  # handed in after the close
-    assert services.slip_submit(
+    assert slip_submit(
         event=game.event, player=players[1], coordinates="8D", word="AA", announced_score=2, now=after
     ).slip.late
 
@@ -198,7 +201,7 @@ def test_a_slip_received_after_the_deadline_but_sent_before_it_is_in_time(
     sent = deadline - dt.timedelta(seconds=2)
     done = quick(round, players[0], received=received, sent_at=sent)
     assert done is not None and not done.slip.late
-    full = services.slip_submit(
+    full = slip_submit(
         event=game.event, player=players[1], coordinates="8D", word="AA", announced_score=2,
         now=received, sent_at=sent,
     )  # fmt: skip
@@ -207,17 +210,17 @@ def test_a_slip_received_after_the_deadline_but_sent_before_it_is_in_time(
     # Received 7 s after the deadline and said sent before it: counted 2 s after, late.
     received = deadline + dt.timedelta(seconds=7)
     assert quick(round, players[2], received=received, sent_at=sent) is None
-    late = services.slip_submit(
+    late = slip_submit(
         event=game.event, player=players[2], coordinates="8D", word="AA", announced_score=2,
         now=received, sent_at=sent,
     )  # fmt: skip
-    assert late.slip.late and services.late_reason(late.slip) == "time_up"
+    assert late.slip.late and late_reason(late.slip) == "time_up"
     assert late.slip.sent_at == received - dt.timedelta(seconds=5)
 
 
 def test_a_paper_slip_has_no_sent_time(game: Game, players: list[Player], arbitrator) -> None:
     draw_and_open(game)
-    paper = services.slip_submit(
+    paper = slip_submit(
         event=game.event, player=players[0], coordinates="8D", word="AA", announced_score=2,
         source=Slip.Source.PAPER, entered_by=arbitrator, sent_at=timezone.now() - dt.timedelta(seconds=3),
     )  # fmt: skip

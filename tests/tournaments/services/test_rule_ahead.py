@@ -10,10 +10,12 @@ import pytest
 
 from tests.tournaments.helpers import draw_and_open as _open_round
 from tests.tournaments.helpers import draw_round
-from tournaments import rows, services, tasks
+from tournaments import queue, rows, tasks
 from tournaments.models import HistoryEntry, Player, Round, Ruling, Slip
 from tournaments.selectors import live_versions
-from tournaments.services.rulings import RULING_FIELDS, round_rule_ahead
+from tournaments.services.rounds import round_close, round_open, round_place, round_publish, round_reopen
+from tournaments.services.rulings import RULING_FIELDS, round_adjudicate, round_rule_ahead, ruling_override
+from tournaments.services.slips import slip_submit
 from tournaments.standings import game_standings
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -21,9 +23,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _hand_in(round: Round, player: Player, move: str | None, score: int | None = None) -> None:
     coordinates, word = move.split() if move else ("", "")
-    services.slip_submit(
-        round=round, player=player, coordinates=coordinates, word=word, announced_score=score
-    )
+    slip_submit(round=round, player=player, coordinates=coordinates, word=word, announced_score=score)
 
 
 def _rulings(round: Round) -> dict[int, tuple[Any, ...]]:
@@ -80,14 +80,14 @@ def test_the_close_after_passes_rules_exactly_as_a_close_without_them(hall) -> N
     _hand_in(round, players[3], top, round.top_score)
     ruled = round_rule_ahead(round_id=round.pk, ruled_through=ruled)
     _hand_in(round, players[4], f"{coordinates} {word[::-1]}", 10)  # after the last pass
-    services.round_close(round=round)
+    round_close(round=round)
     round.refresh_from_db()
     assert round.state == Round.State.ADJUDICATED
     closed = _rulings(round)
 
     # The rulings a close gives with no pass before it: every ruling written anew.
     Ruling.objects.filter(round=round).delete()
-    services.round_adjudicate(round_id=round.pk)
+    round_adjudicate(round_id=round.pk)
     assert _rulings(round) == closed and len(closed) == len(players)
 
     # The history (of the first close's rulings, kept): a ruling ahead that still held
@@ -109,7 +109,7 @@ def test_the_close_records_what_changed_since_the_last_pass(hall) -> None:
     alone = Ruling.objects.get(round=round, player=players[0])
     assert alone.solo
     _hand_in(round, players[1], round.tops[0], round.top_score)  # after the pass
-    services.round_close(round=round)
+    round_close(round=round)
 
     alone.refresh_from_db()
     assert not alone.solo and alone.credited == Round.objects.get(pk=round.pk).top_score
@@ -123,9 +123,9 @@ def test_a_round_not_open_or_closed_once_is_not_ruled_ahead(hall) -> None:
     _event, players, game = hall
     round = _open_round(game)
     _hand_in(round, players[0], round.tops[0], round.top_score)
-    services.round_close(round=round)
+    round_close(round=round)
     assert round_rule_ahead(round_id=round.pk) is None  # closed: no more passes
-    services.round_reopen(round=Round.objects.get(pk=round.pk))
+    round_reopen(round=Round.objects.get(pk=round.pk))
     _hand_in(round, players[1], round.tops[0], round.top_score)
     # Reopened: its rulings were seen at the close; they are written at the next one.
     assert round_rule_ahead(round_id=round.pk) is None
@@ -152,19 +152,19 @@ def test_passes_follow_each_other_from_the_open_to_the_close(hall, settings, mon
         return True
 
     round = draw_round(game)  # and solved
-    monkeypatch.setattr(tasks, "send", kept)
+    monkeypatch.setattr(queue, "send", kept)
     # The tasks sent, as to a worker (app.conf: what the commands switch at run time).
     conf = tasks.round_rule_ahead_task.app.conf
     eager, conf.task_always_eager = conf.task_always_eager, False
     request.addfinalizer(lambda: setattr(conf, "task_always_eager", eager))
-    services.round_open(round=round)
+    round_open(round=round)
     round.refresh_from_db()
-    assert sent == [("round_rule_ahead_task", round.pk, 0, tasks.RULE_AHEAD_EVERY)]
+    assert sent == [("round_rule_ahead_task", round.pk, 0, queue.RULE_AHEAD_EVERY)]
     _hand_in(round, players[0], round.tops[0], round.top_score)
     tasks.round_rule_ahead_task.run(round.pk, 0)
     newest = Slip.objects.get(round=round).pk
-    assert sent[-1] == ("round_rule_ahead_task", round.pk, newest, tasks.RULE_AHEAD_EVERY)
-    services.round_close(round=round)
+    assert sent[-1] == ("round_rule_ahead_task", round.pk, newest, queue.RULE_AHEAD_EVERY)
+    round_close(round=round)
     count = len(sent)
     tasks.round_rule_ahead_task.run(round.pk, newest)
     assert len(sent) == count  # closed: the passes end
@@ -173,12 +173,12 @@ def test_passes_follow_each_other_from_the_open_to_the_close(hall, settings, mon
 def test_rulings_ahead_count_nowhere_before_the_close(hall) -> None:
     _event, players, game = hall
     first = _open_round(game)
-    services.round_close(round=first)
-    services.round_publish(round=Round.objects.get(pk=first.pk))
-    services.round_place(round=Round.objects.get(pk=first.pk))
+    round_close(round=first)
+    round_publish(round=Round.objects.get(pk=first.pk))
+    round_place(round=Round.objects.get(pk=first.pk))
     shown = game_standings(game)
     round = Round.objects.get(game=game, number=2)
-    services.round_open(round=round)
+    round_open(round=round)
     _hand_in(round, players[0], round.tops[0], round.top_score)
     round_rule_ahead(round_id=round.pk)
     assert Ruling.objects.filter(round=round).exists()
@@ -208,8 +208,8 @@ def test_no_passes_with_the_tasks_run_in_the_caller(hall, settings, monkeypatch)
     settings.ARBITER_RULE_AHEAD = True
     sent: list[str] = []
     round = draw_round(game)
-    monkeypatch.setattr(tasks, "send", lambda task, *args, **kwargs: sent.append(task.name))
-    services.round_open(round=round)
+    monkeypatch.setattr(queue, "send", lambda task, *args, **kwargs: sent.append(task.name))
+    round_open(round=round)
     _hand_in(round, players[0], round.tops[0], round.top_score)
     tasks.round_rule_ahead_task.run(round.pk, 0)  # as a command's own process would run it
     assert sent == [] and Ruling.objects.filter(round=round).exists()
@@ -222,11 +222,11 @@ def test_a_ruling_corrected_while_open_stops_the_passes(hall, arbitrator) -> Non
     _hand_in(round, players[0], round.tops[0], round.top_score)
     ruled = round_rule_ahead(round_id=round.pk)
     ruling = Ruling.objects.get(round=round, player=players[0])
-    services.ruling_override(ruling=ruling, by=arbitrator, reason="misread", credited=3)
+    ruling_override(ruling=ruling, by=arbitrator, reason="misread", credited=3)
     corrected = _rulings(round)
     _hand_in(round, players[1], round.tops[0], round.top_score)
     assert round_rule_ahead(round_id=round.pk, ruled_through=ruled) is None
     assert _rulings(round) == corrected  # nothing written
-    services.round_close(round=round)
+    round_close(round=round)
     closed = Ruling.objects.get(pk=ruling.pk)
     assert closed.overridden and closed.override["credited"] == 3  # kept by the close

@@ -10,10 +10,21 @@ import pytest
 from scoring import adjudication as adj
 from tests.tournaments.helpers import draw_and_open as _open_round
 from tests.tournaments.helpers import open_round_with_a_shift
-from tournaments import services
+from tournaments.core import MAX_CREDITED, MAX_WARNINGS, ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
-from tournaments.services import MAX_CREDITED, MAX_WARNINGS, ApplicationError
-from tournaments.services.rulings import RULE_AGAIN_QUIET
+from tournaments.services.events import event_create
+from tournaments.services.games import game_start, round_draw
+from tournaments.services.players import player_add, player_withdraw
+from tournaments.services.rounds import round_close, round_open, round_place
+from tournaments.services.rulings import (
+    RULE_AGAIN_QUIET,
+    round_adjudicate,
+    round_average,
+    ruling_accept_shift,
+    ruling_average,
+    ruling_override,
+)
+from tournaments.services.slips import late_reason, slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -23,7 +34,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def test_close_adjudicates_every_player_missing_slips_included(game: Game, players: list[Player]) -> None:
     round = _open_round(game)
-    services.round_close(round=round)
+    round_close(round=round)
     round.refresh_from_db()
     assert round.state == Round.State.ADJUDICATED
     rulings = Ruling.objects.filter(round=round)
@@ -38,13 +49,11 @@ def test_the_same_slips_are_judged_once_and_each_player_gets_the_same_ruling(hal
     round = _open_round(game)
     top_coords, top_word = round.tops[0].split()
     for player in players[:10]:
-        services.slip_submit(
+        slip_submit(
             round=round, player=player, coordinates=top_coords, word=top_word, announced_score=round.top_score
         )
     for player in players[10:14]:
-        services.slip_submit(
-            round=round, player=player, coordinates=top_coords, word="ZZZZZZZ", announced_score=1
-        )
+        slip_submit(round=round, player=player, coordinates=top_coords, word="ZZZZZZZ", announced_score=1)
     calls: list[tuple] = []
     real = adj.adjudicate_slips
 
@@ -53,7 +62,7 @@ def test_the_same_slips_are_judged_once_and_each_player_gets_the_same_ruling(hal
         return real(board, rack, lexicon, rules, settings, slips)
 
     monkeypatch.setattr(adj, "adjudicate_slips", counted)
-    services.round_close(round=round)
+    round_close(round=round)
     assert len(calls) == 3 and len(set(calls)) == 3  # the top, ZZZZZZZ, and no slip (2 players)
     rulings = {r.player_id: r for r in Ruling.objects.filter(round=round)}
     assert {rulings[p.pk].credited for p in players[:10]} == {round.top_score}
@@ -66,10 +75,8 @@ def test_a_missing_announced_score_is_a_warning_with_the_real_score(
 ) -> None:
     round = _open_round(game)
     top_coords, top_word = round.tops[0].split()
-    services.slip_submit(
-        round=round, player=players[0], coordinates=top_coords, word=top_word, announced_score=None
-    )
-    services.round_close(round=round)
+    slip_submit(round=round, player=players[0], coordinates=top_coords, word=top_word, announced_score=None)
+    round_close(round=round)
     ruling = Ruling.objects.get(round=round, player=players[0])
     assert ruling.warnings == 1 and ruling.credited == round.top_score
 
@@ -79,18 +86,16 @@ def test_adjudication_twice_gives_the_same_rulings_and_keeps_overrides(
 ) -> None:
     round = _open_round(game)
     top_coords, top_word = round.tops[0].split()
-    services.slip_submit(
-        round=round, player=players[0], coordinates=top_coords, word=top_word, announced_score=None
-    )
-    services.round_close(round=round)
+    slip_submit(round=round, player=players[0], coordinates=top_coords, word=top_word, announced_score=None)
+    round_close(round=round)
     before = list(Ruling.objects.filter(round=round).values_list("player_id", "credited", "warnings"))
-    overridden = services.ruling_override(
+    overridden = ruling_override(
         ruling=Ruling.objects.get(round=round, player=players[1]),
         by=arbitrator,
         reason="slip found under the table",
         credited=12,
     )
-    services.round_adjudicate(round_id=round.pk)
+    round_adjudicate(round_id=round.pk)
     after = dict(Ruling.objects.filter(round=round).values_list("player_id", "credited"))
     assert after[players[1].pk] == 12
     assert after[players[0].pk] == {p: c for p, c, _ in before}[players[0].pk]
@@ -100,35 +105,35 @@ def test_adjudication_twice_gives_the_same_rulings_and_keeps_overrides(
 def test_a_re_adjudication_that_changes_a_ruling_is_in_the_history(game: Game, players: list[Player]) -> None:
     round = _open_round(game)
     top_coords, top_word = round.tops[0].split()
-    services.slip_submit(
+    slip_submit(
         round=round, player=players[0], coordinates=top_coords, word=top_word, announced_score=round.top_score
     )
-    services.round_close(round=round)
+    round_close(round=round)
     ruling = Ruling.objects.get(round=round, player=players[0])
     assert HistoryEntry.objects.filter(entity="ruling", object_id=ruling.pk, action="rule").count() == 1
-    services.round_adjudicate(round_id=round.pk)  # nothing changed: no new entry
+    round_adjudicate(round_id=round.pk)  # nothing changed: no new entry
     assert not HistoryEntry.objects.filter(entity="ruling", object_id=ruling.pk, action="rerule").exists()
     # A late-found error in the data (announced score corrected in the slip) changes the ruling.
     Slip.objects.filter(pk=ruling.slip_id).update(announced_score=(round.top_score or 0) + 3)
-    services.round_adjudicate(round_id=round.pk)
+    round_adjudicate(round_id=round.pk)
     entry = HistoryEntry.objects.get(entity="ruling", object_id=ruling.pk, action="rerule")
     assert entry.old["warnings"] == 0 and entry.new["warnings"] == 1
 
 
 def test_an_adjudication_after_the_placement_changes_nothing(event: Event) -> None:
-    player = services.player_add(event=event, name="Anne")
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
+    player = player_add(event=event, name="Anne")
+    game = game_start(event=event)
+    round = round_draw(game=game)
     assert round is not None
-    round = services.round_open(round=round)
+    round = round_open(round=round)
     top_coords, top_word = round.tops[0].split()
-    services.slip_submit(
+    slip_submit(
         round=round, player=player, coordinates=top_coords, word=top_word, announced_score=round.top_score
     )
-    services.round_close(round=round)
-    services.round_place(round=Round.objects.get(pk=round.pk))
+    round_close(round=round)
+    round_place(round=Round.objects.get(pk=round.pk))
     before = list(Ruling.objects.filter(round=round).values())
-    services.round_adjudicate(round_id=round.pk)  # a redelivered task
+    round_adjudicate(round_id=round.pk)  # a redelivered task
     assert list(Ruling.objects.filter(round=round).values()) == before
 
 
@@ -139,11 +144,11 @@ def test_the_override_needs_a_reason_and_is_kept_in_the_history(
     game: Game, players: list[Player], arbitrator
 ) -> None:
     round = _open_round(game)
-    services.round_close(round=round)
+    round_close(round=round)
     ruling = Ruling.objects.get(round=round, player=players[0])
     with pytest.raises(ApplicationError, match="say why"):
-        services.ruling_override(ruling=ruling, by=arbitrator, reason="  ", credited=10)
-    services.ruling_override(ruling=ruling, by=arbitrator, reason="paper slip misread", credited=10)
+        ruling_override(ruling=ruling, by=arbitrator, reason="  ", credited=10)
+    ruling_override(ruling=ruling, by=arbitrator, reason="paper slip misread", credited=10)
     entry = HistoryEntry.objects.get(entity="ruling", object_id=ruling.pk, action="override")
     assert entry.actor_label == "arbitre" and entry.old["credited"] == 0 and entry.new["credited"] == 10
     assert entry.reason == "paper slip misread"
@@ -153,26 +158,24 @@ def test_an_override_keeps_the_adjudication_detail_beside_its_reason(
     game: Game, players: list[Player], arbitrator
 ) -> None:
     round = _open_round(game)
-    services.slip_submit(round=round, player=players[0], coordinates="H4", word="ZZZ", announced_score=10)
-    services.round_close(round=round)
+    slip_submit(round=round, player=players[0], coordinates="H4", word="ZZZ", announced_score=10)
+    round_close(round=round)
     ruling = Ruling.objects.get(round=round, player=players[0])
     detail = ruling.detail
     assert detail
-    ruling = services.ruling_override(
-        ruling=ruling, by=arbitrator, reason="word accepted after check", credited=5
-    )
+    ruling = ruling_override(ruling=ruling, by=arbitrator, reason="word accepted after check", credited=5)
     assert ruling.detail == detail and ruling.override_reason == "word accepted after check"
 
 
 def test_an_override_needs_the_credited_score(event: Event, arbitrator) -> None:
-    player = services.player_add(event=event, name="Anne")
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
+    player = player_add(event=event, name="Anne")
+    game = game_start(event=event)
+    round = round_draw(game=game)
     assert round is not None
-    services.round_close(round=services.round_open(round=round))
+    round_close(round=round_open(round=round))
     ruling = Ruling.objects.get(round=round, player=player)
     with pytest.raises(ApplicationError, match="give the credited score"):
-        services.ruling_override(ruling=ruling, by=arbitrator, reason="x", penalty=7)
+        ruling_override(ruling=ruling, by=arbitrator, reason="x", penalty=7)
 
 
 @pytest.mark.parametrize(
@@ -191,11 +194,11 @@ def test_an_override_beyond_what_a_move_scores_is_refused_before_the_database(
     game: Game, players: list[Player], arbitrator, changes: dict[str, int], refusal: str
 ) -> None:
     round = _open_round(game)
-    services.round_close(round=round)
+    round_close(round=round)
     ruling = Ruling.objects.get(round=round, player=players[0])
     before = (ruling.credited, ruling.warnings, ruling.penalty)
     with pytest.raises(ApplicationError, match=refusal):
-        services.ruling_override(ruling=ruling, by=arbitrator, reason="typed too much", **changes)
+        ruling_override(ruling=ruling, by=arbitrator, reason="typed too much", **changes)
     ruling.refresh_from_db()
     assert (ruling.credited, ruling.warnings, ruling.penalty) == before and not ruling.overridden
     assert not HistoryEntry.objects.filter(entity="ruling", action="override").exists()
@@ -203,9 +206,9 @@ def test_an_override_beyond_what_a_move_scores_is_refused_before_the_database(
 
 def test_an_override_at_the_bounds_is_stored(game: Game, players: list[Player], arbitrator) -> None:
     round = _open_round(game)
-    services.round_close(round=round)
+    round_close(round=round)
     ruling = Ruling.objects.get(round=round, player=players[0])
-    ruling = services.ruling_override(
+    ruling = ruling_override(
         ruling=ruling,
         by=arbitrator,
         reason="bounds",
@@ -224,20 +227,20 @@ def test_an_accepted_shift_counts_as_a_top_and_takes_the_solo_away(hall, arbitra
     event, players, game = hall
     round, (coords, word, top) = open_round_with_a_shift(game)
     top_coords, top_word = top.split()
-    services.slip_submit(
+    slip_submit(
         round=round, player=players[0], coordinates=top_coords, word=top_word, announced_score=round.top_score
     )
-    services.slip_submit(
+    slip_submit(
         round=round, player=players[1], coordinates=coords, word=word, announced_score=round.top_score
     )
     for player in players[2:]:  # all 16 take part: a blank slip is handed in
-        services.slip_submit(round=round, player=player, coordinates="", word="", announced_score=None)
-    services.round_close(round=round)
+        slip_submit(round=round, player=player, coordinates="", word="", announced_score=None)
+    round_close(round=round)
     first, second = (Ruling.objects.get(round=round, player=p) for p in players[:2])
     assert first.solo and first.credited == round.top_score + event.solo_bonus
     assert second.credited == 0 and second.shift_candidate == top
 
-    accepted = services.ruling_accept_shift(ruling=second, by=arbitrator, reason="reference one square off")
+    accepted = ruling_accept_shift(ruling=second, by=arbitrator, reason="reference one square off")
     first.refresh_from_db()
     assert accepted.is_top and accepted.move == top and accepted.reason == adj.Reason.SHIFT_ACCEPTED
     assert accepted.credited == round.top_score - event.shift_penalty
@@ -248,7 +251,7 @@ def test_an_accepted_shift_counts_as_a_top_and_takes_the_solo_away(hall, arbitra
         entry.old["credited"] == 0 and entry.new["move"] == top and entry.reason == "reference one square off"
     )
 
-    services.round_adjudicate(round_id=round.pk)  # a re-run keeps the accepted shift
+    round_adjudicate(round_id=round.pk)  # a re-run keeps the accepted shift
     assert Ruling.objects.get(pk=accepted.pk).credited == accepted.credited
 
 
@@ -258,7 +261,7 @@ def test_an_accepted_shift_counts_as_a_top_and_takes_the_solo_away(hall, arbitra
 @pytest.fixture
 def duo(enable_lexicon: Lexicon) -> tuple[Event, list[Player], Game]:
     """Two players, a solo from two players on: Anne and Bruno both find the top."""
-    event = services.event_create(
+    event = event_create(
         name="Duo",
         starts_on=dt.date(2026, 11, 21),
         lexicon=enable_lexicon,
@@ -267,18 +270,18 @@ def duo(enable_lexicon: Lexicon) -> tuple[Event, list[Player], Game]:
         random_seed=7,
         solo_min_players=2,
     )
-    players = [services.player_add(event=event, name=name) for name in ("Anne", "Bruno")]
-    return event, players, services.game_start(event=event)
+    players = [player_add(event=event, name=name) for name in ("Anne", "Bruno")]
+    return event, players, game_start(event=event)
 
 
 def _both_on_the_top(game: Game, players: list[Player]) -> Round:
     round = _open_round(game)
     coords, word = round.tops[0].split()
     for player in players:
-        services.slip_submit(
+        slip_submit(
             round=round, player=player, coordinates=coords, word=word, announced_score=round.top_score
         )
-    services.round_close(round=round)
+    round_close(round=round)
     round.refresh_from_db()
     return round
 
@@ -289,7 +292,7 @@ def test_an_override_to_zero_gives_the_other_top_finder_the_solo(duo, arbitrator
     rulings = {r.player_id: r for r in Ruling.objects.filter(round=round)}
     assert all(r.is_top and not r.solo for r in rulings.values())
 
-    services.ruling_override(ruling=rulings[anne.pk], by=arbitrator, reason="copied the top", credited=0)
+    ruling_override(ruling=rulings[anne.pk], by=arbitrator, reason="copied the top", credited=0)
 
     a, b = Ruling.objects.get(pk=rulings[anne.pk].pk), Ruling.objects.get(pk=rulings[bruno.pk].pk)
     assert (a.credited, a.is_top, a.solo, a.reason) == (0, False, False, adj.Reason.OVERRIDDEN)
@@ -297,7 +300,7 @@ def test_an_override_to_zero_gives_the_other_top_finder_the_solo(duo, arbitrator
     entry = HistoryEntry.objects.get(entity="ruling", object_id=b.pk, action="recredit")
     assert (entry.old["solo"], entry.new["solo"], entry.reason) == (False, True, "copied the top")
     # A new adjudication keeps the correction and its consequences.
-    services.round_adjudicate(round_id=round.pk)
+    round_adjudicate(round_id=round.pk)
     assert Ruling.objects.get(pk=b.pk).solo and Ruling.objects.get(pk=a.pk).credited == 0
 
 
@@ -305,17 +308,13 @@ def test_an_override_to_the_top_score_makes_a_top(duo, arbitrator) -> None:
     _event, (anne, bruno), game = duo
     round = _open_round(game)
     coords, word = round.tops[0].split()
-    services.slip_submit(
-        round=round, player=anne, coordinates=coords, word=word, announced_score=round.top_score
-    )
-    services.slip_submit(round=round, player=bruno, coordinates="", word="", announced_score=None)
-    services.round_close(round=round)
+    slip_submit(round=round, player=anne, coordinates=coords, word=word, announced_score=round.top_score)
+    slip_submit(round=round, player=bruno, coordinates="", word="", announced_score=None)
+    round_close(round=round)
     anne_ruling = Ruling.objects.get(round=round, player=anne)
     assert anne_ruling.solo
     bruno_ruling = Ruling.objects.get(round=round, player=bruno)
-    services.ruling_override(
-        ruling=bruno_ruling, by=arbitrator, reason="slip misread", credited=round.top_score or 0
-    )
+    ruling_override(ruling=bruno_ruling, by=arbitrator, reason="slip misread", credited=round.top_score or 0)
     bruno_ruling.refresh_from_db()
     anne_ruling.refresh_from_db()
     assert bruno_ruling.is_top and not bruno_ruling.solo and bruno_ruling.credited == round.top_score
@@ -329,9 +328,9 @@ def test_an_override_to_the_top_score_makes_a_top(duo, arbitrator) -> None:
 def test_a_correction_after_the_placement_moves_the_solo_too(duo, arbitrator) -> None:
     _event, (anne, bruno), game = duo
     round = _both_on_the_top(game, [anne, bruno])
-    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+    round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
     anne_ruling = Ruling.objects.get(round=round, player=anne)
-    services.ruling_override(ruling=anne_ruling, by=arbitrator, reason="contested", credited=0)
+    ruling_override(ruling=anne_ruling, by=arbitrator, reason="contested", credited=0)
     assert Ruling.objects.get(round=round, player=bruno).solo
 
 
@@ -341,15 +340,15 @@ def test_the_solo_counts_the_players_of_the_game_whoever_hands_in(hall, arbitrat
     _event, players, game = hall
     round = _open_round(game)
     coords, word = round.tops[0].split()
-    services.slip_submit(
+    slip_submit(
         round=round, player=players[0], coordinates=coords, word=word, announced_score=round.top_score
     )
-    services.slip_submit(round=round, player=players[1], coordinates="", word="", announced_score=None)
-    services.round_close(round=round)
+    slip_submit(round=round, player=players[1], coordinates="", word="", announced_score=None)
+    round_close(round=round)
     assert Ruling.objects.get(round=round, player=players[0]).solo
     # A player withdrawn after the game began was a player of it: the count stays 16.
-    services.player_withdraw(player=players[-1], by=arbitrator)
-    services.round_adjudicate(round_id=round.pk)
+    player_withdraw(player=players[-1], by=arbitrator)
+    round_adjudicate(round_id=round.pk)
     assert Ruling.objects.get(round=round, player=players[0]).solo
 
 
@@ -360,14 +359,14 @@ def test_the_solo_counts_the_players_taking_part(hall, arbitrator) -> None:
     Event.objects.filter(pk=event.pk).update(solo_players=Event.SoloPlayers.TAKING_PART)
     round = _open_round(game)
     coords, word = round.tops[0].split()
-    services.slip_submit(
+    slip_submit(
         round=round, player=players[0], coordinates=coords, word=word, announced_score=round.top_score
     )
-    services.slip_submit(round=round, player=players[1], coordinates="", word="", announced_score=None)
-    services.round_close(round=round)
+    slip_submit(round=round, player=players[1], coordinates="", word="", announced_score=None)
+    round_close(round=round)
     assert not Ruling.objects.get(round=round, player=players[0]).solo
     Event.objects.filter(pk=event.pk).update(solo_players=Event.SoloPlayers.REGISTERED)
-    services.round_adjudicate(round_id=round.pk)
+    round_adjudicate(round_id=round.pk)
     assert Ruling.objects.get(round=round, player=players[0]).solo
 
 
@@ -376,21 +375,21 @@ def test_a_player_withdrawn_before_the_round_is_not_counted_for_the_solo(hall, a
     opened, 15 in it: below the 16 a solo needs."""
     event, players, game = hall
     Event.objects.filter(pk=event.pk).update(solo_players=Event.SoloPlayers.REGISTERED)
-    services.player_withdraw(player=players[-1], by=arbitrator)
+    player_withdraw(player=players[-1], by=arbitrator)
     round = _open_round(game)
     coords, word = round.tops[0].split()
-    services.slip_submit(
+    slip_submit(
         round=round, player=players[0], coordinates=coords, word=word, announced_score=round.top_score
     )
-    services.round_close(round=round)
+    round_close(round=round)
     assert Ruling.objects.get(round=round, player=players[0]).is_top
     assert not Ruling.objects.get(round=round, player=players[0]).solo
     # Withdrawn after the round opened, a player was in it: counted, the solo stands.
     last = Player.objects.get(pk=players[-1].pk)
-    services.player_withdraw(player=last, by=arbitrator, withdrawn=False)
+    player_withdraw(player=last, by=arbitrator, withdrawn=False)
     later = Round.objects.get(pk=round.pk).opened_at + dt.timedelta(seconds=1)
-    services.player_withdraw(player=last, by=arbitrator, now=later)
-    services.round_adjudicate(round_id=round.pk)
+    player_withdraw(player=last, by=arbitrator, now=later)
+    round_adjudicate(round_id=round.pk)
     assert Ruling.objects.get(round=round, player=players[0]).solo
 
 
@@ -399,23 +398,21 @@ def test_a_player_withdrawn_before_the_round_is_not_counted_for_the_solo(hall, a
 
 def test_the_average_of_the_others_replaces_a_repeated_zero(duo, arbitrator) -> None:
     event, (anne, bruno), game = duo
-    cy = services.player_add(event=event, name="Cy")
+    cy = player_add(event=event, name="Cy")
     round = _open_round(game)
     coords, word = round.tops[0].split()
     unlisted = word[::-1]
-    services.slip_submit(round=round, player=anne, coordinates=coords, word=unlisted, announced_score=1)
-    services.slip_submit(
-        round=round, player=bruno, coordinates=coords, word=word, announced_score=round.top_score
-    )
-    services.round_close(round=round)
+    slip_submit(round=round, player=anne, coordinates=coords, word=unlisted, announced_score=1)
+    slip_submit(round=round, player=bruno, coordinates=coords, word=word, announced_score=round.top_score)
+    round_close(round=round)
     anne_ruling = Ruling.objects.get(round=round, player=anne)
     assert anne_ruling.reason == adj.Reason.NOT_IN_LEXICON
     own = anne_ruling.notes[0]["params"]["score"]
     # Bruno's top (his solo left out) and Cy's missing slip: (top + 0) // 2, at most Anne's own.
     expected = min((round.top_score or 0) // 2, own)
-    assert services.round_average(anne_ruling) == expected
+    assert round_average(anne_ruling) == expected
 
-    averaged = services.ruling_average(ruling=anne_ruling, by=arbitrator)
+    averaged = ruling_average(ruling=anne_ruling, by=arbitrator)
     assert (averaged.reason, averaged.credited, averaged.is_top, averaged.solo) == (
         adj.Reason.AVERAGE,
         expected,
@@ -424,7 +421,7 @@ def test_the_average_of_the_others_replaces_a_repeated_zero(duo, arbitrator) -> 
     )
     assert HistoryEntry.objects.filter(entity="ruling", object_id=averaged.pk, action="average").exists()
     assert Ruling.objects.get(round=round, player=bruno).solo  # still the one best move
-    services.round_adjudicate(round_id=round.pk)  # kept by a new adjudication
+    round_adjudicate(round_id=round.pk)  # kept by a new adjudication
     assert Ruling.objects.get(pk=averaged.pk).credited == expected
     assert Ruling.objects.get(round=round, player=cy).credited == 0
 
@@ -432,26 +429,24 @@ def test_the_average_of_the_others_replaces_a_repeated_zero(duo, arbitrator) -> 
 def test_no_average_for_a_placement_or_rack_error(duo, arbitrator) -> None:
     _event, (anne, _bruno), game = duo
     round = _open_round(game)
-    services.slip_submit(round=round, player=anne, coordinates="1A", word="QQQQ", announced_score=1)
-    services.round_close(round=round)
+    slip_submit(round=round, player=anne, coordinates="1A", word="QQQQ", announced_score=1)
+    round_close(round=round)
     with pytest.raises(ApplicationError, match="only a 0 for a word not in the list"):
-        services.ruling_average(ruling=Ruling.objects.get(round=round, player=anne), by=arbitrator)
+        ruling_average(ruling=Ruling.objects.get(round=round, player=anne), by=arbitrator)
 
 
 def test_an_accepted_shift_is_the_on_time_slips_even_with_a_late_one_beside_it(hall, arbitrator) -> None:
     _event, players, game = hall
     round, (coords, word, top) = open_round_with_a_shift(game)
-    services.slip_submit(
+    slip_submit(
         round=round, player=players[0], coordinates=coords, word=word, announced_score=round.top_score
     )
     late = (round.deadline or dt.datetime.now(dt.UTC)) + dt.timedelta(seconds=5)
-    services.slip_submit(
-        round=round, player=players[0], coordinates="A1", word="QQ", announced_score=1, now=late
-    )
-    services.round_close(round=round)
+    slip_submit(round=round, player=players[0], coordinates="A1", word="QQ", announced_score=1, now=late)
+    round_close(round=round)
     ruling = Ruling.objects.get(round=round, player=players[0])
     assert ruling.shift_candidate == top
-    accepted = services.ruling_accept_shift(ruling=ruling, by=arbitrator)
+    accepted = ruling_accept_shift(ruling=ruling, by=arbitrator)
     assert accepted.reason == adj.Reason.SHIFT_ACCEPTED and accepted.move == top
 
 
@@ -461,20 +456,20 @@ def test_an_accepted_shift_is_the_on_time_slips_even_with_a_late_one_beside_it(h
 def test_a_round_reopened_to_ruling_waits_until_the_queued_slips_stop_coming(
     game: Game, players: list[Player], monkeypatch
 ) -> None:
-    from tournaments import tasks
+    from tournaments import queue
     from tournaments.services import rulings
 
     round = _open_round(game)
-    services.round_close(round=round, now=round.deadline)
+    round_close(round=round, now=round.deadline)
     sent_at = round.deadline - dt.timedelta(seconds=1)
     top_coords, top_word = round.tops[0].split()
     asked: list[tuple[object, ...]] = []
     monkeypatch.setattr(
-        tasks, "send", lambda task, *args, countdown=None: asked.append((*args, countdown)) or True
+        queue, "send", lambda task, *args, countdown=None: asked.append((*args, countdown)) or True
     )
 
     def queued(player: Player) -> Slip:
-        return services.slip_submit(
+        return slip_submit(
             round=round, player=player, coordinates=top_coords, word=top_word,
             announced_score=round.top_score, now=sent_at,
         ).slip  # fmt: skip
@@ -497,14 +492,14 @@ def test_a_round_reopened_to_ruling_waits_until_the_queued_slips_stop_coming(
 def test_a_round_whose_slips_keep_coming_is_ruled_after_the_longest_wait(
     game: Game, players: list[Player], monkeypatch
 ) -> None:
-    from tournaments import tasks
+    from tournaments import queue
     from tournaments.services import rulings
 
     round = _open_round(game)
-    services.round_close(round=round, now=round.deadline)
+    round_close(round=round, now=round.deadline)
     top_coords, top_word = round.tops[0].split()
-    monkeypatch.setattr(tasks, "send", lambda task, *args, countdown=None: True)
-    slip = services.slip_submit(
+    monkeypatch.setattr(queue, "send", lambda task, *args, countdown=None: True)
+    slip = slip_submit(
         round=round, player=players[0], coordinates=top_coords, word=top_word,
         announced_score=round.top_score, now=round.deadline - dt.timedelta(seconds=1),
     ).slip  # fmt: skip
@@ -524,24 +519,24 @@ def test_a_late_slip_says_whether_time_was_up_or_the_round_closed(game: Game, pl
     top_coords, top_word = round.tops[0].split()
 
     def slip(player: Player, at: dt.datetime, sent: dt.datetime | None = None) -> Slip:
-        return services.slip_submit(
+        return slip_submit(
             round=round, player=player, coordinates=top_coords, word=top_word, announced_score=None, now=at,
             sent_at=sent,
         ).slip  # fmt: skip
 
     closed_at = round.deadline - dt.timedelta(seconds=20)
     in_time = slip(players[2], closed_at - dt.timedelta(seconds=1))
-    assert services.late_reason(in_time) is None
-    services.round_close(round=round, now=closed_at)  # closed before time was up
+    assert late_reason(in_time) is None
+    round_close(round=round, now=closed_at)  # closed before time was up
     after_close = slip(players[0], closed_at + dt.timedelta(seconds=5))
     after_time = slip(players[1], round.deadline + dt.timedelta(seconds=1))
     # A phone's slip counts when it was sent: sent before time was up, received after it.
     sent_in_time = slip(
         players[3], round.deadline + dt.timedelta(seconds=1), round.deadline - dt.timedelta(seconds=1)
     )
-    assert sent_in_time.late and services.late_reason(sent_in_time) == "closed"
-    assert services.late_reason(after_close) == "closed" and services.late_reason(after_time) == "time_up"
-    services.round_adjudicate(round_id=round.pk)
+    assert sent_in_time.late and late_reason(sent_in_time) == "closed"
+    assert late_reason(after_close) == "closed" and late_reason(after_time) == "time_up"
+    round_adjudicate(round_id=round.pk)
     notes = {r.player_id: r.notes for r in Ruling.objects.filter(round=round, reason="late")}
     assert notes[players[0].pk] == notes[players[3].pk] == [{"code": "late_slip", "params": {}}]
     assert notes[players[1].pk] == [{"code": "time_up", "params": {}}]

@@ -17,9 +17,11 @@ from multiplex.services import centre as centre_service
 from multiplex.services.hub import centre_add, multiplex_create
 from multiplex.services.serving import game_schedule, key_read_out
 from tests.tournaments.services.test_centre import ClientHub, _centre_event, _play
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Round
-from tournaments.services import ApplicationError
+from tournaments.services.games import game_end, game_start, round_draw
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_place
 from tournaments.state import game_record
 
 ROUNDS = 3
@@ -29,12 +31,12 @@ ROUNDS = 3
 def master(event: Event) -> dict[str, Any]:
     """A game of three rounds played elsewhere, stopped after its third placement."""
     source = _centre_event(event, "Where the game was prepared", 11)
-    game = services.game_start(event=source)
-    round = services.round_draw(game=game)
+    game = game_start(event=source)
+    round = round_draw(game=game)
     for number in range(1, ROUNDS + 1):
         assert round is not None
-        round = services.round_place(round=_play(round, 1), draw_next=number < ROUNDS)
-    services.game_end(game=game, reason="stopped")
+        round = round_place(round=_play(round, 1), draw_next=number < ROUNDS)
+    game_end(game=game, reason="stopped")
     return game_record(Game.objects.get(pk=game.pk)).to_dict()
 
 
@@ -58,7 +60,7 @@ def simultane(
         events[name] = _centre_event(event, f"Simultané, {name}", seed)
         hubs[name] = ClientHub(key)
         centre_service.hub_join(event=events[name], url="http://hub.test", key=key, hub=hubs[name])
-        services.player_add(event=events[name], name=f"{name} 1", virtual_level=5)
+        player_add(event=events[name], name=f"{name} 1", virtual_level=5)
     by_event = {e.pk: hubs[n] for n, e in events.items()}
     monkeypatch.setattr(centre_service, "hub_client", lambda link: by_event[link.event_id])
     return {"multiplex": multiplex, "hubs": hubs, "events": events, "start": start}
@@ -73,10 +75,10 @@ def started(multiplex: Multiplex, game: int, ago: dt.timedelta = dt.timedelta(se
 def _play_all(event: Event) -> Game:
     """The centre plays the hub's game to its end."""
     playing = Game.objects.filter(event=event, state=Game.State.PLAYING).first()
-    game = playing or services.game_start(event=event)
-    round = services.round_draw(game=game)
+    game = playing or game_start(event=event)
+    round = round_draw(game=game)
     while round is not None:
-        round = services.round_place(round=_play(round, 2))
+        round = round_place(round=_play(round, 2))
     game.refresh_from_db()
     return game
 
@@ -93,7 +95,7 @@ def test_the_game_is_fetched_sealed_and_opened_at_its_start(simultane: dict[str,
         Fernet(Fernet.generate_key()).decrypt(sealed.token.encode())
     assert not Serving.objects.exists()  # nothing served: no rack, no top seen
     with pytest.raises(ApplicationError, match="has not published round 1"):
-        services.round_draw(game=services.game_start(event=lome))
+        round_draw(game=game_start(event=lome))
 
     hub_game = HubGame.objects.get(multiplex=simultane["multiplex"], number=1)
     started(simultane["multiplex"], 1)
@@ -187,7 +189,7 @@ def test_a_key_refused_as_too_late_does_not_hold_back_the_results(simultane: dic
     # Game 1 refused as too late; game 2's key still asked for, and given.
     assert report.refused == ["game 1 began 95 minutes ago: a centre may start it at most 90 minutes late"]
     assert report.fetched == ROUNDS and HubSealed.objects.get(link__event=lome, game=2).keyed_at is not None
-    services.game_end(game=services.game_start(event=lome), reason="stopped")  # its game 1, skipped
+    game_end(game=game_start(event=lome), reason="stopped")  # its game 1, skipped
     played = _play_all(lome)  # its game 2 is the hub's: each close and placement syncs, results at once
     assert played.number == 2
     assert CentreRuling.objects.filter(player__centre__name="Lomé", serving__round__game=2).count() == ROUNDS

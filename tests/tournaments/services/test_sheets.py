@@ -7,25 +7,27 @@ import pytest
 
 from tests.helpers import pdf_text
 from tests.tournaments.helpers import simulated_event
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.models import Event, PrintedSheet
-from tournaments.services import ApplicationError
+from tournaments.services.events import event_create
+from tournaments.services.players import player_add
+from tournaments.services.sheets import sheet_print, sheet_request
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_sheet_asked_for_is_printed_by_the_task() -> None:
     event = simulated_event(players=3)
-    sheet = services.sheet_request(event=event, kind="standings", game=1, language="en")
+    sheet = sheet_request(event=event, kind="standings", game=1, language="en")
     sheet.refresh_from_db()
     assert sheet.state == PrintedSheet.State.READY and sheet.printed_at is not None
     assert "Standings, game 1" in pdf_text(bytes(sheet.pdf))[0]
     printed_at = sheet.printed_at
-    assert services.sheet_print(sheet_id=sheet.pk).printed_at == printed_at  # printed once
+    assert sheet_print(sheet_id=sheet.pk).printed_at == printed_at  # printed once
 
 
 def test_a_sheet_that_cannot_be_printed_is_kept_with_the_reason(event: Event) -> None:
-    sheet = services.sheet_request(event=event, kind="rounds", game=9, language="xx")
+    sheet = sheet_request(event=event, kind="rounds", game=9, language="xx")
     sheet.refresh_from_db()
     assert (sheet.state, sheet.language, bytes(sheet.pdf)) == (PrintedSheet.State.FAILED, "fr", b"")
     assert "no game 9" in sheet.error
@@ -33,9 +35,9 @@ def test_a_sheet_that_cannot_be_printed_is_kept_with_the_reason(event: Event) ->
 
 def test_a_sheet_request_refuses_an_unknown_kind_and_a_stranger(event: Event, enable_lexicon) -> None:
     with pytest.raises(ApplicationError, match="unknown sheet 'wall'"):
-        services.sheet_request(event=event, kind="wall")
-    other = services.event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon)
-    stranger = services.player_add(event=other, name="Stranger")
+        sheet_request(event=event, kind="wall")
+    other = event_create(name="Other", starts_on=event.starts_on, lexicon=enable_lexicon)
+    stranger = player_add(event=other, name="Stranger")
     with pytest.raises(ApplicationError, match="not in this event"):
-        services.sheet_request(event=event, kind="player", player=stranger)
+        sheet_request(event=event, kind="player", player=stranger)
     assert not PrintedSheet.objects.exists()

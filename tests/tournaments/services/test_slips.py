@@ -8,27 +8,31 @@ import datetime as dt
 import pytest
 
 from tests.tournaments.helpers import draw_and_open as _open_round
-from tournaments import services
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Ruling, Slip
-from tournaments.services import ApplicationError
-from tournaments.services.rulings import RULE_AGAIN_QUIET
+from tournaments.services.events import event_create
+from tournaments.services.games import game_start, round_draw
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open, round_place
+from tournaments.services.rulings import RULE_AGAIN_QUIET, round_adjudicate
+from tournaments.services.slips import SECOND_CORRECTION, SECOND_SLIP, paper_slip_submit, slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_slip_before_the_open_is_refused(game: Game, players: list[Player]) -> None:
-    round = services.round_draw(game=game)
+    round = round_draw(game=game)
     assert round is not None
     with pytest.raises(ApplicationError, match="not open yet"):
-        services.slip_submit(round=round, player=players[0], coordinates="8D", word="X", announced_score=1)
+        slip_submit(round=round, player=players[0], coordinates="8D", word="X", announced_score=1)
 
 
 def test_the_same_client_id_twice_is_one_slip(game: Game, players: list[Player]) -> None:
     round = _open_round(game)
-    first = services.slip_submit(
+    first = slip_submit(
         round=round, player=players[0], coordinates="8D", word="A", announced_score=1, client_id="abc"
     )
-    again = services.slip_submit(
+    again = slip_submit(
         round=round, player=players[0], coordinates="8D", word="A", announced_score=1, client_id="abc"
     )
     assert first.created and not again.created and again.slip.pk == first.slip.pk
@@ -38,8 +42,8 @@ def test_the_same_client_id_twice_is_one_slip(game: Game, players: list[Player])
 def test_the_last_slip_before_the_deadline_counts(game: Game, players: list[Player]) -> None:
     round = _open_round(game)
     p = players[0]
-    services.slip_submit(round=round, player=p, coordinates="8D", word="AAA", announced_score=1)
-    services.slip_submit(
+    slip_submit(round=round, player=p, coordinates="8D", word="AAA", announced_score=1)
+    slip_submit(
         round=round,
         player=p,
         coordinates=round.tops[0].split()[0],
@@ -47,7 +51,7 @@ def test_the_last_slip_before_the_deadline_counts(game: Game, players: list[Play
         announced_score=round.top_score,
     )
     assert [s.current for s in Slip.objects.filter(round=round, player=p)] == [False, True]
-    services.round_close(round=round)
+    round_close(round=round)
     ruling = Ruling.objects.get(round=round, player=p)
     assert ruling.credited == round.top_score and ruling.is_top
 
@@ -56,10 +60,8 @@ def test_a_slip_after_the_deadline_is_kept_and_ruled_zero(game: Game, players: l
     round = _open_round(game)
     p = players[0]
     top_coords, top_word = round.tops[0].split()
-    services.slip_submit(
-        round=round, player=p, coordinates=top_coords, word=top_word, announced_score=round.top_score
-    )
-    late = services.slip_submit(
+    slip_submit(round=round, player=p, coordinates=top_coords, word=top_word, announced_score=round.top_score)
+    late = slip_submit(
         round=round,
         player=p,
         coordinates=top_coords,
@@ -68,7 +70,7 @@ def test_a_slip_after_the_deadline_is_kept_and_ruled_zero(game: Game, players: l
         now=round.deadline + dt.timedelta(seconds=1),
     )
     assert late.slip.late and not late.slip.current
-    services.round_close(round=round)
+    round_close(round=round)
     ruling = Ruling.objects.get(round=round, player=p)
     assert ruling.credited == round.top_score  # the slip before the deadline still counts
     assert Slip.objects.filter(round=round, player=p).count() == 2
@@ -76,23 +78,23 @@ def test_a_slip_after_the_deadline_is_kept_and_ruled_zero(game: Game, players: l
 
 def test_a_slip_after_the_close_only_is_late_and_zero(game: Game, players: list[Player]) -> None:
     round = _open_round(game)
-    services.round_close(round=round)
+    round_close(round=round)
     top_coords, top_word = round.tops[0].split()
-    result = services.slip_submit(
+    result = slip_submit(
         round=round, player=players[1], coordinates=top_coords, word=top_word, announced_score=round.top_score
     )
     assert result.slip.late
-    services.round_adjudicate(round_id=round.pk)
+    round_adjudicate(round_id=round.pk)
     ruling = Ruling.objects.get(round=round, player=players[1])
     assert ruling.credited == 0 and ruling.reason == "late"
 
 
 def test_a_player_of_another_event_cannot_submit(game: Game, enable_lexicon: Lexicon) -> None:
-    other = services.event_create(name="Other", starts_on=dt.date(2026, 1, 1), lexicon=enable_lexicon)
-    stranger = services.player_add(event=other, name="Stranger")
+    other = event_create(name="Other", starts_on=dt.date(2026, 1, 1), lexicon=enable_lexicon)
+    stranger = player_add(event=other, name="Stranger")
     round = _open_round(game)
     with pytest.raises(ApplicationError, match="not in this event"):
-        services.slip_submit(round=round, player=stranger, coordinates="8D", word="A", announced_score=1)
+        slip_submit(round=round, player=stranger, coordinates="8D", word="A", announced_score=1)
 
 
 def test_strict_mode_refuses_a_word_not_in_the_lexicon_and_nostrict_flags_it(
@@ -104,41 +106,35 @@ def test_strict_mode_refuses_a_word_not_in_the_lexicon_and_nostrict_flags_it(
     coords = round.tops[0].split()[0]
     bogus = "Q" * len(round.tops[0].split()[1])
     with pytest.raises(ApplicationError):
-        services.slip_submit(
-            round=round, player=players[0], coordinates=coords, word=bogus, announced_score=0
-        )
+        slip_submit(round=round, player=players[0], coordinates=coords, word=bogus, announced_score=0)
     assert not Slip.objects.filter(round=round).exists()
     Event.objects.filter(pk=event.pk).update(mode=Event.Mode.NOSTRICT)
     round.refresh_from_db()
     rack = round.rack
-    result = services.slip_submit(
-        round=round, player=players[0], coordinates="8D", word=rack[:2], announced_score=0
-    )
+    result = slip_submit(round=round, player=players[0], coordinates="8D", word=rack[:2], announced_score=0)
     if result.invalid_words:
         assert rack[:2] in result.invalid_words
 
 
 @pytest.mark.parametrize("score", [-1, 10_000, 2_147_483_648])
 def test_an_absurd_announced_score_is_refused(event: Event, score: int) -> None:
-    player = services.player_add(event=event, name="Anne")
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
+    player = player_add(event=event, name="Anne")
+    game = game_start(event=event)
+    round = round_draw(game=game)
     assert round is not None
-    round = services.round_open(round=round)
+    round = round_open(round=round)
     with pytest.raises(ApplicationError, match="between 0 and 9999"):
-        services.slip_submit(round=round, player=player, coordinates="8D", word="AB", announced_score=score)
+        slip_submit(round=round, player=player, coordinates="8D", word="AB", announced_score=score)
 
 
 def test_a_replaced_slip_has_its_history_entry(event: Event) -> None:
-    player = services.player_add(event=event, name="Anne")
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game)
+    player = player_add(event=event, name="Anne")
+    game = game_start(event=event)
+    round = round_draw(game=game)
     assert round is not None
-    round = services.round_open(round=round)
-    first = services.slip_submit(
-        round=round, player=player, coordinates="8D", word="AB", announced_score=2
-    ).slip
-    services.slip_submit(round=round, player=player, coordinates="8E", word="AB", announced_score=2)
+    round = round_open(round=round)
+    first = slip_submit(round=round, player=player, coordinates="8D", word="AB", announced_score=2).slip
+    slip_submit(round=round, player=player, coordinates="8E", word="AB", announced_score=2)
     entry = HistoryEntry.objects.get(entity="slip", object_id=first.pk, action="replaced")
     assert entry.old == {"current": True} and entry.new == {"current": False}
 
@@ -147,7 +143,7 @@ def test_a_replaced_slip_has_its_history_entry(event: Event) -> None:
 
 
 def _paper(round, player, arbitrator, coords: str, word: str, **kwargs):
-    return services.paper_slip_submit(
+    return paper_slip_submit(
         round=round,
         player=player,
         coordinates=coords,
@@ -172,12 +168,12 @@ def test_a_corrected_typing_mistake_replaces_the_first(game: Game, players: list
     round = _open_round(game)
     top_coords, top_word = round.tops[0].split()
     first = _paper(round, players[0], arbitrator, "8D", "AAA").slip
-    _paper(round, players[0], arbitrator, top_coords, top_word, second=services.SECOND_CORRECTION)
+    _paper(round, players[0], arbitrator, top_coords, top_word, second=SECOND_CORRECTION)
     first.refresh_from_db()
     assert not first.current
     entry = HistoryEntry.objects.get(entity="slip", object_id=first.pk, action="replaced")
     assert entry.reason == "the arbitrator corrected a typing mistake"
-    services.round_close(round=round)
+    round_close(round=round)
     assert Ruling.objects.get(round=round, player=players[0]).is_top
 
 
@@ -185,11 +181,11 @@ def test_a_second_slip_handed_in_voids_the_round(game: Game, players: list[Playe
     round = _open_round(game)
     top_coords, top_word = round.tops[0].split()
     first = _paper(round, players[0], arbitrator, top_coords, top_word).slip
-    second = _paper(round, players[0], arbitrator, top_coords, top_word, second=services.SECOND_SLIP).slip
+    second = _paper(round, players[0], arbitrator, top_coords, top_word, second=SECOND_SLIP).slip
     first.refresh_from_db()
     assert first.current and second.current  # both kept: two slips handed in
     assert HistoryEntry.objects.filter(entity="slip", object_id=second.pk, action="second_slip").exists()
-    services.round_close(round=round)
+    round_close(round=round)
     ruling = Ruling.objects.get(round=round, player=players[0])
     assert (ruling.reason, ruling.credited, ruling.is_top) == ("several_slips", 0, False)
     assert ruling.slip_id == second.pk
@@ -200,20 +196,20 @@ def test_the_last_paper_slip_counts_when_several_are_not_void(
     event: Event, players: list[Player], arbitrator
 ) -> None:
     Event.objects.filter(pk=event.pk).update(several_slips_void=False)
-    round = _open_round(services.game_start(event=event))
+    round = _open_round(game_start(event=event))
     top_coords, top_word = round.tops[0].split()
     _paper(round, players[0], arbitrator, "8D", "AAA")
     _paper(round, players[0], arbitrator, top_coords, top_word)  # no question asked
-    services.round_close(round=round)
+    round_close(round=round)
     assert Ruling.objects.get(round=round, player=players[0]).is_top
 
 
 def test_a_phone_may_not_replace_its_slip_when_the_event_says_so(event: Event, players: list[Player]) -> None:
     Event.objects.filter(pk=event.pk).update(phone_replace=False)
-    round = _open_round(services.game_start(event=event))
-    services.slip_submit(round=round, player=players[0], coordinates="8D", word="AAA", announced_score=1)
+    round = _open_round(game_start(event=event))
+    slip_submit(round=round, player=players[0], coordinates="8D", word="AAA", announced_score=1)
     with pytest.raises(ApplicationError, match="already handed in") as refused:
-        services.slip_submit(round=round, player=players[0], coordinates="8D", word="BBB", announced_score=1)
+        slip_submit(round=round, player=players[0], coordinates="8D", word="BBB", announced_score=1)
     assert refused.value.extra == {"reason": "slip_handed_in"}
     assert [s.word for s in Slip.objects.filter(round=round)] == ["AAA"]
 
@@ -222,20 +218,20 @@ def test_nostrict_refuses_an_illegal_move_and_flags_a_word_not_in_the_list(
     event: Event, players: list[Player]
 ) -> None:
     Event.objects.filter(pk=event.pk).update(mode=Event.Mode.NOSTRICT)
-    round = _open_round(services.game_start(event=event))
+    round = _open_round(game_start(event=event))
     top_coords, top_word = round.tops[0].split()
     # Letters the rack does not hold: an illegal move is refused at submission.
     assert "?" not in round.rack
     absent = next(ch for ch in "QZXJKWVY" if ch not in round.rack)
     with pytest.raises(ApplicationError) as refused:
-        services.slip_submit(
+        slip_submit(
             round=round, player=players[0], coordinates=top_coords, word=absent * 3, announced_score=1
         )
     assert refused.value.extra["reason"] == "illegal"
     assert not Slip.objects.filter(round=round).exists()
     # A word not in the list is accepted and flagged.
     unlisted = top_word[::-1] if top_word[::-1] != top_word else top_word[1:] + top_word[0]
-    result = services.slip_submit(
+    result = slip_submit(
         round=round, player=players[0], coordinates=top_coords, word=unlisted, announced_score=1
     )
     assert result.invalid_words == [unlisted.upper()]
@@ -249,11 +245,11 @@ def test_a_slip_that_reached_the_server_before_the_close_is_in_time_and_the_roun
     # benchmark saw 162 of 1,000 such slips ruled late).
     round = _open_round(game)
     sent_at = round.deadline - dt.timedelta(seconds=1)
-    services.round_close(round=round, now=round.deadline)
+    round_close(round=round, now=round.deadline)
     round.refresh_from_db()
     assert round.state == "adjudicated"
     top_coords, top_word = round.tops[0].split()
-    result = services.slip_submit(
+    result = slip_submit(
         round=round,
         player=players[1],
         coordinates=top_coords,
@@ -274,7 +270,7 @@ def test_slips_queued_behind_the_close_rule_the_round_once_more_not_once_each(
     # The close's ruling is still to come: it takes the round's lock before reading the
     # slips, so it sees these; nothing more is sent. Once ruled, one more slip sends one
     # ruling again (the benchmark saw 38 whole-round rulings at 500 phones, one per slip).
-    from tournaments import tasks
+    from tournaments import queue, tasks
 
     round = _open_round(game)
     sent: list[int] = []
@@ -288,15 +284,15 @@ def test_slips_queued_behind_the_close_rule_the_round_once_more_not_once_each(
 
     calls: list[tuple[object, tuple[object, ...]]] = []
 
-    monkeypatch.setattr(tasks, "send", send)
+    monkeypatch.setattr(queue, "send", send)
     sent_at = round.deadline - dt.timedelta(seconds=1)
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_close(round=round, now=round.deadline)
+        round_close(round=round, now=round.deadline)
     assert sent == [round.pk]
     top_coords, top_word = round.tops[0].split()
     for player in players[:2]:
         with django_capture_on_commit_callbacks(execute=True):
-            services.slip_submit(
+            slip_submit(
                 round=round,
                 player=player,
                 coordinates=top_coords,
@@ -305,10 +301,10 @@ def test_slips_queued_behind_the_close_rule_the_round_once_more_not_once_each(
                 now=sent_at,
             )
     assert sent == [round.pk]  # the close's ruling will see both
-    services.round_adjudicate(round_id=round.pk)
+    round_adjudicate(round_id=round.pk)
     assert Ruling.objects.filter(round=round, credited=round.top_score).count() == 2
     with django_capture_on_commit_callbacks(execute=True):
-        services.slip_submit(
+        slip_submit(
             round=round,
             player=players[2],
             coordinates=top_coords,
@@ -328,9 +324,9 @@ def test_a_slip_that_reached_the_server_after_the_close_or_the_deadline_is_late(
 ) -> None:
     round = _open_round(game)
     closed_at = round.deadline - dt.timedelta(seconds=30)  # closed early: every slip was in
-    services.round_close(round=round, now=closed_at)
+    round_close(round=round, now=closed_at)
     top_coords, top_word = round.tops[0].split()
-    after_close = services.slip_submit(
+    after_close = slip_submit(
         round=round,
         player=players[1],
         coordinates=top_coords,
@@ -339,7 +335,7 @@ def test_a_slip_that_reached_the_server_after_the_close_or_the_deadline_is_late(
         now=closed_at + dt.timedelta(seconds=1),
     )
     assert after_close.slip.late
-    paper = services.paper_slip_submit(
+    paper = paper_slip_submit(
         round=round,
         player=players[2],
         coordinates=top_coords,
@@ -355,7 +351,7 @@ def test_a_slip_that_reached_the_server_after_the_close_or_the_deadline_is_late(
 
 
 def _phone_slip(round, player, coordinates: str, word: str, **more):
-    return services.slip_submit(
+    return slip_submit(
         round=round, player=player, coordinates=coordinates, word=word, announced_score=None, **more
     )
 
@@ -374,9 +370,9 @@ def test_a_phone_slip_that_cannot_be_read_is_refused_in_every_mode(
     game: Game, players: list[Player], coordinates: str, word: str, why: str
 ) -> None:
     first = _open_round(game)
-    services.round_close(round=first)
-    services.round_place(round=first.__class__.objects.get(pk=first.pk), draw_next=False)
-    round = services.round_open(round=services.round_draw(game=game))  # round 2: the board has a word
+    round_close(round=first)
+    round_place(round=first.__class__.objects.get(pk=first.pk), draw_next=False)
+    round = round_open(round=round_draw(game=game))  # round 2: the board has a word
     for mode in (Event.Mode.TOURNAMENT, Event.Mode.NOSTRICT):
         Event.objects.filter(pk=game.event_id).update(mode=mode)
         round = round.__class__.objects.select_related("game__event").get(pk=round.pk)
@@ -391,19 +387,19 @@ def test_a_readable_slip_is_taken_whatever_it_is_worth_and_paper_as_written(
     game: Game, players: list[Player], arbitrator
 ) -> None:
     first = _open_round(game)
-    services.round_close(round=first)
-    services.round_place(round=first.__class__.objects.get(pk=first.pk), draw_next=False)
-    round = services.round_open(round=services.round_draw(game=game))
+    round_close(round=first)
+    round_place(round=first.__class__.objects.get(pk=first.pk), draw_next=False)
+    round = round_open(round=round_draw(game=game))
     # Wrong, but readable: judged at the close (nothing said about its worth now). Accents
     # are read as the letters (French players write them).
     assert _phone_slip(round, players[0], "8H", "ZZZÉ").created
     assert _phone_slip(round, players[1], "A1", "QUIXOTE").created
     # The arbitrator types a paper slip as the player wrote it: it is ruled unreadable.
-    paper = services.paper_slip_submit(
+    paper = paper_slip_submit(
         round=round, player=players[2], coordinates="Z99", word="POULE", announced_score=None, by=arbitrator
     )
     assert paper.created
-    services.round_close(round=round)
+    round_close(round=round)
     assert Ruling.objects.get(round=round, player=players[2]).reason == "unreadable"
 
 

@@ -18,9 +18,16 @@ from solver.game import simulate
 from tests.tournaments.helpers import draw_round as _drawn
 from tests.tournaments.helpers import play_out as _play_out
 from tests.tournaments.helpers import simulated_event as _simulated_event
-from tournaments import exports, services
+from tournaments import exports
+from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
-from tournaments.services import ApplicationError, transfer
+from tournaments.services import transfer
+from tournaments.services.events import event_create, event_update
+from tournaments.services.games import game_end, game_start, round_draw
+from tournaments.services.players import player_add
+from tournaments.services.rounds import round_close, round_open, round_place, top_choose
+from tournaments.services.rulings import ruling_override
+from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -63,11 +70,11 @@ def test_export_import_replays_the_racks_and_moves_and_the_same_slips_give_the_s
 
     copy = _import(record_bytes)
     for player in original.players.order_by("table"):
-        services.player_add(
+        player_add(
             event=copy, name=player.name, table=player.table, category=player.category, club=player.club
         )
     by_table = {p.table: p for p in copy.players.all()}
-    game_b = services.game_start(event=copy)
+    game_b = game_start(event=copy)
     assert game_b.master is not None and game_b.seed == game_a.seed
     rounds_a = {r.number: r for r in game_a.rounds.all()}
 
@@ -78,9 +85,9 @@ def test_export_import_replays_the_racks_and_moves_and_the_same_slips_give_the_s
         if a.state != Round.State.PLACED:
             break  # the original game ended on this rack (no move)
         assert round.chosen == a.chosen and round.chosen_score == a.chosen_score
-        services.round_open(round=round)
+        round_open(round=round)
         for slip in (s for s in slips if int(s["round"]) == round.number):
-            services.slip_submit(
+            slip_submit(
                 round=round,
                 player=by_table[int(slip["table"])],
                 coordinates=slip["coordinates"],
@@ -88,16 +95,16 @@ def test_export_import_replays_the_racks_and_moves_and_the_same_slips_give_the_s
                 announced_score=int(slip["announced"]) if slip["announced"] else None,
                 source=slip["source"],
             )
-        services.round_close(round=round)
+        round_close(round=round)
         round.refresh_from_db()
         assert round.state == Round.State.ADJUDICATED
-        nxt = services.round_place(round=round)
+        nxt = round_place(round=round)
         if nxt is None:
             break
         round = Round.objects.get(pk=nxt.pk)
     if game_a.end_reason == "no_move":
         assert not round.tops
-        services.game_end(game=game_b, reason="no_move")
+        game_end(game=game_b, reason="no_move")
     game_b.refresh_from_db()
     assert (game_b.state, game_b.end_reason) == (Game.State.ENDED, game_a.end_reason)
 
@@ -119,9 +126,7 @@ def test_a_restored_game_has_the_same_players_slips_corrections_rulings_and_stan
     game_a = original.games.get()
     # An arbitrator's correction, made after the placement: the file carries its final values.
     ruling = Ruling.objects.filter(round__game=game_a, round__number=2).order_by("player__table").first()
-    services.ruling_override(
-        ruling=ruling, by=None, reason="slip misread", credited=ruling.credited + 3, warnings=1
-    )
+    ruling_override(ruling=ruling, by=None, reason="slip misread", credited=ruling.credited + 3, warnings=1)
     Player.objects.filter(pk=ruling.player_id).update(licence="FR-123")
     data = exports.record_json(game_a)
     body = json.loads(data)
@@ -162,14 +167,14 @@ def test_a_restored_game_has_the_same_players_slips_corrections_rulings_and_stan
 
 
 def test_a_game_saved_in_progress_is_restored_and_goes_on(event: Event) -> None:
-    alice = services.player_add(event=event, name="Alice", club="Vichy")
-    game = services.game_start(event=event)
+    alice = player_add(event=event, name="Alice", club="Vichy")
+    game = game_start(event=event)
     first = _drawn(game)
-    services.round_open(round=first)
+    round_open(round=first)
     coordinates, word = first.tops[0].split()
-    services.slip_submit(round=first, player=alice, coordinates=coordinates, word=word, announced_score=None)
-    services.round_close(round=first)
-    services.round_place(round=Round.objects.get(pk=first.pk))  # and draws round 2
+    slip_submit(round=first, player=alice, coordinates=coordinates, word=word, announced_score=None)
+    round_close(round=first)
+    round_place(round=Round.objects.get(pk=first.pk))  # and draws round 2
     copy = _import(exports.record_json(game), restore=True)
     restored = copy.games.get()
     assert restored.state == Game.State.PLAYING
@@ -249,8 +254,8 @@ def test_a_record_written_by_the_solver_is_played_round_by_round(enable_lexicon:
     )
     entry = HistoryEntry.objects.get(event=event, action="import_master")
     assert entry.new["rounds"] == len(record.rounds) and entry.new["top_total"] == record.top_total
-    services.player_add(event=event, name="Alice")
-    game = services.game_start(event=event)
+    player_add(event=event, name="Alice")
+    game = game_start(event=event)
     for planned in record.rounds[:3]:
         round = _drawn(game)
         assert (round.reliquat, round.new_tiles) == (planned.reliquat, planned.new)
@@ -262,45 +267,45 @@ def test_a_record_written_by_the_solver_is_played_round_by_round(enable_lexicon:
             planned.tops,
         )
         assert (round.chosen, round.chosen_score) == (planned.played, planned.score)
-        services.round_open(round=round)
-        services.round_close(round=round)
+        round_open(round=round)
+        round_close(round=round)
         round.refresh_from_db()
-        assert services.round_place(round=round, draw_next=False) is None
+        assert round_place(round=round, draw_next=False) is None
 
 
 def test_a_master_round_refuses_a_typed_rack_and_another_move(enable_lexicon: Lexicon) -> None:
     record = _solver_record(enable_lexicon)
     event = _import(record)
-    services.player_add(event=event, name="Alice")
-    game = services.game_start(event=event)
+    player_add(event=event, name="Alice")
+    game = game_start(event=event)
     with pytest.raises(ApplicationError, match="takes its rack from the record"):
-        services.round_draw(game=game, typed=record.rounds[0].rack)
+        round_draw(game=game, typed=record.rounds[0].rack)
     assert not game.rounds.exists()
     round = _drawn(game)
-    services.round_open(round=round)
-    services.round_close(round=round)
+    round_open(round=round)
+    round_close(round=round)
     round.refresh_from_db()
     others = [t for t in round.tops if t != record.rounds[0].played]
     if others:  # another top (the other direction or place) is refused too
         with pytest.raises(ApplicationError, match="places the recorded move"):
-            services.top_choose(round=round, move_text=others[0])
+            top_choose(round=round, move_text=others[0])
     round.refresh_from_db()
     assert round.chosen == record.rounds[0].played
-    services.top_choose(round=round, move_text=record.rounds[0].played)  # the recorded one is fine
+    top_choose(round=round, move_text=record.rounds[0].played)  # the recorded one is fine
 
 
 def test_after_the_records_rounds_the_game_goes_on_with_its_seed(enable_lexicon: Lexicon) -> None:
     full = _solver_record(enable_lexicon)
     short = GameRecord(full.config, full.rounds[:2], end="stopped")
     event = _import(short)
-    services.player_add(event=event, name="Alice")
-    game = services.game_start(event=event)
+    player_add(event=event, name="Alice")
+    game = game_start(event=event)
     for _ in range(3):
         round = _drawn(game)
-        services.round_open(round=round)
-        services.round_close(round=round)
+        round_open(round=round)
+        round_close(round=round)
         round.refresh_from_db()
-        services.round_place(round=round, draw_next=False)
+        round_place(round=round, draw_next=False)
     third = game.rounds.get(number=3)
     # The seed's own third rack, as in the full game, once the second top is placed.
     assert (third.reliquat, third.new_tiles) == (full.rounds[2].reliquat, full.rounds[2].new)
@@ -309,39 +314,39 @@ def test_after_the_records_rounds_the_game_goes_on_with_its_seed(enable_lexicon:
 
 def test_a_typed_rack_of_the_record_is_taken_from_the_bag_as_typed(enable_lexicon: Lexicon) -> None:
     """A round drawn by hand in the original event is a manual round of the record."""
-    event = services.event_create(
+    event = event_create(
         name="Hand drawn", starts_on=dt.date(2026, 11, 21), lexicon=enable_lexicon, language="english"
     )
-    services.player_add(event=event, name="Alice")
-    game = services.game_start(event=event)
-    round = services.round_draw(game=game, typed="AEINRST")
+    player_add(event=event, name="Alice")
+    game = game_start(event=event)
+    round = round_draw(game=game, typed="AEINRST")
     assert round is not None and round.manual
-    services.round_open(round=round)
-    services.round_close(round=round)
+    round_open(round=round)
+    round_close(round=round)
     round.refresh_from_db()
-    services.round_place(round=round, draw_next=False)
+    round_place(round=round, draw_next=False)
     round.refresh_from_db()
     copy = _import(exports.record_json(game))
-    services.player_add(event=copy, name="Bob")
-    replayed = _drawn(services.game_start(event=copy))
+    player_add(event=copy, name="Bob")
+    replayed = _drawn(game_start(event=copy))
     assert (replayed.manual, replayed.rack, replayed.chosen) == (True, "AEINRST", round.chosen)
 
 
 def test_the_second_game_of_a_master_event_is_an_ordinary_game(enable_lexicon: Lexicon) -> None:
     event = _import(_solver_record(enable_lexicon))
-    services.player_add(event=event, name="Alice")
-    first = services.game_start(event=event)
-    services.game_end(game=first, reason="stopped")
-    second = services.game_start(event=event)
+    player_add(event=event, name="Alice")
+    first = game_start(event=event)
+    game_end(game=first, reason="stopped")
+    second = game_start(event=event)
     assert second.master is None and second.seed == event.random_seed * 1000 + 2
 
 
 def test_game_start_reads_the_settings_under_its_lock_not_the_callers_copy(enable_lexicon: Lexicon) -> None:
     event = _import(_solver_record(enable_lexicon, seed=6))
     stale = Event.objects.get(pk=event.pk)
-    services.event_update(event=event, bingo_bonus=40)  # committed after the caller read the event
+    event_update(event=event, bingo_bonus=40)  # committed after the caller read the event
     with pytest.raises(ApplicationError, match=r"bingo_bonus \(50 / 40\)"):
-        services.game_start(event=stale)
+        game_start(event=stale)
 
 
 def test_the_master_move_is_scored_on_this_board_not_copied_from_the_file(enable_lexicon: Lexicon) -> None:
@@ -352,37 +357,37 @@ def test_the_master_move_is_scored_on_this_board_not_copied_from_the_file(enable
     with pytest.raises(ApplicationError, match="does not replay: round 1"):
         _import(json.dumps(data).encode())
     event = _import(record)
-    services.player_add(event=event, name="Alice")
-    round = _drawn(services.game_start(event=event))
+    player_add(event=event, name="Alice")
+    round = _drawn(game_start(event=event))
     assert round.chosen_score == record.rounds[0].score == round.top_score
 
 
 def test_a_game_ended_with_no_move_on_a_typed_rack_round_trips(enable_lexicon: Lexicon) -> None:
     no_minimums = {"early_vowels": 0, "early_consonants": 0, "late_vowels": 0, "late_consonants": 0}
-    event = services.event_create(
+    event = event_create(
         name="Typed",
         starts_on=dt.date(2026, 11, 21),
         lexicon=enable_lexicon,
         language="english",
         **no_minimums,
     )
-    services.player_add(event=event, name="Alice")
-    game = services.game_start(event=event)
-    first = services.round_draw(game=game, typed="PFFTQZJ")
+    player_add(event=event, name="Alice")
+    game = game_start(event=event)
+    first = round_draw(game=game, typed="PFFTQZJ")
     assert first is not None
     _play_out(first)
-    last = services.round_draw(game=game, typed="QZJXKVV")
+    last = round_draw(game=game, typed="QZJXKVV")
     assert last is not None
     with pytest.raises(ApplicationError, match="the draw rule does not end the game"):
-        services.game_end(game=game, reason="draw_rule")
-    game = services.game_end(game=game, reason="no_move")
+        game_end(game=game, reason="draw_rule")
+    game = game_end(game=game, reason="no_move")
     data = exports.record_json(game)
     assert json.loads(data)["final"] == {"reliquat": "JQZ", "new": "XKVV", "rejected": [], "manual": True}
     restored = _import(data, restore=True)
     assert exports.record_json(restored.games.get()) == data
     master = _import(data)
-    services.player_add(event=master, name="Bob")
-    replay_game = services.game_start(event=master)
+    player_add(event=master, name="Bob")
+    replay_game = game_start(event=master)
     _play_out(_drawn(replay_game))
     final = _drawn(replay_game)  # the recorded rack that had no move, typed as it was
     assert (final.manual, final.rack, final.tops) == (True, "JQZXKVV", [])
@@ -447,9 +452,9 @@ def test_a_record_without_checksum_finds_the_bundled_list(enable_lexicon: Lexico
 
 def test_settings_changed_after_the_import_stop_the_master_game(enable_lexicon: Lexicon) -> None:
     event = _import(_solver_record(enable_lexicon))
-    services.event_update(event=event, bingo_bonus=40)
+    event_update(event=event, bingo_bonus=40)
     with pytest.raises(ApplicationError, match=r"other settings \(record / event\): bingo_bonus \(50 / 40\)"):
-        services.game_start(event=Event.objects.get(pk=event.pk))
+        game_start(event=Event.objects.get(pk=event.pk))
     assert not Game.objects.filter(event=event).exists()
 
 

@@ -1,4 +1,4 @@
-"""Rounds that heal themselves (tournaments.services.watchdog, tournaments.tasks.send): a
+"""Rounds that heal themselves (tournaments.services.watchdog, tournaments.queue.send): a
 task the broker could not take, or that a killed worker lost, is sent again; the
 arbitrator can have a round ruled again."""
 
@@ -11,9 +11,14 @@ from celery import current_app
 from kombu.exceptions import OperationalError
 
 from tests.tournaments.helpers import draw_and_open
-from tournaments import services, tasks
+from tournaments import tasks
+from tournaments.core import ApplicationError
 from tournaments.models import Game, HistoryEntry, Player, PrintedSheet, Round, Ruling
-from tournaments.services import ApplicationError, watchdog
+from tournaments.services import watchdog
+from tournaments.services.games import round_draw
+from tournaments.services.rounds import round_close, round_place
+from tournaments.services.sheets import sheet_request
+from tournaments.services.watchdog import Watchdog, round_rule_again, tasks_requeue_pending
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -59,7 +64,7 @@ def test_a_close_with_the_broker_down_closes_the_round_and_raises_nothing(
 ) -> None:
     round = draw_and_open(game)
     broker.go_down()
-    closed = services.round_close(round=round)
+    closed = round_close(round=round)
     assert closed.state == Round.State.CLOSED
     assert broker.attempts == [(tasks.round_adjudicate_task.name, (round.pk,))]
 
@@ -73,7 +78,7 @@ def test_the_watchdog_sends_a_waiting_round_again_once_stale_then_every_resend(
     monkeypatch.setattr(watchdog, "send", lambda kind, pk: sent.append((kind, pk)) or next(answers))
     Round.objects.filter(pk=round.pk).update(state=Round.State.CLOSED)
     clock = Clock()
-    dog = services.Watchdog(stale=10, resend=30, clock=clock)
+    dog = Watchdog(stale=10, resend=30, clock=clock)
     assert dog.tick() == [] and sent == []  # first seen: it may be ruling right now
     clock.now += 9.9
     assert dog.tick() == []
@@ -94,9 +99,9 @@ def test_pending_names_unsolved_and_closed_rounds_and_unprinted_sheets(
     game: Game, players: list[Player], broker: Broker
 ) -> None:
     broker.go_down()
-    round = services.round_draw(game=game)  # the solve task is refused: unsolved
+    round = round_draw(game=game)  # the solve task is refused: unsolved
     assert round is not None
-    sheet = services.sheet_request(event=game.event, kind=PrintedSheet.Kind.STANDINGS, language="en")
+    sheet = sheet_request(event=game.event, kind=PrintedSheet.Kind.STANDINGS, language="en")
     assert watchdog.pending() == {("solve", round.pk), ("print", sheet.pk)}
     # A finished game's rounds wait for nothing.
     Game.objects.filter(pk=game.pk).update(state=Game.State.ENDED)
@@ -108,7 +113,7 @@ def test_the_watchdog_rules_a_round_whose_task_was_lost(game: Game, players: lis
     # The close's message lost (a worker's main process killed with it): closed, not ruled.
     Round.objects.filter(pk=round.pk).update(state=Round.State.CLOSED)
     clock = Clock()
-    dog = services.Watchdog(stale=5, clock=clock)
+    dog = Watchdog(stale=5, clock=clock)
     dog.tick()
     clock.now += 5
     assert dog.tick() == [("rule", round.pk)]  # eager here: ruled at once
@@ -119,18 +124,18 @@ def test_the_watchdog_rules_a_round_whose_task_was_lost(game: Game, players: lis
 
 def test_requeue_sends_everything_that_waits(game: Game, players: list[Player], broker: Broker) -> None:
     broker.go_down()
-    round = services.round_draw(game=game)
+    round = round_draw(game=game)
     assert round is not None
     broker.attempts.clear()
-    assert services.tasks_requeue_pending() == 0  # the broker is still down: nothing sent
+    assert tasks_requeue_pending() == 0  # the broker is still down: nothing sent
     assert broker.attempts == [(tasks.round_solve_task.name, (round.pk,))]
 
 
 def test_the_arbitrator_has_a_round_ruled_again(game: Game, players: list[Player], arbitrator) -> None:
     round = draw_and_open(game)
-    services.round_close(round=round)
+    round_close(round=round)
     Ruling.objects.filter(round=round).delete()  # as if the rulings had been lost
-    again = services.round_rule_again(round=round, by=arbitrator)
+    again = round_rule_again(round=round, by=arbitrator)
     assert again.state == Round.State.CLOSED  # until the worker has ruled (eager: done)
     round.refresh_from_db()
     assert round.state == Round.State.ADJUDICATED
@@ -143,8 +148,8 @@ def test_the_arbitrator_has_a_round_ruled_again(game: Game, players: list[Player
 def test_a_round_is_ruled_again_only_when_closed(game: Game, players: list[Player]) -> None:
     round = draw_and_open(game)
     with pytest.raises(ApplicationError, match="only a closed round is ruled"):
-        services.round_rule_again(round=round)
-    services.round_close(round=round)
-    services.round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
+        round_rule_again(round=round)
+    round_close(round=round)
+    round_place(round=Round.objects.get(pk=round.pk), draw_next=False)
     with pytest.raises(ApplicationError, match="only a closed round is ruled"):
-        services.round_rule_again(round=round)
+        round_rule_again(round=round)
