@@ -12,8 +12,8 @@ from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 from rest_framework.request import Request
 
-from tournaments import selectors
 from tournaments.models import Player
+from tournaments.selectors.players import player_token, waiting_token
 
 KEYWORD = "Player"
 
@@ -73,8 +73,8 @@ class PlayerTokenAuthentication(KeyAuthentication):
     kind = gettext_lazy("player token")
 
     def look_up(self, key: str) -> tuple[Any, Any] | None:
-        token = selectors.player_token(key)
-        if token is None and selectors.waiting_token(key) is not None:
+        token = player_token(key)
+        if token is None and waiting_token(key) is not None:
             raise exceptions.AuthenticationFailed(
                 _("Waiting for the arbitrator's confirmation of this phone.")
             )

@@ -13,7 +13,8 @@ from solver.formats.record import END_REASONS
 from tournaments.core import MAX_ANNOUNCED, MAX_CREDITED, MAX_WARNINGS
 from tournaments.display import shown_move
 from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
-from tournaments.selectors import GameView, player_sight
+from tournaments.selectors.games import player_sight
+from tournaments.selectors.shown import GameView
 
 #: Tables, game and round numbers are PositiveIntegerFields: PostgreSQL's integer, the
 #: narrowest of the databases. A bigger number would reach the database and fail there

@@ -45,8 +45,8 @@ from api.views import slips
 from arbiter import cache
 from arbiter.gathered import Gathered
 from rooms.views import live
-from tournaments import selectors
 from tournaments.models import PlayerToken
+from tournaments.selectors.players import aplayer_tokens
 from tournaments.services.phone_slips import Batches, batch_function_sql
 
 logger = logging.getLogger(__name__)
@@ -125,7 +125,7 @@ class _OnLoop:
 
     async def _tokens(self, keys: list[str]) -> dict[str, PlayerToken]:
         async with self.pool.connection() as db:
-            return await selectors.aplayer_tokens(keys, db)
+            return await aplayer_tokens(keys, db)
 
     async def close(self) -> None:
         if self.batches.task is not None:

@@ -10,10 +10,11 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from rooms.lines import PlayerLines
 from scoring.charts import HALL, PHONE, Line, chart_words, gaps, layout, svg
 from scoring.standings import Row, minus
 from tournaments.models import Game, Round
-from tournaments.selectors import GameView, PlayerLines
+from tournaments.selectors.shown import GameView
 from tournaments.standings import game_scores
 
 #: Lines on the projector's chart: the podium.

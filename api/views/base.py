@@ -23,9 +23,9 @@ from api.serializers import (
     MAX_NUMBER,
     ErrorSerializer,
 )
-from tournaments import selectors
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, Player, PlayerToken, Round
+from tournaments.selectors import games
 
 ERRORS = {code: OpenApiResponse(ErrorSerializer) for code in (400, 401, 403, 404, 429)}
 
@@ -67,7 +67,7 @@ class EventMixin:
         return self._event
 
     def current_round(self) -> Round:
-        round = selectors.current_round(self.get_event())
+        round = games.current_round(self.get_event())
         if round is None:
             raise NotFound(_("no round has been drawn in this event yet"))
         return round
@@ -76,7 +76,7 @@ class EventMixin:
         """The current round once adjudicated: before, its rulings do not exist or are
         being written."""
         round = self.current_round()
-        if round.state not in selectors.RULED:
+        if round.state not in games.RULED:
             raise ApplicationError(
                 _("round %(number)s is not adjudicated yet") % {"number": round.number},
                 {"reason": "not_adjudicated", "state": round.state},
@@ -84,7 +84,7 @@ class EventMixin:
         return round
 
     def current_game(self) -> Game:
-        game = selectors.current_game(self.get_event())
+        game = games.current_game(self.get_event())
         if game is None:
             raise NotFound(_("no game has been started in this event yet"))
         return game

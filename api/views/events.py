@@ -40,8 +40,9 @@ from api.views.base import (
     arbitrator_or_player,
 )
 from plumbing import logins
-from tournaments import selectors
 from tournaments.models import Event, HistoryEntry
+from tournaments.selectors.events import event_history, events_for
+from tournaments.selectors.live import live_versions
 
 
 class LoginsLockedOut(exceptions.Throttled):
@@ -90,7 +91,7 @@ class EventListView(generics.ListAPIView[Event]):
     serializer_class = EventSerializer
 
     def get_queryset(self) -> Any:
-        return selectors.events_for(user=self.request.user, token=self.request.auth)
+        return events_for(user=self.request.user, token=self.request.auth)
 
 
 @extend_schema(tags=["events"], responses={200: EventSerializer, **ERRORS})
@@ -117,7 +118,7 @@ class LiveView(EventMixin, APIView):
 
     def get(self, request: Request, event_id: int) -> Response:
         event = self.get_event()
-        body: dict[str, Any] = dataclasses.asdict(selectors.live_versions(event))
+        body: dict[str, Any] = dataclasses.asdict(live_versions(event))
         body["now"] = timezone.now()
         if not is_arbitrator(request, event):
             del body["full"]  # it moves with every slip: the arbitrator's business
@@ -163,4 +164,4 @@ class HistoryView(EventMixin, generics.ListAPIView[HistoryEntry]):
     permission_classes = [IsEventArbitrator]
 
     def get_queryset(self) -> Any:
-        return selectors.event_history(self.get_event())
+        return event_history(self.get_event())

@@ -24,7 +24,8 @@ from api.views.base import (
     EventMixin,
     arbitrator_or_player,
 )
-from tournaments import selectors
+from tournaments.selectors.live import live_versions
+from tournaments.selectors.shown import public_view
 from tournaments.services.games import game_end, game_start
 
 
@@ -71,7 +72,7 @@ class CurrentGameView(EventMixin, APIView):
 
     def get(self, request: Request, event_id: int) -> Response:
         event = self.get_event()
-        view = selectors.public_view(event, selectors.live_versions(event).public)
+        view = public_view(event, live_versions(event).public)
         if view is None:
             raise NotFound(_("no game has been started in this event yet"))
         return Response(GameViewSerializer(view).data)

@@ -34,8 +34,8 @@ from api.views.base import (
     EventMixin,
 )
 from plumbing.middleware import client_address
-from tournaments import selectors
 from tournaments.models import Player, PlayerToken
+from tournaments.selectors.players import event_players, join_requests
 from tournaments.services.players import (
     PLAYER_FIELDS,
     join_number,
@@ -101,7 +101,7 @@ class PlayersView(EventMixin, APIView):
         responses={200: ArbitratorPlayerSerializer(many=True), **ERRORS},
     )
     def get(self, request: Request, event_id: int) -> Response:
-        players = selectors.event_players(self.get_event())
+        players = event_players(self.get_event())
         return Response(ArbitratorPlayerSerializer(players, many=True).data)
 
     @extend_schema(
@@ -239,7 +239,7 @@ class JoinRequestsView(EventMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def get(self, request: Request, event_id: int) -> Response:
-        waiting = [_join_request(t) for t in selectors.join_requests(self.get_event())]
+        waiting = [_join_request(t) for t in join_requests(self.get_event())]
         return Response(JoinRequestSerializer(waiting, many=True).data)
 
 

@@ -27,7 +27,7 @@ from api.views.base import (
     arbitrator_or_player,
 )
 from scoring.standings import to_dict
-from tournaments import selectors
+from tournaments.selectors.games import has_counted_rounds
 from tournaments.standings import counted_round_numbers, event_standings, game_standings
 
 
@@ -57,7 +57,7 @@ class StandingsView(EventMixin, APIView):
             game = event.games.filter(number=number).first()
             if game is None:
                 raise NotFound(_("game %(number)s does not exist") % {"number": number})
-        if not is_arbitrator(request, event) and not selectors.has_counted_rounds(event, game_number=number):
+        if not is_arbitrator(request, event) and not has_counted_rounds(event, game_number=number):
             raise PermissionDenied(_("the standings are published with the first round's results"))
         after: int | None = query.validated_data.get("round")
         if after is not None and game is None:

@@ -40,9 +40,11 @@ from api.views.base import (
     arbitrator_or_player,
     fresh,
 )
-from tournaments import selectors
 from tournaments.core import ApplicationError
 from tournaments.models import Game
+from tournaments.selectors.games import results_shown
+from tournaments.selectors.review import round_review, round_ruling
+from tournaments.selectors.slips import slip_watch
 from tournaments.services.games import round_draw
 from tournaments.services.rounds import (
     round_add_time,
@@ -308,7 +310,7 @@ class WatchView(EventMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def get(self, request: Request, event_id: int) -> Response:
-        return Response(SlipWatchSerializer(selectors.slip_watch(self.current_round())).data)
+        return Response(SlipWatchSerializer(slip_watch(self.current_round())).data)
 
 
 @extend_schema(
@@ -320,7 +322,7 @@ class ReviewView(EventMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def get(self, request: Request, event_id: int) -> Response:
-        review = selectors.round_review(self.ruled_round())
+        review = round_review(self.ruled_round())
         context = {**ARBITRATOR, "event": self.get_event()}
         return Response(ReviewSerializer(review, context=context).data)
 
@@ -349,13 +351,13 @@ class RoundRulingView(EventMixin, APIView):
                 raise PermissionDenied(_("a player sees only their own ruling"))
             table = own
         round = self.ruled_round()
-        if not is_arbitrator(request, event) and not selectors.results_shown(round):
+        if not is_arbitrator(request, event) and not results_shown(round):
             raise ApplicationError(
                 _("the results of round %(number)s are being checked by the arbitrator")
                 % {"number": round.number},
                 {"reason": "not_published", "state": round.state},
             )
-        ruling = selectors.round_ruling(round, table)
+        ruling = round_ruling(round, table)
         if ruling is None:
             raise NotFound(_("no ruling for table %(table)s in this round") % {"table": table})
         return Response(RoundRulingSerializer(ruling, context={"event": event}).data)

@@ -21,14 +21,14 @@ from api.views.base import (
     ERRORS,
     EventMixin,
 )
-from tournaments import selectors
 from tournaments.models import Ruling
+from tournaments.selectors.review import event_ruling
 from tournaments.services.rulings import ruling_accept_shift, ruling_average, ruling_override
 
 
 class RulingMixin(EventMixin):
     def get_ruling(self) -> Ruling:
-        ruling = selectors.event_ruling(self.get_event(), self.kwargs["ruling_id"])
+        ruling = event_ruling(self.get_event(), self.kwargs["ruling_id"])
         if ruling is None:
             raise NotFound(_("no such ruling in this event"))
         return ruling

@@ -44,9 +44,11 @@ from api.views.base import (
     arbitrator_or_player,
 )
 from plumbing.middleware import received_at
-from tournaments import judging, selectors
+from tournaments import judging
 from tournaments.core import MAX_ANNOUNCED
 from tournaments.models import Slip
+from tournaments.selectors import players as player_selectors
+from tournaments.selectors import slips as slip_selectors
 from tournaments.services.phone_slips import PhoneSlip, phone_slip
 from tournaments.services.slips import NoRoundError, SubmitResult, late_reason, paper_slip_submit, slip_submit
 
@@ -67,9 +69,9 @@ class RoundSlipsView(EventMixin, APIView):
         event = self.get_event()
         round = self.current_round()
         if is_arbitrator(request, event):
-            slips = selectors.round_slips(round)
+            slips = slip_selectors.round_slips(round)
         else:
-            slips = selectors.round_slips(round, player_id=self.token_player(request).pk)
+            slips = slip_selectors.round_slips(round, player_id=self.token_player(request).pk)
         return Response(SlipSerializer(slips, many=True).data)
 
     @extend_schema(
@@ -93,7 +95,7 @@ class RoundSlipsView(EventMixin, APIView):
         if is_arbitrator(request, event):
             if table is None:
                 raise ValidationError({"table": [_("the table of the paper slip is required")]})
-            player = selectors.player_at_table(event, table)
+            player = player_selectors.player_at_table(event, table)
             if player is None:
                 raise ValidationError({"table": [_("no player at table %(table)s") % {"table": table}]})
             # Collected by the deadline, typed later: the service dates it like the console.

@@ -56,7 +56,7 @@ def prepare(players: int) -> Fixture:
 
 def public_version(event_id: int) -> str:
     from tournaments.models import Event
-    from tournaments.selectors import live_versions
+    from tournaments.selectors.live import live_versions
 
     return live_versions(Event.objects.get(pk=event_id)).public
 
@@ -67,7 +67,7 @@ def change_state(fixture: Fixture) -> tuple[float, float, str]:
     from django.db import transaction
 
     from tournaments.models import Event, Round
-    from tournaments.selectors import current_round
+    from tournaments.selectors.games import current_round
     from tournaments.services.events import event_update
     from tournaments.services.rounds import round_open
 

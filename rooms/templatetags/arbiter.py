@@ -17,10 +17,12 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.timezone import localtime
 from django.utils.translation import gettext, ngettext
 
+from rooms.lines import OwnRuling, OwnSlip
+from rooms.listed import ListedRuling, WatchedSlip
 from tournaments.display import PREMIUM_MARKS, Cell, end_reason_text, ruling_text
 from tournaments.messages import say_notes
 from tournaments.models import Event, Round, Ruling, Slip
-from tournaments.selectors import ListedRuling, OwnRuling, OwnSlip, Review, WatchedSlip
+from tournaments.selectors.review import Review
 
 register = template.Library()
 

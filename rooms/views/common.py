@@ -18,10 +18,10 @@ from django.shortcuts import get_object_or_404
 from django.utils.translation import gettext as _
 from rest_framework.throttling import SimpleRateThrottle
 
-from tournaments import selectors
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Player, PlayerToken
 from tournaments.permissions import can_arbitrate
+from tournaments.selectors.players import player_token, waiting_token
 from tournaments.state import StateError
 
 #: The session key holding the player joined on this browser, per event:
@@ -71,7 +71,7 @@ def session_player(request: HttpRequest, event: Event | int) -> tuple[Player | N
     # The token, not the session, says who this phone is: a table the arbitrator released
     # is no longer this browser's. Read as every slip reads it (one statement written once:
     # a hall's 2,000 streams open at once after a Wi-Fi drop).
-    return _seated(selectors.player_token(str(joined.get("token", ""))), joined, event_id)
+    return _seated(player_token(str(joined.get("token", ""))), joined, event_id)
 
 
 def session_store(request: HttpRequest) -> SessionBase:
@@ -83,8 +83,8 @@ def session_store(request: HttpRequest) -> SessionBase:
 
 async def asession_player(store: SessionBase, event_id: int, token_of: TokenOf) -> tuple[Player | None, str]:
     """:func:`session_player` on an event loop: the session through the cache's own
-    asynchronous read, the token through ``token_of`` (as :func:`~tournaments.selectors.
-    player_token` finds it)."""
+    asynchronous read, the token through ``token_of`` (as
+    :func:`~tournaments.selectors.players.player_token` finds it)."""
     joined = (await store.aget(SESSION_PLAYERS, {})).get(str(event_id))
     if not joined:
         return None, ""
@@ -102,7 +102,7 @@ def session_waiting(request: HttpRequest, event: Event) -> PlayerToken | None:
     joined = request.session.get(SESSION_PLAYERS, {}).get(str(event.pk))
     if not joined:
         return None
-    token = selectors.waiting_token(str(joined.get("token", "")))
+    token = waiting_token(str(joined.get("token", "")))
     if token is None or token.player_id != joined.get("player") or token.player.event_id != event.pk:
         return None
     return token

@@ -20,14 +20,9 @@ from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx
 from scoring.standings import Row
 from tournaments.display import sorted_rack
 from tournaments.models import Event, Game
-from tournaments.selectors import (
-    current_game,
-    current_round,
-    live_versions,
-    player_sight,
-    public_view,
-    results_being_checked,
-)
+from tournaments.selectors.games import current_game, current_round, player_sight, results_being_checked
+from tournaments.selectors.live import live_versions
+from tournaments.selectors.shown import public_view
 from tournaments.standings import counted_round_numbers, game_standings
 
 #: What one screen of the hall shows (``?screen=``): everything (a single screen), or one

@@ -42,7 +42,7 @@ from tournaments import notify
 from tournaments.foreground import FOREGROUND
 from tournaments.models import Event, Player
 from tournaments.permissions import can_arbitrate
-from tournaments.selectors import LiveVersions, live_versions
+from tournaments.selectors.live import LiveVersions, live_versions
 
 logger = logging.getLogger(__name__)
 
@@ -303,7 +303,7 @@ class _Channel:
         """While the phones' panels of ``building`` are built (a hall's take a good part of
         a second), the arbitrator's streams are told what changes for them alone: the round
         ruled after its close, which the console shows at once (its review) and the phones
-        not before the results are published (tournaments/selectors.py, live_versions)."""
+        not before the results are published (tournaments/selectors/live.py, live_versions)."""
         while not STOP.is_set():
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._poked.wait(), CHECK_SECONDS)

@@ -6,7 +6,7 @@ process, 13 s of CPU for 2,000 phones, the whole lead of a round before its last
 (measured with bench/hall/, README "Hall benchmark"). Instead each web process builds,
 once per public version, the panel every phone shares (one per language and rack order)
 and the own lines of the players whose phones listen to it there (three queries for all
-of them, :func:`tournaments.selectors.player_lines`); each phone's stream writes its
+of them, :func:`rooms.lines.player_lines`); each phone's stream writes its
 two. The page (phone.js) puts the lines in the panel's slots (``data-mine``), which the
 page's own panel fills on the server: one template either way.
 
@@ -41,10 +41,10 @@ from django import db
 from django.template.loader import render_to_string
 from django.utils import translation
 
+from rooms.lines import PlayerLines
 from rooms.templatetags.arbiter import KEPT_PARTS, part_key, receipt_html, result_html
 from rooms.views.phone import mine_context, player_lines_of, public_context, shared_at
 from tournaments.models import Event, PlayerToken
-from tournaments.selectors import PlayerLines
 
 logger = logging.getLogger(__name__)
 

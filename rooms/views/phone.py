@@ -19,6 +19,7 @@ from django.views.decorators.http import require_POST
 from plumbing.middleware import client_address, received_at
 from rooms.charts import player_chart
 from rooms.forms import JoinForm
+from rooms.lines import PlayerLines, player_lines
 from rooms.templatetags.arbiter import colon
 from rooms.views.common import (
     SESSION_PLAYERS,
@@ -33,17 +34,9 @@ from rooms.views.common import (
 from tournaments.core import ApplicationError
 from tournaments.display import sorted_rack
 from tournaments.models import Event, Player, PlayerToken, Round, seat_code_clean
-from tournaments.selectors import (
-    GameView,
-    LiveVersions,
-    PlayerLines,
-    current_round,
-    live_versions_of,
-    player_lines,
-    player_sight,
-    public_view,
-    results_being_checked,
-)
+from tournaments.selectors.games import current_round, player_sight, results_being_checked
+from tournaments.selectors.live import LiveVersions, live_versions_of
+from tournaments.selectors.shown import GameView, public_view
 from tournaments.services.players import join_number, player_token_issue, seat_code_needed
 from tournaments.services.slips import slip_submit
 

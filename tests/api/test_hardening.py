@@ -21,9 +21,9 @@ from rest_framework.test import APIClient
 
 from api.parsers import MAX_DEPTH, MAX_INTEGER, BodyRefused, nesting_depth, parse_json
 from api.serializers import MAX_NUMBER, MAX_PAGE_SIZE, PAGE_SIZE
+from api.views import events as event_views
 from arbiter.urls import handler400, handler404, handler500
 from tests.api.helpers import assert_error, event_url, top_slip
-from tournaments import selectors
 from tournaments.core import MAX_ANNOUNCED, MAX_WARNINGS
 from tournaments.models import Event, HistoryEntry, Player, Round, Ruling
 from tournaments.services.rounds import round_close
@@ -373,7 +373,7 @@ def test_a_server_error_answers_a_reference_and_nothing_of_its_cause(
     def broken(event: Event) -> None:
         raise RuntimeError(f"could not connect to {secret}")
 
-    monkeypatch.setattr(selectors, "live_versions", broken)
+    monkeypatch.setattr(event_views, "live_versions", broken)
     arbitrator_client.raise_request_exception = False
     with caplog.at_level(logging.ERROR):
         response = arbitrator_client.get(event_url(event, "live/"))

@@ -16,7 +16,7 @@ from solver.notation import format_move
 from tests.e2e import test_browser
 from tests.e2e.test_browser import LIVE_MS, SHOTS, console, shot
 from tournaments.models import Event, Round
-from tournaments.selectors import results_being_checked
+from tournaments.selectors.games import results_being_checked
 from tournaments.services.games import game_end, game_start, round_draw
 from tournaments.services.players import player_add
 from tournaments.services.rounds import analysis_for, round_close, round_open, round_place, round_publish

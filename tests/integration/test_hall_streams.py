@@ -28,8 +28,8 @@ from rooms.views.common import SESSION_PLAYERS
 from rooms.views.phone import SORT_KEY
 from tests.integration.conftest import require_redis
 from tests.tournaments.services.test_phone_slips import token
-from tournaments import selectors
 from tournaments.models import Event, Player, Round
+from tournaments.selectors.players import aplayer_tokens, player_token
 
 pytestmark = [pytest.mark.integration, pytest.mark.django_db(transaction=True)]
 
@@ -186,7 +186,7 @@ def test_streams_that_open_together_read_their_sessions_and_tokens_together(
     cookies = [seated(player, token(player)) for player in players]
     token_reads: list[int] = []
     session_reads: list[int] = []
-    tokens, mget = selectors.aplayer_tokens, redis_asyncio.Redis.mget
+    tokens, mget = aplayer_tokens, redis_asyncio.Redis.mget
 
     async def counted_tokens(keys: list[str], db: Any) -> Any:
         token_reads.append(len(keys))
@@ -196,7 +196,7 @@ def test_streams_that_open_together_read_their_sessions_and_tokens_together(
         session_reads.append(len(keys))
         return await mget(self, keys, *args)
 
-    monkeypatch.setattr(selectors, "aplayer_tokens", counted_tokens)
+    monkeypatch.setattr(hall, "aplayer_tokens", counted_tokens)
     monkeypatch.setattr(redis_asyncio.Redis, "mget", counted_mget)
     answers = open_streams([(path, cookie, b"panel=1") for cookie in cookies])
     assert [status for status, _h, _c in answers] == [200, 200, 200] and paths["thread"] == []
@@ -234,7 +234,7 @@ def test_what_the_loop_does_not_open_goes_to_djangos_path(open_round, paths) -> 
     assert open_stream(path, seated(anne, token(bruno)))[0] == 403
     released = token(chloe)
     cookie = seated(chloe, released)
-    selectors.player_token(released).delete()  # type: ignore[union-attr]
+    player_token(released).delete()  # type: ignore[union-attr]
     assert open_stream(path, cookie)[0] == 403
     # No such event: 404, as Django's path says.
     assert open_stream("/live/999999/stream/", seated(anne, token(anne)))[0] == 404
@@ -265,7 +265,7 @@ def test_a_failure_on_the_loop_leaves_the_stream_to_djangos_path(
     async def failing(keys: list[str], db: Any) -> Any:
         raise failure
 
-    monkeypatch.setattr(selectors, "aplayer_tokens", failing)
+    monkeypatch.setattr(hall, "aplayer_tokens", failing)
     status, _h, chunks = open_stream(f"/live/{round.game.event_id}/stream/", seated(anne, token(anne)))
     assert status == 200 and _first_message(chunks)["kind"] == "event: version"
     assert paths["thread"] == [f"/live/{round.game.event_id}/stream/"]

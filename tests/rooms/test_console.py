@@ -473,7 +473,7 @@ def test_a_rack_with_no_move_ends_the_game_for_that_reason(
 def test_the_current_round_is_none_between_a_new_game_and_its_draw(
     console: Client, event: Event, drawn: Round
 ) -> None:
-    from tournaments.selectors import current_round
+    from tournaments.selectors.games import current_round
 
     console.post(_url(event, "game/end/"))
     game_start(event=event)
@@ -1047,8 +1047,8 @@ def test_the_review_kept_between_its_pages_is_the_review_written_after_every_cha
     new one, the same as written from nothing."""
     from django.core.cache import caches
 
+    from rooms.listed import listed_review
     from rooms.views.console import round_page
-    from tournaments.selectors import listed_review
 
     proof = {"coordinates": "8H", "word": "PROOF", "announced_score": 30}
     _phone(event, 1).post(f"/p/{event.pk}/slip/", proof)

@@ -16,12 +16,12 @@ import pytest
 from asgiref.sync import sync_to_async
 from django.test import Client
 
+from rooms.lines import player_lines
 from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tests.tournaments.helpers import closed_unruled
 from tournaments.foreground import FOREGROUND
 from tournaments.models import Event, Player, PlayerToken, Round
-from tournaments.selectors import player_lines
 from tournaments.services.history import history_record
 from tournaments.services.players import player_release, player_token_issue
 from tournaments.services.rounds import round_close, round_publish
@@ -305,7 +305,7 @@ def _show_at_close(event: Event) -> None:
 def test_player_lines_read_by_id_or_for_the_whole_round_agree(
     console: Client, event: Event, players: list[Player], opened: Round, monkeypatch
 ) -> None:
-    from tournaments import selectors
+    from tournaments.selectors import slips
 
     _slip(event, 1, "8H PROOF", 28)
     _slip(event, 2, "8D BOOF", 12)
@@ -319,7 +319,7 @@ def test_player_lines_read_by_id_or_for_the_whole_round_agree(
     assert hidden[players[0].pk].slip is not None
     round = round_publish(round=round)
     by_id = player_lines(event, round, round.game.number, ids)
-    monkeypatch.setattr(selectors, "_LINES_BY_ID", 0)
+    monkeypatch.setattr(slips, "_LINES_BY_ID", 0)
     whole = player_lines(event, round, round.game.number, ids)
     assert by_id == whole
     assert by_id[players[1].pk].slip is not None and by_id[players[1].pk].slip.word == "PROOF"
@@ -545,7 +545,7 @@ def test_a_stream_that_sent_the_version_sends_every_part_with_its_next_panel() -
     from rooms.templatetags.arbiter import kept_placeholder
     from rooms.views import live
     from rooms.views.panels import Html, Lines, Panels, Seat
-    from tournaments.selectors import LiveVersions
+    from tournaments.selectors.live import LiveVersions
 
     seat = Seat(1, "fr", "v", "token")
     board = '<div class="kept" data-keep="board-1">plateau « é »</div>'
@@ -644,7 +644,7 @@ def test_a_stream_opened_again_leaves_out_what_the_last_one_sent() -> None:
     opens again (every five minutes, or after the Wi-Fi): the new stream leaves them out."""
     from rooms.views import live
     from rooms.views.panels import Html, Lines, Panels, Seat, held_by
-    from tournaments.selectors import LiveVersions
+    from tournaments.selectors.live import LiveVersions
 
     board = '<div class="kept" data-keep="board-0123456789abcdef">plateau</div>'
     html = Html.of(f"<p>1</p>{board}", [("board-0123456789abcdef", board, "")])

@@ -13,6 +13,8 @@ from django.test import Client
 from django.utils import translation
 
 from bench import invariants
+from rooms.lines import player_lines
+from rooms.listed import listed_review, listed_watch
 from rooms.templatetags import arbiter as arbiter_tags
 from rooms.templatetags.arbiter import receipt_html, result_html
 from scoring import adjudication as adj
@@ -24,7 +26,8 @@ from tests.tournaments.helpers import play_out
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, Player, Round, Ruling, Slip
 from tournaments.printing import render_sheet
-from tournaments.selectors import listed_review, listed_watch, player_lines, round_review, slip_watch
+from tournaments.selectors.review import round_review
+from tournaments.selectors.slips import slip_watch
 from tournaments.services.games import game_end, game_start, round_draw
 from tournaments.services.players import player_add, players_import
 from tournaments.services.rounds import round_close, round_open, round_place, round_publish

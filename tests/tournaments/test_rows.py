@@ -12,9 +12,9 @@ from django.db import transaction
 from django.db.models import Model, Q, signals
 from django.utils import timezone
 
-from tournaments import selectors
 from tournaments.models import Game, HistoryEntry, Player, PlayerToken, Round, Slip
 from tournaments.rows import Columns, column
+from tournaments.selectors.players import player_token
 from tournaments.services import slips
 from tournaments.services.events import event_create
 from tournaments.services.games import round_draw
@@ -69,13 +69,13 @@ def same_as_the_orm(game: Game, players: list[Player]) -> None:
     assert entry.at is not None and timezone.is_aware(entry.at)
     key = PlayerToken.objects.create(player=anne, confirmed_at=timezone.now()).key
 
-    token = selectors.player_token(key)
+    token = player_token(key)
     assert token is not None
     orm_token = PlayerToken.objects.select_related("player__event").get(key=key)
     assert_same(token, orm_token)
     assert_same(token.player, orm_token.player)
     assert_same(token.player.event, orm_token.player.event)
-    assert selectors.player_token(key + "x") is None
+    assert player_token(key + "x") is None
 
     with transaction.atomic():
         locked = slips._locked_round(None, event, anne, exclusive=False)

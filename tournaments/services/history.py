@@ -11,7 +11,7 @@ from tournaments import rows
 from tournaments.core import User
 from tournaments.models import Event, HistoryEntry
 from tournaments.notify import event_changed
-from tournaments.selectors import PRIVATE_ACTIONS, PRIVATE_ENTITIES
+from tournaments.selectors.live import PRIVATE_ACTIONS, PRIVATE_ENTITIES
 
 
 def actor(by: User) -> tuple[AuthUser | None, str]:

@@ -25,7 +25,7 @@ from tournaments.display import ruling_text, shown_move
 from tournaments.judging import adjudication_settings, judging_rules, prior_warnings, solo_players
 from tournaments.models import Event, HistoryEntry, Round, Ruling, Slip, handed_in_at
 from tournaments.notify import event_changed
-from tournaments.selectors import results_shown
+from tournaments.selectors.games import results_shown
 from tournaments.services.history import actor, history_record
 from tournaments.services.rounds import announced_choice, round_solve
 from tournaments.state import (
@@ -107,7 +107,7 @@ def round_rule_ahead(*, round_id: int, ruled_through: int = 0) -> int | None:
     the projector, the standings and the sheets read a round's rulings once it is closed
     and ruled whole again under its lock (only what differs is written then: a ruling
     ahead that still holds is the round's ruling). Their history says ``rule_ahead``, no
-    public change (the phones do not reload for it: tournaments/selectors.py). A round
+    public change (the phones do not reload for it: tournaments/selectors/live.py). A round
     closed once and reopened is not ruled ahead: its rulings were seen."""
     round = Round.objects.filter(pk=round_id).only("state", "solved_at").first()
     if round is None or round.state != Round.State.OPEN:

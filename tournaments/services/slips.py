@@ -21,7 +21,7 @@ from tournaments.core import MAX_ANNOUNCED, ApplicationError, User
 from tournaments.judging import SlipJudge
 from tournaments.messages import say_notes
 from tournaments.models import Event, Game, Player, Round, Ruling, Slip
-from tournaments.selectors import current_round
+from tournaments.selectors.games import current_round
 from tournaments.services.games import check_playing
 from tournaments.services.history import actor, history_record
 from tournaments.services.rulings import RULE_AGAIN_QUIET, arrived_after_time

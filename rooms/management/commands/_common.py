@@ -31,9 +31,10 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from solver.boards import layout
 from solver.formats.record import END_REASONS
-from tournaments import display, selectors
+from tournaments import display
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, Player, Round, Slip
+from tournaments.selectors import games, players
 from tournaments.state import StateError
 from tournaments.tasks import round_adjudicate_task, round_solve_task
 
@@ -264,7 +265,7 @@ def find_user(username: str | None) -> AuthUser | None:
 
 
 def playing_game(event: Event) -> Game:
-    game = selectors.playing_game(event)
+    game = games.playing_game(event)
     if game is None:
         raise CommandError(f"no game is being played in {event.name}: start one with round_draw --new-game")
     return game
@@ -278,7 +279,7 @@ def latest_game(event: Event, number: int | None = None) -> Game:
         if game is None:
             raise CommandError(f"{event.name} has no game {number}")
         return game
-    game = selectors.current_game(event)
+    game = games.current_game(event)
     if game is None:
         raise CommandError(f"no game has been started in {event.name}: start one with round_draw --new-game")
     return game
@@ -286,14 +287,14 @@ def latest_game(event: Event, number: int | None = None) -> Game:
 
 def current_round(game: Game) -> Round:
     """The round not yet placed: there is at most one (the services draw after placing)."""
-    round = selectors.unplaced_round(game)
+    round = games.unplaced_round(game)
     if round is None:
         raise CommandError(f"no round is drawn in game {game.number}: draw one with round_draw")
     return round
 
 
 def player_at(event: Event, table: int) -> Player:
-    player = selectors.player_at_table(event, table)
+    player = players.player_at_table(event, table)
     if player is None:
         raise CommandError(f"no player at table {table}")
     return player

@@ -26,8 +26,8 @@ from rooms.management.commands._common import (
 )
 from solver.formats.record import END_REASONS
 from solver.report import board_lines
-from tournaments import selectors
 from tournaments.models import Event, Game, Round
+from tournaments.selectors.games import current_game, playing_game, unplaced_round
 from tournaments.standings import top_total
 from tournaments.state import rebuild
 
@@ -61,7 +61,7 @@ class Command(ArbiterCommand):
         )
         players = event.players.count()
         self.say(f"  {plural(players, 'player')}" + ("" if players else ": import them with players_import"))
-        game = selectors.current_game(event)
+        game = current_game(event)
         if game is None:
             self.say("No game started: round_draw --new-game")
             return
@@ -70,7 +70,7 @@ class Command(ArbiterCommand):
         self.say(
             f"Game {game.number} ({state}): {plural(placed, 'round')} placed, top total {top_total(game)}"
         )
-        round = selectors.unplaced_round(game)
+        round = unplaced_round(game)
         if round is not None:
             self._round(event, round)
         if game.state == Game.State.ENDED:
@@ -117,7 +117,7 @@ class Command(ArbiterCommand):
             self.say("No event yet: create one with event_create")
             return
         for e in events:
-            playing = selectors.playing_game(e)
+            playing = playing_game(e)
             where = f"game {playing.number} playing" if playing else plural(e.games.count(), "game")
             players = plural(e.players.count(), "player")
             self.say(f"{e.pk:>5}  {e.code}  {e.starts_on}  {e.name}  ({players}, {where})")

@@ -14,8 +14,8 @@ from typing import Any
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from rooms.management.commands._common import find_event, prepare_database, write_file
-from tournaments import selectors
 from tournaments.printing import KINDS, SheetError, render_sheet
+from tournaments.selectors.players import player_at_table
 
 
 class Command(BaseCommand):
@@ -55,7 +55,7 @@ class Command(BaseCommand):
         event = find_event(opts["event"])
         player_id = opts["player"]
         if opts["table"] is not None:
-            player = selectors.player_at_table(event, opts["table"])
+            player = player_at_table(event, opts["table"])
             if player is None:
                 raise CommandError(f"{event.name} has no player at table {opts['table']}")
             player_id = player.pk

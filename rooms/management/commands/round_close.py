@@ -18,7 +18,7 @@ from rooms.management.commands._common import (
     tables_text,
 )
 from tournaments.models import Round
-from tournaments.selectors import round_review
+from tournaments.selectors.review import round_review
 from tournaments.services.rounds import round_close
 
 

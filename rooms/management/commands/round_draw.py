@@ -15,7 +15,7 @@ from django.core.management.base import CommandError, CommandParser
 from django.db import transaction
 
 from rooms.management.commands._common import ArbiterCommand
-from tournaments import selectors
+from tournaments.selectors.games import playing_game
 from tournaments.services.games import game_start, round_draw
 
 
@@ -43,7 +43,7 @@ class Command(ArbiterCommand):
         if opts["rejected"] and not opts["rack"]:
             raise CommandError("--rejected goes with --rack: a random draw records its own rejected racks")
         event = self.event()
-        game = selectors.playing_game(event)
+        game = playing_game(event)
         if game is not None and opts["new_game"]:
             raise CommandError(f"game {game.number} is still being played: end it with game_end first")
         if game is None and not opts["new_game"]:

@@ -37,7 +37,8 @@ from rooms.management.commands._common import (
 )
 from scoring.adjudication import Reason
 from tournaments.models import Event, Game, Round, Ruling
-from tournaments.selectors import RULED, round_review
+from tournaments.selectors.games import RULED
+from tournaments.selectors.review import round_review
 from tournaments.services.rounds import round_publish
 from tournaments.services.rulings import ruling_accept_shift, ruling_average, ruling_override
 

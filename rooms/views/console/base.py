@@ -8,13 +8,13 @@ from django.shortcuts import redirect
 from django.utils.translation import gettext as _
 
 from rooms.views.common import number
-from tournaments import selectors
 from tournaments.core import ApplicationError
 from tournaments.models import (
     Event,
     Game,
     Round,
 )
+from tournaments.selectors import games
 from tournaments.services.slips import check_round
 
 
@@ -23,7 +23,7 @@ def back(event: Event) -> HttpResponse:
 
 
 def playing_game(event: Event) -> Game:
-    game = selectors.playing_game(event)
+    game = games.playing_game(event)
     if game is None:
         raise ApplicationError(_("No game is being played: start one."))
     return game
@@ -34,7 +34,7 @@ def unplaced_round(event: Event, request: HttpRequest | None = None) -> Round:
     ``round_key``, "game-round"): a click on a page left a round behind, or a paper slip
     typed as another arbitrator placed the round, must not act on the next round."""
     game = playing_game(event)
-    round = selectors.unplaced_round(game)
+    round = games.unplaced_round(game)
     if round is None:
         raise ApplicationError(_("No rack is drawn: draw one."))
     if request is not None:

@@ -16,12 +16,12 @@ from rooms.forms import (
 )
 from rooms.views.common import arbitrated_event, arbitrator_page, number, refusals
 from rooms.views.hall import join_url
-from tournaments import selectors
 from tournaments.core import ApplicationError
 from tournaments.models import (
     Player,
     PlayerToken,
 )
+from tournaments.selectors.players import join_requests
 from tournaments.services.players import (
     PLAYER_FIELDS,
     join_number,
@@ -92,7 +92,7 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
         phone_at=Subquery(phones.values("confirmed_at")[:1]),
         phone_address=Subquery(phones.values("address")[:1]),
     )
-    waiting = [(t, join_number(t)) for t in selectors.join_requests(event)]
+    waiting = [(t, join_number(t)) for t in join_requests(event)]
     return render(
         request,
         "console/players.html",

@@ -20,7 +20,6 @@ from rooms.forms import (
 )
 from rooms.views.common import arbitrated_event, arbitrator_page, number, refusals
 from rooms.views.console.base import back, playing_game, unplaced_round
-from tournaments import selectors
 from tournaments.core import ApplicationError
 from tournaments.display import shown_move
 from tournaments.models import (
@@ -28,10 +27,7 @@ from tournaments.models import (
     Game,
     Round,
 )
-from tournaments.selectors import (
-    current_game,
-    typed_rack_problem,
-)
+from tournaments.selectors import games as game_selectors
 from tournaments.services import games, rounds, watchdog
 
 
@@ -62,7 +58,7 @@ def game_end(request: HttpRequest, event_id: int) -> HttpResponse:
     event = arbitrated_event(request, event_id)
     with refusals(request):
         game = playing_game(event)
-        pending = selectors.unplaced_round(game)
+        pending = game_selectors.unplaced_round(game)
         # A drawn rack with no legal move ends the game for that reason (the record and the
         # game sheet say so); otherwise the arbitrator stops it.
         no_move = pending is not None and pending.solved_at is not None and not pending.tops
@@ -100,10 +96,10 @@ def rack_check(request: HttpRequest, event_id: int) -> HttpResponse:
     """As the arbitrator types a rack drawn by hand: would it be accepted, and if not, why."""
     event = arbitrated_event(request, event_id)
     typed = (request.GET.get("typed") or "").strip()[:20]
-    game = selectors.playing_game(event)
+    game = game_selectors.playing_game(event)
     problem = ""
     if typed and game is not None:
-        problem = typed_rack_problem(game, typed, _rejected(request.GET))
+        problem = game_selectors.typed_rack_problem(game, typed, _rejected(request.GET))
     return render(request, "console/_rack_check.html", {"typed": typed.upper(), "problem": problem})
 
 
@@ -193,10 +189,10 @@ def round_unplace(request: HttpRequest, event_id: int) -> HttpResponse:
     event = arbitrated_event(request, event_id)
     with refusals(request):
         # The game being played, or the last one when a placement ended it.
-        game = current_game(event)
+        game = game_selectors.current_game(event)
         if game is None:
             raise ApplicationError(_("No game is being played: start one."))
-        if game.state == Game.State.PLAYING and selectors.unplaced_round(game) is not None:
+        if game.state == Game.State.PLAYING and game_selectors.unplaced_round(game) is not None:
             unplaced_round(event, request)  # the page's round: a click from a stale page does nothing
         placed = rounds.round_unplace(game=game, by=request.user)
         messages.success(

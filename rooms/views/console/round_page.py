@@ -15,9 +15,9 @@ from django.utils.functional import SimpleLazyObject
 from rooms.forms import (
     SlipForm,
 )
+from rooms.listed import listed_review, listed_watch
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx
 from solver.notation import parse_move
-from tournaments import selectors
 from tournaments.display import board_size, end_reason_text, rack_text, shown_move
 from tournaments.linked import linker
 from tournaments.models import (
@@ -25,16 +25,11 @@ from tournaments.models import (
     Game,
     Round,
 )
-from tournaments.selectors import (
-    RULED,
-    current_game,
-    current_round,
-    listed_review,
-    listed_watch,
-    live_versions,
-    public_view,
-    review_version,
-)
+from tournaments.selectors.games import RULED, current_game, current_round
+from tournaments.selectors.live import live_versions
+from tournaments.selectors.players import join_requests
+from tournaments.selectors.review import review_version
+from tournaments.selectors.shown import public_view
 from tournaments.state import master_round
 
 #: The parts of the round's page that its stream reloads, each on its own (console/_<part>.html).
@@ -58,7 +53,7 @@ def _round_context(request: HttpRequest, event: Event, part: str | None = None) 
     }
     if part is None:
         # Phones asking for a table (where the arbitrator confirms joins): said at the top.
-        context["waiting_phones"] = len(selectors.join_requests(event))
+        context["waiting_phones"] = len(join_requests(event))
         context["slip_form"] = SlipForm()
     if "board" in wants:
         context["view"] = public_view(event, versions.public) if game else None

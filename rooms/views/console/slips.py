@@ -15,9 +15,9 @@ from rooms.forms import (
 )
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, refusals
 from rooms.views.console.base import back, unplaced_round
-from tournaments import selectors
 from tournaments.core import ApplicationError
 from tournaments.judging import move_preview
+from tournaments.selectors.players import player_at_table
 from tournaments.services.slips import paper_slip_submit
 
 
@@ -36,7 +36,7 @@ def slip_entry(request: HttpRequest, event_id: int) -> HttpResponse:
         data = form.cleaned_data
         with refusals(request, refused if is_htmx(request) else None):
             round = unplaced_round(event, request)
-            player = selectors.player_at_table(event, data["table"])
+            player = player_at_table(event, data["table"])
             if player is None:
                 raise ApplicationError(_("No player at table %(table)s.") % {"table": data["table"]})
             preview = move_preview(
@@ -119,7 +119,7 @@ def slip_preview(request: HttpRequest, event_id: int) -> HttpResponse:
     error = ""
     coordinates, word = data.get("coordinates") or "", data.get("word") or ""
     if data.get("table"):
-        player = selectors.player_at_table(event, data["table"])
+        player = player_at_table(event, data["table"])
     if coordinates or word:
         try:
             preview = move_preview(

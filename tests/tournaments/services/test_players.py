@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from tournaments import selectors
 from tournaments.core import ApplicationError
 from tournaments.models import JOIN_WAIT, Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
+from tournaments.selectors.players import join_requests, player_token, waiting_token
 from tournaments.services.games import round_draw
 from tournaments.services.players import (
     PENDING_LIMIT,
@@ -79,7 +79,7 @@ def test_a_table_joins_on_one_phone_until_it_is_released(event: Event, players: 
     )
     token = player_token_issue(event=event, code=event.code.lower(), seat=seat.lower())
     assert token.player == players[1] and token.confirmed_at is not None
-    assert selectors.player_token(token.key) is not None
+    assert player_token(token.key) is not None
     with pytest.raises(ApplicationError, match="already joined on another phone"):
         player_token_issue(event=event, code=event.code, seat=seat)
     # The same phone, holding its token, joins again.
@@ -109,11 +109,11 @@ def test_the_event_code_and_a_table_take_no_seat_unless_the_arbitrator_confirms(
     assert first.confirmed_at is None and second.confirmed_at is None
     assert join_number(first) != join_number(second) or first.key != second.key
     # Waiting tokens do nothing: no slip, no stream (the selector every slip reads).
-    assert selectors.player_token(first.key) is None
+    assert player_token(first.key) is None
     # The same phone asking again keeps its place (and its number).
     assert player_token_issue(event=event, code=event.code, table=1, held=first.key).pk == first.pk
     player_join_confirm(token=first, by=None)
-    assert selectors.player_token(first.key) is not None
+    assert player_token(first.key) is not None
     assert not PlayerToken.objects.filter(pk=second.pk).exists()  # refused with the confirmation
     with pytest.raises(ApplicationError, match="no longer waits"):
         player_join_confirm(token=second, by=None)
@@ -250,7 +250,7 @@ def test_a_player_without_a_slip_is_removed_with_their_missing_rulings(
 def test_a_withdrawn_player_hands_in_nothing_and_is_not_ruled_in_later_rounds(
     game: Game, players: list[Player], arbitrator
 ) -> None:
-    from tournaments import selectors
+    from tournaments.selectors.slips import slip_watch
 
     first = round_open(round=round_draw(game=game))
     anne = players[0]
@@ -265,7 +265,7 @@ def test_a_withdrawn_player_hands_in_nothing_and_is_not_ruled_in_later_rounds(
     anne = Player.objects.get(pk=anne.pk)
     with pytest.raises(ApplicationError, match="table 1 has withdrawn"):
         _top_slip(Round.objects.get(pk=second.pk), anne)
-    watch = selectors.slip_watch(Round.objects.get(pk=second.pk))
+    watch = slip_watch(Round.objects.get(pk=second.pk))
     assert watch.expected == 3 and 1 not in watch.missing_tables
     round_close(round=Round.objects.get(pk=second.pk))
     assert not Ruling.objects.filter(round=second, player=anne).exists()
@@ -309,7 +309,7 @@ def test_one_address_cannot_fill_a_tables_waiting_list_and_requests_go_stale(
     assert real.confirmed_at is None
     PlayerToken.objects.filter(player=players[0]).update(created_at=timezone.now() - JOIN_WAIT)
     # Stale: listed nowhere, confirmed by nobody.
-    assert selectors.join_requests(event) == [] and selectors.waiting_token(real.key) is None
+    assert join_requests(event) == [] and waiting_token(real.key) is None
     with pytest.raises(ApplicationError, match="no longer waits"):
         player_join_confirm(token=real, by=None)
     player_token_issue(event=event, code=event.code, table=1, address="10.0.0.8")

@@ -383,7 +383,7 @@ def test_a_paper_slip_typed_while_the_clock_is_paused_keeps_its_time(
 def test_the_results_are_shown_once_published_or_placed(
     game: Game, players: list[Player], arbitrator
 ) -> None:
-    from tournaments.selectors import results_shown
+    from tournaments.selectors.games import results_shown
 
     round = round_open(round=round_draw(game=game))
     with pytest.raises(ApplicationError, match="once its slips are ruled"):

@@ -12,7 +12,7 @@ from tests.tournaments.helpers import draw_and_open as _open_round
 from tests.tournaments.helpers import draw_round
 from tournaments import queue, rows, tasks
 from tournaments.models import HistoryEntry, Player, Round, Ruling, Slip
-from tournaments.selectors import live_versions
+from tournaments.selectors.live import live_versions
 from tournaments.services.rounds import round_close, round_open, round_place, round_publish, round_reopen
 from tournaments.services.rulings import RULING_FIELDS, round_adjudicate, round_rule_ahead, ruling_override
 from tournaments.services.slips import slip_submit
