@@ -31,8 +31,10 @@ from api.views.base import EventMixin
 from multiplex.auth import CentreKeyAuthentication, CentrePrincipal
 from multiplex.models import Centre, Multiplex
 from multiplex.selectors import (
+    multiplex_centre,
     multiplex_centres,
     multiplex_of,
+    multiplex_player,
     multiplex_players,
     multiplex_standings,
     multiplex_top_total,
@@ -603,7 +605,7 @@ class MultiplexPlayerRemoveView(MultiplexMixin, APIView):
     permission_classes = [IsEventArbitrator]
 
     def post(self, request: Request, event_id: int, player_id: int) -> Response:
-        player = multiplex_players(self.multiplex()).filter(pk=player_id).first()
+        player = multiplex_player(self.multiplex(), player_id)
         if player is None:
             raise NotFound(_("this player is not a player of this multiplex"))
         data = PlayerRemoveSerializer(data=request.data)
@@ -632,7 +634,7 @@ class MultiplexStandingsView(MultiplexMixin, APIView):
         game = query.validated_data.get("game")
         centre = query.validated_data.get("centre")
         category = query.validated_data.get("category")
-        if centre is not None and not multiplex.centres.filter(pk=centre).exists():
+        if centre is not None and multiplex_centre(multiplex, centre) is None:
             raise NotFound(_("centre %(id)s is not a centre of this multiplex") % {"id": centre})
         rows, centres = multiplex_standings(multiplex, game=game, centre=centre, category=category)
         body = {

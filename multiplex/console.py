@@ -11,7 +11,6 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from multiplex import selectors as mx_selectors
-from multiplex.models import CentrePlayer, HubGame
 from multiplex.selectors import multiplex_standings, multiplex_top_total
 from multiplex.services import centre as centre_service
 from multiplex.services.results import centre_player_remove, centre_player_restore
@@ -73,7 +72,7 @@ def key_read_out(request: HttpRequest, event_id: int) -> HttpResponse:
     if hub is None:
         raise Http404(_("this event is not a multiplex"))
     game, centre_id = number(request.POST.get("game")), number(request.POST.get("centre"))
-    centre = hub.centres.filter(pk=centre_id).first() if centre_id is not None else None
+    centre = mx_selectors.multiplex_centre(hub, centre_id) if centre_id is not None else None
     with refusals(request):
         if centre is None or game is None:
             raise ApplicationError(_("Which centre, which game? Choose them in the list."))
@@ -96,9 +95,7 @@ def multiplex_player_remove(request: HttpRequest, event_id: int) -> HttpResponse
     if hub is None:
         raise Http404(_("this event is not a multiplex"))
     player_id = number(request.POST.get("player"))
-    player = (
-        mx_selectors.multiplex_players(hub).filter(pk=player_id).first() if player_id is not None else None
-    )
+    player = mx_selectors.multiplex_player(hub, player_id) if player_id is not None else None
     reason = request.POST.get("reason", "")
     with refusals(request):
         if player is None:
@@ -122,15 +119,14 @@ def multiplex(request: HttpRequest, event_id: int) -> HttpResponse:
     if hub is None:
         raise Http404(_("this event is not a multiplex"))
     centres = list(mx_selectors.multiplex_centres(hub))
-    games = list(HubGame.objects.filter(multiplex=hub).order_by("number"))
+    games = list(mx_selectors.hub_games(hub))
     game = next((g.number for g in games if str(g.number) == request.GET.get("game")), None)
     centre = next((c for c in centres if str(c.pk) == request.GET.get("centre")), None)
     category = request.GET.get("category") or None
     rows, centre_of = multiplex_standings(
         hub, game=game, centre=centre.pk if centre else None, category=category
     )
-    categories = sorted({c for c in CentrePlayer.objects.filter(centre__multiplex=hub).values_list(
-        "category", flat=True) if c})  # fmt: skip
+    categories = mx_selectors.multiplex_categories(hub)
     players = list(mx_selectors.multiplex_players(hub))
     return render(
         request,

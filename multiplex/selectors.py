@@ -23,6 +23,31 @@ def hub_game(multiplex: Multiplex, number: int | None) -> HubGame | None:
     return games.last() if number is None else games.filter(number=number).first()
 
 
+def hub_games(multiplex: Multiplex) -> QuerySet[HubGame]:
+    """The multiplex's games, the first first."""
+    return HubGame.objects.filter(multiplex=multiplex).order_by("number")
+
+
+def multiplex_centre(multiplex: Multiplex, centre_id: int) -> Centre | None:
+    """A centre of ``multiplex`` only: an id of another multiplex's is not found."""
+    return multiplex.centres.filter(pk=centre_id).first()
+
+
+def centre_named(multiplex: Multiplex, name: str) -> Centre | None:
+    return multiplex.centres.filter(name=name).first()
+
+
+def multiplex_player(multiplex: Multiplex, player_id: int) -> CentrePlayer | None:
+    """A player of one of the multiplex's centres (:func:`multiplex_players`), by id."""
+    return multiplex_players(multiplex).filter(pk=player_id).first()
+
+
+def multiplex_categories(multiplex: Multiplex) -> list[str]:
+    """The categories of the centres' players, in alphabetical order."""
+    found = CentrePlayer.objects.filter(centre__multiplex=multiplex).values_list("category", flat=True)
+    return sorted({c for c in found if c})
+
+
 def multiplex_players(multiplex: Multiplex) -> QuerySet[CentrePlayer]:
     """Every centre's players as their rosters name them (off the ranking too), by centre."""
     return (

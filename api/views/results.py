@@ -27,7 +27,7 @@ from api.views.base import (
     arbitrator_or_player,
 )
 from scoring.standings import to_dict
-from tournaments.selectors.games import has_counted_rounds
+from tournaments.selectors.games import event_game, has_counted_rounds
 from tournaments.standings import counted_round_numbers, event_standings, game_standings
 
 
@@ -54,7 +54,7 @@ class StandingsView(EventMixin, APIView):
         category: str | None = query.validated_data.get("category")
         game = None
         if number is not None:
-            game = event.games.filter(number=number).first()
+            game = event_game(event, number)
             if game is None:
                 raise NotFound(_("game %(number)s does not exist") % {"number": number})
         if not is_arbitrator(request, event) and not has_counted_rounds(event, game_number=number):

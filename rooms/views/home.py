@@ -17,6 +17,7 @@ from django.views.decorators.http import require_POST
 from plumbing.middleware import client_address
 from solver.boards import LAYOUT_NAMES
 from tournaments.models import Event, board_choice
+from tournaments.selectors.events import arbitrated_events
 from tournaments.services.demo import event_demo
 
 
@@ -44,8 +45,7 @@ def home(request: HttpRequest) -> HttpResponse:
     user = request.user
     events: list[Event] = []
     if user.is_authenticated:
-        listed = Event.objects.all() if user.is_staff else Event.objects.filter(created_by=user.pk)
-        events = list(listed.order_by("-starts_on")[:20])
+        events = list(arbitrated_events(user)[:20])
     form = FirstArbitratorForm() if _first_run(request) else None
     return render(request, "home.html", {"boards": boards, "events": events, "first_run_form": form})
 

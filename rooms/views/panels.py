@@ -44,7 +44,8 @@ from django.utils import translation
 from rooms.lines import PlayerLines
 from rooms.templatetags.arbiter import KEPT_PARTS, part_key, receipt_html, result_html
 from rooms.views.phone import mine_context, player_lines_of, public_context, shared_at
-from tournaments.models import Event, PlayerToken
+from tournaments.models import Event
+from tournaments.selectors.players import confirmed_token_keys
 
 logger = logging.getLogger(__name__)
 
@@ -228,9 +229,7 @@ def build(
         # The tokens are read again at each build (one statement for the hall): a stream
         # opened before its table was released must not carry the next holder's lines.
         held = {seat.token for seat in seats}
-        valid = set(
-            PlayerToken.objects.filter(key__in=held, confirmed_at__isnull=False).values_list("key", flat=True)
-        )
+        valid = confirmed_token_keys(held)
         seats = [seat for seat in seats if seat.token in valid]
         pause()
         lines = player_lines_of(shared, sorted({seat.player for seat in seats}))

@@ -34,8 +34,10 @@ from rooms.views.common import (
 from tournaments.core import ApplicationError
 from tournaments.display import sorted_rack
 from tournaments.models import Event, Player, PlayerToken, Round, seat_code_clean
+from tournaments.selectors.events import event_with_code
 from tournaments.selectors.games import current_round, player_sight, results_being_checked
 from tournaments.selectors.live import LiveVersions, live_versions_of
+from tournaments.selectors.players import person_at_table, person_named
 from tournaments.selectors.shown import GameView, public_view
 from tournaments.services.players import join_number, player_token_issue, seat_code_needed
 from tournaments.services.slips import slip_submit
@@ -54,12 +56,8 @@ def _join_allowed(request: HttpRequest) -> bool:
 
 def _find_player(event: Event, who: str) -> Player | None:
     who = who.strip()
-    people = event.players.people()
     table = number(who)
-    if table is not None:
-        return people.at_table(table).first()
-    named = list(people.filter(name__iexact=who)[:2])
-    return named[0] if len(named) == 1 else None
+    return person_at_table(event, table) if table is not None else person_named(event, who)
 
 
 def _take_seat(request: HttpRequest, event: Event, typed: str, who: str) -> PlayerToken:
@@ -93,7 +91,7 @@ def join(request: HttpRequest, code: str = "") -> HttpResponse:
             messages.error(request, _("Too many attempts: wait a minute and try again."))
         elif form.is_valid():
             typed = form.cleaned_data["code"].strip().upper()
-            event = Event.objects.filter(code__iexact=typed).first()
+            event = event_with_code(typed)
             if event is None:
                 messages.error(request, _unknown())
             else:

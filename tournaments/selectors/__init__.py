@@ -2,10 +2,12 @@
 terminal commands and the API, one module per entity or concern; a caller imports a
 read from its module (this package re-exports nothing):
 
-- ``events``: the events a caller may list, an event's history;
-- ``players``: who sits at a table, the phones' tokens, the joins waiting;
-- ``games``: the game being played, the round the arbitrator acts on, what a player may
-  see of a round (``player_sight``);
+- ``events``: the events a caller may list, one by its join code, an event's history
+  and printed sheets;
+- ``lexicons``: a word list by its name;
+- ``players``: who sits at a table, the phones' tokens, the joins waiting, the categories;
+- ``games``: the game being played, the round the arbitrator acts on (and the others of
+  a game), what a player may see of a round (``player_sight``);
 - ``slips``: the watch of an open round, a round's slips, what a phone shows of its own
   player (read as values: rooms/lines.py shapes them);
 - ``review``: the review of a round (the rulings by move and by reason), one ruling;

@@ -37,11 +37,44 @@ def event_game(event: Event, number: int) -> Game | None:
     return event.games.filter(number=number).first()
 
 
+def game_ended(game_id: int) -> bool:
+    """Whether game ``game_id`` has ended, as stored now (a placement may have ended it)."""
+    return Game.objects.filter(pk=game_id, state=Game.State.ENDED).exists()
+
+
 def unplaced_round(game: Game) -> Round | None:
     """The round whose move is not on the board yet (drawn, open, closed or ruled): the
     one the arbitrator acts on. None between a placement that ended the game and the
     next game."""
     return game.rounds.unplaced().order_by("number").last()
+
+
+def game_round(game: Game, number: int) -> Round | None:
+    """Round ``number`` of ``game``, if it has one."""
+    return game.rounds.filter(number=number).first()
+
+
+def round_with_game(round_id: int) -> Round | None:
+    return Round.objects.filter(pk=round_id).select_related("game").first()
+
+
+def last_round(game: Game) -> Round | None:
+    """The game's last round drawn, whatever its state."""
+    return game.rounds.order_by("-number").first()
+
+
+def last_placed_round(game: Game) -> Round | None:
+    return game.rounds.filter(state=Round.State.PLACED).order_by("-number").first()
+
+
+def last_ruled_round(game: Game) -> Round | None:
+    """The game's last round whose slips are ruled (:data:`RULED`)."""
+    return game.rounds.filter(state__in=RULED).order_by("number").last()
+
+
+def placed_count(game: Game) -> int:
+    """How many of the game's rounds are placed."""
+    return game.rounds.filter(state=Round.State.PLACED).count()
 
 
 def current_round(event: Event) -> Round | None:

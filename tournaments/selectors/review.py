@@ -11,7 +11,7 @@ from django.db.models import Count, Max, QuerySet
 
 from scoring import adjudication as adj
 from tournaments.display import shown_move
-from tournaments.models import Event, HistoryEntry, Round, Ruling
+from tournaments.models import Event, HistoryEntry, Player, Round, Ruling
 
 INVALID = (adj.Reason.ILLEGAL, adj.Reason.NOT_IN_LEXICON, adj.Reason.UNREADABLE)
 #: The review's lists of slips scored 0, by reason; every other ruling with a move is
@@ -182,3 +182,8 @@ def event_ruling(event: Event, ruling_id: int) -> Ruling | None:
 
 def round_ruling(round: Round, table: int) -> Ruling | None:
     return _rulings().filter(round=round, player__table=table).first()
+
+
+def player_ruling(round: Round, player: Player) -> Ruling | None:
+    """The ruling of ``player`` in ``round``; None for a player added after its close."""
+    return Ruling.objects.filter(round=round, player=player).first()

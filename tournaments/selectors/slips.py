@@ -8,7 +8,7 @@ from typing import Any, Generic, TypeVar
 
 from django.db.models import QuerySet
 
-from tournaments.models import Event, Round, Ruling, Slip, counted_rounds
+from tournaments.models import Event, Player, Round, Ruling, Slip, counted_rounds
 from tournaments.selectors.games import player_sight
 
 #: A slip of a watch: the model's (the API) or the values a page reads of it (the console's,
@@ -63,6 +63,31 @@ def watched(round: Round, slips: list[S], handed: set[int]) -> SlipWatch[S]:
 def round_slips(round: Round, *, player_id: int | None = None) -> QuerySet[Slip]:
     slips = Slip.objects.filter(round=round).select_related("player")
     return slips if player_id is None else slips.filter(player_id=player_id)
+
+
+def current_slip(round: Round, player: Player) -> Slip | None:
+    """The slip of ``player`` that counts in ``round``, if they handed one in."""
+    return Slip.objects.filter(round=round, player=player, current=True).first()
+
+
+def still_current(slip: Slip) -> bool:
+    """Whether ``slip`` is still the one that counts, as stored now (another may replace it)."""
+    return Slip.objects.filter(pk=slip.pk, current=True).exists()
+
+
+def current_slip_count(round: Round) -> int:
+    """How many players have a slip that counts in ``round``."""
+    return round.slips.filter(current=True).count()
+
+
+def late_slip_count(round: Round) -> int:
+    return round.slips.filter(late=True).count()
+
+
+def tables_without_slip(round: Round) -> list[int]:
+    """The tables of the event's players (virtual ones too) with no current slip in ``round``."""
+    have = set(round.slips.filter(current=True).values_list("player_id", flat=True))
+    return [p.table for p in round.game.event.players.order_by("table") if p.pk not in have]
 
 
 # --------------------------------------------------------------------------- a phone's own lines

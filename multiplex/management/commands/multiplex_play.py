@@ -24,14 +24,16 @@ from typing import Any
 
 from django.core.management.base import CommandError, CommandParser
 
-from multiplex.link import hub_copy, hub_link
-from multiplex.models import HubLink, HubOutbox
+from multiplex.link import hub_copy, hub_link, link_state
+from multiplex.models import HubLink
 from multiplex.services.centre import hub_sync
 from rooms.management.commands._common import ArbiterCommand
 from rooms.management.commands._virtual import category_of, hand_in_slips, level_of
 from solver.players import VirtualPlayer
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, Player, Round
+from tournaments.selectors.games import current_game, last_round, placed_count
+from tournaments.selectors.players import virtual_players
 from tournaments.services.games import game_end, game_start, round_draw
 from tournaments.services.players import player_add
 from tournaments.services.rounds import round_close, round_open, round_place
@@ -64,12 +66,12 @@ class Command(ArbiterCommand):
         if link is None:
             raise CommandError(f"{event.name} is not a centre of a multiplex: run multiplex_join first")
         players = self._players(event, link, opts["players"], opts["levels"])
-        game = event.games.filter(state=Game.State.PLAYING).first() or event.games.order_by("number").last()
+        game = current_game(event)
         if game is None:
             game = game_start(event=event, by=self.user)
         deadline = time.monotonic() + opts["patience"]
         until = opts["until_round"]
-        while game.state == Game.State.PLAYING and not (until and _placed(game) >= until):
+        while game.state == Game.State.PLAYING and not (until and placed_count(game) >= until):
             if self._step(game, players, opts["seed"]):
                 deadline = time.monotonic() + opts["patience"]
             else:
@@ -86,9 +88,7 @@ class Command(ArbiterCommand):
         self._report(event, link, game, opts["json"])
 
     def _players(self, event: Event, link: HubLink, count: int, levels: list[int] | None) -> list[Player]:
-        players = list(
-            Player.objects.filter(event=event, virtual_level__isnull=False).playing().order_by("table")
-        )
+        players = list(virtual_players(event))
         if players or count < 1:
             return players
         chosen = [
@@ -107,7 +107,7 @@ class Command(ArbiterCommand):
 
     def _step(self, game: Game, players: list[Player], seed: int) -> bool:
         """One step of the round in play; False when it waits for the hub."""
-        round = game.rounds.order_by("-number").first()
+        round = last_round(game)
         if round is None or round.state == Round.State.PLACED:
             try:
                 round_draw(game=game, by=self.user)
@@ -155,9 +155,9 @@ class Command(ArbiterCommand):
             "event_id": event.pk,
             "centre": link.centre_name,
             "game": game.number,
-            "placed": _placed(game),
+            "placed": placed_count(game),
             "ended": game.end_reason,
-            "waiting": HubOutbox.objects.filter(link=link, sent_at__isnull=True).count(),
+            "waiting": _waiting(event),
             "last_error": link.last_error,
         }
         if as_json:
@@ -180,5 +180,6 @@ def _levels(text: str) -> list[int]:
     return levels
 
 
-def _placed(game: Game) -> int:
-    return game.rounds.filter(state=Round.State.PLACED).count()
+def _waiting(event: Event) -> int:
+    state = link_state(event)
+    return state.waiting if state is not None else 0

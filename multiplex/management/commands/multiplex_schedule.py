@@ -16,8 +16,8 @@ from django.core.management.base import CommandError, CommandParser
 from django.utils import timezone
 
 from multiplex.management.commands.multiplex_create import parse_start
-from multiplex.models import HubGame, Multiplex
-from multiplex.selectors import multiplex_of
+from multiplex.models import Multiplex
+from multiplex.selectors import centre_named, hub_games, multiplex_of
 from multiplex.services.serving import game_schedule, key_read_out
 from rooms.management.commands._common import ArbiterCommand
 
@@ -35,7 +35,7 @@ class Command(ArbiterCommand):
         if multiplex is None:
             raise CommandError("this event is not a multiplex: run multiplex_create first")
         if opts["read_out"]:
-            centre = multiplex.centres.filter(name=opts["read_out"]).first()
+            centre = centre_named(multiplex, opts["read_out"])
             if centre is None or opts["game"] is None:
                 raise CommandError("--read-out needs --game and the name of one of the multiplex's centres")
             key_read_out(multiplex=multiplex, game=opts["game"], centre=centre, by=self.user)
@@ -47,7 +47,7 @@ class Command(ArbiterCommand):
                 multiplex=multiplex, game=opts["game"], starts_at=parse_start(opts["starts_at"]), by=self.user
             )
         now = timezone.now()
-        for game in HubGame.objects.filter(multiplex=multiplex).order_by("number"):
+        for game in hub_games(multiplex):
             start = timezone.localtime(game.started_at).isoformat(timespec="minutes")
             started = game.started_at <= now and multiplex.mode == Multiplex.Mode.PREPARED
             key = f"  key {game.seal_key}" if started and game.seal_key else ""

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.management.base import CommandError
 
-from multiplex.models import HubCopy, HubOutbox
+from multiplex.link import link_state
 from multiplex.services.centre import hub_sync
 from rooms.management.commands._common import ArbiterCommand
 
@@ -26,9 +26,7 @@ class Command(ArbiterCommand):
         self.say(f"Sent {report.sent}, fetched {report.fetched} round(s).")
         for refused in report.refused:
             self.say(f"  refused by the hub: {refused}")
-        waiting = HubOutbox.objects.filter(link__event=event, sent_at__isnull=True).count()
-        copies = HubCopy.objects.filter(link__event=event)
-        last = copies.order_by("-game", "-number").first()
-        if last is not None:
-            self.say(f"  the hub has served up to game {last.game}, round {last.number}")
-        self.say(f"  waiting to be sent: {waiting}")
+        state = link_state(event)
+        if state is not None and state.served is not None:
+            self.say(f"  the hub has served up to game {state.served[0]}, round {state.served[1]}")
+        self.say(f"  waiting to be sent: {state.waiting if state is not None else 0}")

@@ -34,7 +34,7 @@ from solver.formats.record import END_REASONS
 from tournaments import display
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, Player, Round, Slip
-from tournaments.selectors import games, players
+from tournaments.selectors import events, games, players
 from tournaments.state import StateError
 from tournaments.tasks import round_adjudicate_task, round_solve_task
 
@@ -71,7 +71,7 @@ def failed_task(exc: BaseException) -> tuple[str, str] | None:
     if found is None:
         return None
     work, round_id = found
-    round = Round.objects.filter(pk=round_id).select_related("game").first() if round_id else None
+    round = games.round_with_game(round_id) if round_id else None
     where = "the round" if round is None else f"round {round.number} of game {round.game.number}"
     return work, where
 
@@ -242,14 +242,7 @@ def write_file(path: str, data: bytes) -> Path:
 
 def find_event(text: str) -> Event:
     text = (text or "").strip()
-    events = Event.objects.select_related("lexicon")
-    event = None
-    number = decimal_number(text)
-    if number is not None:
-        event = events.filter(pk=number).first()
-    # A join code may be all digits too: try it as a code when no id matches.
-    if event is None:
-        event = events.filter(code__iexact=text).first()
+    event = events.event_by_id_or_code(decimal_number(text), text)
     if event is None:
         raise CommandError(f"no event with id or join code {text!r} (event_status lists the events)")
     return event
@@ -275,7 +268,7 @@ def latest_game(event: Event, number: int | None = None) -> Game:
     """Game ``number``, else the game being played, else the last one (for a review after
     the end)."""
     if number is not None:
-        game = event.games.filter(number=number).first()
+        game = games.event_game(event, number)
         if game is None:
             raise CommandError(f"{event.name} has no game {number}")
         return game
@@ -339,12 +332,6 @@ def draw_lines(round: Round, event: Event) -> list[str]:
     lines.extend(f"  rejected: {rejected}" for rejected in round.rejected)
     lines.append(f"  {tops_text(round, event)}")
     return lines
-
-
-def missing_tables(round: Round) -> list[int]:
-    """Tables of the players with no current slip in the round."""
-    have = set(round.slips.filter(current=True).values_list("player_id", flat=True))
-    return [p.table for p in round.game.event.players.order_by("table") if p.pk not in have]
 
 
 def plural(count: int, word: str) -> str:

@@ -14,6 +14,7 @@ from typing import Any
 from django.core.management.base import CommandError, CommandParser
 
 from rooms.management.commands._common import ArbiterCommand, latest_game
+from tournaments.selectors.games import event_games
 from tournaments.services.backups import game_backup
 
 
@@ -25,7 +26,7 @@ class Command(ArbiterCommand):
 
     def run(self, *args: Any, **opts: Any) -> None:
         event = self.event()
-        games = [latest_game(event, opts["game"])] if opts["game"] else list(event.games.order_by("number"))
+        games = [latest_game(event, opts["game"])] if opts["game"] else list(event_games(event))
         if not games:
             raise CommandError(f"no game has been started in {event.name}: nothing to back up")
         failures = []

@@ -22,6 +22,7 @@ from rooms.management.commands._common import ArbiterCommand
 from solver import lexicon as lexmod
 from tournaments.core import EVENT_SETTINGS, ApplicationError
 from tournaments.models import Event, Lexicon
+from tournaments.selectors.lexicons import lexicon_named
 from tournaments.services.events import event_create
 from tournaments.services.lexicons import lexicon_bundled, lexicon_import, lexicon_pack, lexicon_size_check
 
@@ -139,7 +140,7 @@ class Command(ArbiterCommand):
         except OSError as exc:
             raise CommandError(f"{choice}: {exc.strerror}") from exc
         name = name or path.name.split(".")[0] or path.name
-        existing = Lexicon.objects.filter(name=name).first()
+        existing = lexicon_named(name)
         if existing is not None:
             if existing.state != Lexicon.State.READY:
                 # Uploaded on the console: being imported by a worker, or failed.

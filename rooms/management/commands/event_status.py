@@ -17,7 +17,6 @@ from django.utils import timezone
 from rooms.management.commands._common import (
     ArbiterCommand,
     find_event,
-    missing_tables,
     plural,
     rack_text,
     shown_move,
@@ -27,7 +26,9 @@ from rooms.management.commands._common import (
 from solver.formats.record import END_REASONS
 from solver.report import board_lines
 from tournaments.models import Event, Game, Round
-from tournaments.selectors.games import current_game, playing_game, unplaced_round
+from tournaments.selectors.events import every_event
+from tournaments.selectors.games import current_game, placed_count, playing_game, unplaced_round
+from tournaments.selectors.slips import current_slip_count, late_slip_count, tables_without_slip
 from tournaments.standings import top_total
 from tournaments.state import rebuild
 
@@ -65,7 +66,7 @@ class Command(ArbiterCommand):
         if game is None:
             self.say("No game started: round_draw --new-game")
             return
-        placed = game.rounds.filter(state=Round.State.PLACED).count()
+        placed = placed_count(game)
         state = "playing" if game.state == Game.State.PLAYING else f"ended: {END_REASONS[game.end_reason]}"
         self.say(
             f"Game {game.number} ({state}): {plural(placed, 'round')} placed, top total {top_total(game)}"
@@ -101,18 +102,18 @@ class Command(ArbiterCommand):
                 timing = f"{left} s left" if left > 0 else "time is up"
                 self.say(f"  slips until {until} ({timing})")
         if round.state != Round.State.DRAWN:
-            received = round.slips.filter(current=True).count()
-            late = round.slips.filter(late=True).count()
+            received = current_slip_count(round)
+            late = late_slip_count(round)
             self.say(
                 f"  slips received: {received} of {event.players.count()}"
                 + (f", {late} late" if late else "")
-                + f"; missing tables: {tables_text(missing_tables(round))}"
+                + f"; missing tables: {tables_text(tables_without_slip(round))}"
             )
         if round.game.state == Game.State.PLAYING:
             self.say(f"  next: {NEXT_STEP[Round.State(round.state)]}")
 
     def _list(self) -> None:
-        events = Event.objects.order_by("-starts_on", "name")
+        events = every_event()
         if not events:
             self.say("No event yet: create one with event_create")
             return

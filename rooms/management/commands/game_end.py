@@ -14,7 +14,7 @@ from django.core.management.base import CommandParser
 
 from rooms.management.commands._common import ArbiterCommand, playing_game, plural
 from solver.formats.record import END_REASONS
-from tournaments.models import Round
+from tournaments.selectors.games import placed_count
 from tournaments.services.games import game_end
 from tournaments.standings import top_total
 
@@ -32,7 +32,7 @@ class Command(ArbiterCommand):
         game = playing_game(event)
         # "No legal move" is checked by the service: refused while the drawn rack has one.
         game = game_end(game=game, reason=opts["reason"], by=self.user)
-        placed = game.rounds.filter(state=Round.State.PLACED).count()
+        placed = placed_count(game)
         self.say(
             f"Game {game.number} ended ({END_REASONS[game.end_reason]}): {plural(placed, 'round')} placed,"
             f" top total {top_total(game)}"

@@ -13,12 +13,12 @@ from django.core.management.base import CommandError
 from rooms.management.commands._common import (
     ArbiterCommand,
     current_round,
-    missing_tables,
     playing_game,
     tables_text,
 )
 from tournaments.models import Round
 from tournaments.selectors.review import round_review
+from tournaments.selectors.slips import tables_without_slip
 from tournaments.services.rounds import round_close
 
 
@@ -31,7 +31,7 @@ class Command(ArbiterCommand):
         round = current_round(playing_game(event))
         if round.state == Round.State.DRAWN:
             raise CommandError(f"round {round.number} is not open yet: open it with round_open")
-        missing = missing_tables(round)
+        missing = tables_without_slip(round)
         round = round_close(round=round, by=self.user)
         self.say(f"Round {round.number} closed; missing slips: {tables_text(missing)}")
         if not self.wait_for(round, lambda r: r.state == Round.State.ADJUDICATED):

@@ -37,8 +37,8 @@ from rooms.management.commands._common import (
 )
 from scoring.adjudication import Reason
 from tournaments.models import Event, Game, Round, Ruling
-from tournaments.selectors.games import RULED
-from tournaments.selectors.review import round_review
+from tournaments.selectors.games import RULED, game_round, last_ruled_round
+from tournaments.selectors.review import player_ruling, round_review
 from tournaments.services.rounds import round_publish
 from tournaments.services.rulings import ruling_accept_shift, ruling_average, ruling_override
 
@@ -117,13 +117,13 @@ class Command(ArbiterCommand):
 
     def _round(self, game: Game, number: int | None) -> Round:
         if number is None:
-            round = game.rounds.filter(state__in=RULED).order_by("number").last()
+            round = last_ruled_round(game)
             if round is None:
                 raise CommandError(
                     f"no round of game {game.number} has been ruled yet: a round is ruled when it closes"
                 )
             return round
-        round = game.rounds.filter(number=number).first()
+        round = game_round(game, number)
         if round is None:
             raise CommandError(f"game {game.number} has no round {number}")
         if round.state not in RULED:
@@ -132,7 +132,7 @@ class Command(ArbiterCommand):
 
     def _ruling(self, event: Event, round: Round, table: int) -> Ruling:
         player = player_at(event, table)
-        ruling = Ruling.objects.filter(round=round, player=player).first()
+        ruling = player_ruling(round, player)
         if ruling is None:  # a player added after the close
             raise CommandError(f"table {table} has no ruling in round {round.number}")
         return ruling

@@ -45,7 +45,6 @@ from rooms.management.commands._common import (
     ArbiterCommand,
     current_round,
     decimal_number,
-    missing_tables,
     playing_game,
     plural,
     rack_text,
@@ -54,7 +53,9 @@ from rooms.management.commands._common import (
 )
 from tournaments.core import ApplicationError
 from tournaments.judging import Preview, SlipJudge
-from tournaments.models import Event, Player, Round, Slip
+from tournaments.models import Event, Player, Round
+from tournaments.selectors.players import players_by_table
+from tournaments.selectors.slips import current_slip, current_slip_count, still_current, tables_without_slip
 from tournaments.services.slips import SECOND_CORRECTION, SECOND_SLIP, paper_slip_submit
 
 USAGE = (
@@ -177,7 +178,7 @@ class Command(ArbiterCommand):
         # The game replayed once for the whole session; messages name squares in the
         # event's notation.
         self.judge = SlipJudge(round)
-        self.players = {p.table: p for p in event.players.all()}
+        self.players = players_by_table(event)
         self.stored = self.replaced = 0
         refused: list[int] = []
 
@@ -204,7 +205,7 @@ class Command(ArbiterCommand):
                 if command in _QUIT:
                     break
                 if command in _MISSING:
-                    self.say(f"missing tables: {tables_text(missing_tables(round))}")
+                    self.say(f"missing tables: {tables_text(tables_without_slip(round))}")
                     continue
                 try:
                     self._enter(text)
@@ -217,7 +218,7 @@ class Command(ArbiterCommand):
         self.say(
             f"{plural(self.stored, 'slip')} stored ({self.replaced} replacing an earlier slip);"
             f" {self._received()} of {len(self.players)} tables have a slip;"
-            f" missing: {tables_text(missing_tables(round))}"
+            f" missing: {tables_text(tables_without_slip(round))}"
         )
         if refused and not interactive:
             lines = ", ".join(str(n) for n in refused)
@@ -227,7 +228,7 @@ class Command(ArbiterCommand):
             )
 
     def _received(self) -> int:
-        return self.round.slips.filter(current=True).count()
+        return current_slip_count(self.round)
 
     def _lines(self, stream: IO[str], interactive: bool) -> Iterator[tuple[int, str]]:
         number = 0
@@ -256,7 +257,7 @@ class Command(ArbiterCommand):
         if player is None:
             raise SlipLineError(f"no player at table {line.table}")
         preview = self.judge.preview(line.coordinates, line.word, line.announced, player=player)
-        previous = Slip.objects.filter(round=self.round, player=player, current=True).first()
+        previous = current_slip(self.round, player)
         result = paper_slip_submit(
             round=self.round,
             player=player,
@@ -274,7 +275,7 @@ class Command(ArbiterCommand):
         if previous is not None:
             written = slip_text(previous)
             written = "a blank slip" if written == "-" else written
-            if result.slip.current and not Slip.objects.filter(pk=previous.pk, current=True).exists():
+            if result.slip.current and not still_current(previous):
                 self.replaced += 1
                 echo += f"  (replaces {written})"
             elif not result.slip.late:

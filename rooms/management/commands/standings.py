@@ -15,6 +15,8 @@ from django.core.management.base import CommandError, CommandParser
 
 from rooms.management.commands._common import ArbiterCommand, latest_game, plural
 from scoring.standings import Row, to_dict
+from tournaments.selectors.games import event_games
+from tournaments.selectors.players import event_categories
 from tournaments.standings import event_standings, game_standings, top_total
 
 
@@ -30,7 +32,7 @@ class Command(ArbiterCommand):
         event = self.event()
         category = opts["category"]
         if category is not None:
-            known = sorted(set(event.players.values_list("category", flat=True)) - {""})
+            known = event_categories(event)
             if category not in known:
                 raise CommandError(
                     f"no player in category {category!r} (categories: {', '.join(known) or 'none'})"
@@ -42,7 +44,7 @@ class Command(ArbiterCommand):
             title = f"{event.name}, game {game.number}"
         else:
             rows = event_standings(event, category=category)
-            total = sum(top_total(g) for g in event.games.all())
+            total = sum(top_total(g) for g in event_games(event))
             title = f"{event.name}, {plural(event.games.count(), 'game')}"
         if category is not None:
             title += f", category {category}"

@@ -21,6 +21,8 @@ from tournaments.models import (
     Event,
     Lexicon,
 )
+from tournaments.selectors.events import arbitrated_events
+from tournaments.selectors.lexicons import lexicon_name_taken
 from tournaments.services import transfer
 from tournaments.services.events import event_create, event_update
 from tournaments.services.lexicons import lexicon_bundled, lexicon_upload
@@ -28,9 +30,7 @@ from tournaments.services.lexicons import lexicon_bundled, lexicon_upload
 
 @arbitrator_page
 def events(request: HttpRequest) -> HttpResponse:
-    user = request.user
-    listed = Event.objects.all() if user.is_staff else Event.objects.filter(created_by=user.pk)
-    return render(request, "console/events.html", {"events": listed.order_by("-starts_on", "name")})
+    return render(request, "console/events.html", {"events": arbitrated_events(request.user)})
 
 
 def _lexicon(form: EventForm) -> Lexicon:
@@ -42,7 +42,7 @@ def _lexicon(form: EventForm) -> Lexicon:
         language = "fr" if form.cleaned_data["language"] == Event.Language.FRENCH else "en"
         suffix = 2
         unique = name
-        while Lexicon.objects.filter(name=unique).exists():
+        while lexicon_name_taken(unique):
             unique, suffix = f"{name} ({suffix})", suffix + 1
         return lexicon_upload(name=unique, language=language, data=upload.read(), source_name=upload.name)
     kind, _sep, value = form.cleaned_data["lexicon_choice"].partition(":")

@@ -4,7 +4,6 @@ player's details."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.db.models import OuterRef, Subquery
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
@@ -21,7 +20,7 @@ from tournaments.models import (
     Player,
     PlayerToken,
 )
-from tournaments.selectors.players import join_requests
+from tournaments.selectors.players import event_people, join_requests, players_with_phones
 from tournaments.services.players import (
     PLAYER_FIELDS,
     join_number,
@@ -87,11 +86,7 @@ def players(request: HttpRequest, event_id: int) -> HttpResponse:
                     % {"count": len(created)},
                 )
                 return redirect("console:players", event_id=event.pk)
-    phones = PlayerToken.objects.filter(player=OuterRef("pk"), confirmed_at__isnull=False)
-    listed = event.players.order_by("table").annotate(
-        phone_at=Subquery(phones.values("confirmed_at")[:1]),
-        phone_address=Subquery(phones.values("address")[:1]),
-    )
+    listed = players_with_phones(event)
     waiting = [(t, join_number(t)) for t in join_requests(event)]
     return render(
         request,
@@ -110,7 +105,7 @@ def table_cards(request: HttpRequest, event_id: int) -> HttpResponse:
         "console/table_cards.html",
         {
             "event": event,
-            "players": event.players.people().order_by("table"),
+            "players": event_people(event),
             "join_url": join_url(request, event),
         },
     )

@@ -11,7 +11,9 @@ from django.utils.translation import gettext as _
 from rooms.views.common import arbitrated_event, arbitrator_page, is_htmx, number, refusals
 from tournaments.history_text import history_lines
 from tournaments.linked import linker
-from tournaments.models import HistoryEntry
+from tournaments.selectors.events import event_history, printed_sheets
+from tournaments.selectors.games import event_games
+from tournaments.selectors.players import event_categories, event_player, event_players
 from tournaments.standings import (
     counted_round_numbers,
     event_standings,
@@ -22,7 +24,7 @@ from tournaments.standings import (
 @arbitrator_page
 def standings(request: HttpRequest, event_id: int) -> HttpResponse:
     event = arbitrated_event(request, event_id)
-    games = list(event.games.order_by("number"))
+    games = list(event_games(event))
     game = next((g for g in games if g.number == number(request.GET.get("game"))), None)
     category = request.GET.get("category") or None
     rounds = counted_round_numbers(game) if game else []
@@ -32,7 +34,7 @@ def standings(request: HttpRequest, event_id: int) -> HttpResponse:
         rows = game_standings(game, category=category, after_round=after)
     else:
         rows = event_standings(event, category=category)
-    categories = sorted({c for c in event.players.values_list("category", flat=True) if c})
+    categories = event_categories(event)
     return render(
         request,
         "console/standings.html",
@@ -52,10 +54,8 @@ def standings(request: HttpRequest, event_id: int) -> HttpResponse:
 @arbitrator_page
 def history(request: HttpRequest, event_id: int) -> HttpResponse:
     event = arbitrated_event(request, event_id)
-    entries = HistoryEntry.objects.filter(event=event).select_related("actor").order_by("-at", "-pk")
     entity = request.GET.get("entity")
-    if entity:
-        entries = entries.filter(entity=entity)
+    entries = event_history(event, entity=entity)
     page = Paginator(entries, 100).get_page(request.GET.get("page"))
     # Each entry keeps what was stored (moves in GCG, times in UTC); the page says it in words.
     rows = history_lines(list(page), event)
@@ -85,7 +85,7 @@ def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
         game_text = request.POST.get("game", "")
         player_text = request.POST.get("player", "")
         player_id = number(player_text)
-        player = event.players.filter(pk=player_id).first() if player_id is not None else None
+        player = event_player(event, player_id) if player_id is not None else None
         round_text = request.POST.get("round", "")
         with refusals(request):
             sheet_services.sheet_request(
@@ -99,7 +99,7 @@ def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
             )
             messages.success(request, _("The sheet is being printed: it appears below in a moment."))
         return redirect("console:sheets", event_id=event.pk)
-    listed = PrintedSheet.objects.filter(event=event).defer("pdf").select_related("player")[:50]
+    listed = printed_sheets(event)
     own = linker(event).own_sheets(event)
     kinds = PrintedSheet.Kind.choices
     if own is not None:  # a hub prints the merged sheets; the centres print the others
@@ -109,10 +109,10 @@ def sheets(request: HttpRequest, event_id: int) -> HttpResponse:
         "sheets": listed,
         "pending": any(s.state == PrintedSheet.State.PENDING for s in listed),
         "kinds": kinds,
-        "games": event.games.order_by("number"),
+        "games": event_games(event),
         "is_hub": own is not None,
         "hub_games": [{"number": n} for n in own.games()] if own is not None else [],
-        "players": event.players.order_by("table"),
+        "players": event_players(event),
     }
     if is_htmx(request):
         return render(request, "console/_sheets.html", context)

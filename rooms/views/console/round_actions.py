@@ -266,6 +266,6 @@ def round_place(request: HttpRequest, event_id: int) -> HttpResponse:
                 _("Nothing was placed: the rack typed, %(rack)s, is refused (%(why)s). Type it again.")
                 % {"rack": typed, "why": exc.message}
             ) from exc
-        if following is None and Game.objects.get(pk=round.game_id).state == Game.State.ENDED:
+        if following is None and game_selectors.game_ended(round.game_id):
             messages.info(request, _("The draw rule ends the game: no rack can be drawn."))
     return back(event)

@@ -25,7 +25,7 @@ from tournaments.models import (
     Game,
     Round,
 )
-from tournaments.selectors.games import RULED, current_game, current_round
+from tournaments.selectors.games import RULED, current_game, current_round, last_placed_round
 from tournaments.selectors.live import live_versions
 from tournaments.selectors.players import join_requests
 from tournaments.selectors.review import review_version
@@ -75,7 +75,7 @@ def _status_context(event: Event, game: Game | None, round: Round | None) -> dic
     context: dict[str, Any] = {}
     if game is not None and game.state == Game.State.ENDED:
         # The last game's end is undone with its last placement (a wrong move placed last).
-        last = game.rounds.filter(state=Round.State.PLACED).order_by("-number").first()
+        last = last_placed_round(game)
         context["last_placed"] = last.number if last is not None else None
     if game is not None and game.master is not None:
         # A master game: the racks and the moves placed come from its record.

@@ -22,9 +22,9 @@ from tournaments.display import shown_move
 from tournaments.history_text import history_lines
 from tournaments.models import (
     Event,
-    HistoryEntry,
     Ruling,
 )
+from tournaments.selectors.events import ruling_history
 from tournaments.services.rulings import (
     round_average,
     ruling_accept_shift,
@@ -106,7 +106,7 @@ def ruling_edit(request: HttpRequest, event_id: int, ruling_id: int) -> HttpResp
                     request, _("Ruling corrected for table %(table)s.") % {"table": ruling.player.table}
                 )
                 return back(event)
-    entries = HistoryEntry.objects.filter(event=event, entity="ruling", object_id=ruling.pk).order_by("-at")
+    entries = ruling_history(event, ruling)
     history = history_lines(list(entries), event)
     return render(
         request,
