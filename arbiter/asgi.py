@@ -1,5 +1,5 @@
-"""The ASGI application: ``serve`` and production run it under uvicorn (README, "The site
-and the worker"). The live streams are coroutines there (rooms/views/live.py), so a hall
+"""The ASGI application: ``serve`` and production run it under uvicorn (docs/architecture.md,
+"How a process serves a hall"). The live streams are coroutines there (rooms/views/live.py), so a hall
 of phones holding them costs no thread each.
 
 The receipt time of a request (:mod:`plumbing.middleware`) is taken here, as the server
@@ -8,11 +8,11 @@ the thread that runs the views.
 
 The views are synchronous. Django's own ASGI handler runs each request's synchronous
 code in a thread made for that request and joined after it: with a hall's 500 panel
-reloads at once that is 500 threads taking turns at the one interpreter lock, and the
-hall benchmark measured four times the CPU of the same requests in one thread (a slip
-p99 of 5.7 s at 500 phones). Here the phones' requests run one after the other in one
-thread of the process (:func:`phone_threads`), as fast as the interpreter allows; the
-server scales with processes (``serve --web-workers``, one per core), not threads.
+reloads at once that is 500 threads taking turns at the one interpreter lock, several
+times the CPU of the same requests in one thread (docs/benchmarks.md). Here the phones'
+requests run one after the other in one thread of the process (:func:`phone_threads`),
+as fast as the interpreter allows; the server scales with processes (``serve
+--web-workers``, one per core), not threads.
 
 A request goes to its thread once: Django's handler went three times (the request's
 signals, the view, the response's closing), each a thread switch and a wake-up of the
@@ -22,8 +22,8 @@ On PostgreSQL a phone's plain slip and its live stream do not go to the thread a
 statements run on the event loop (arbiter/hall.py), then Django answers them there.
 
 The arbitrator does not queue behind the hall: the console, the projector and the API
-called with an arbitrator's token run in a second thread of their own (at 2,000 phones
-the close waited 22 s behind the slips in the phones' thread)."""
+called with an arbitrator's token run in a second thread of their own, so that the close
+never waits behind the slips in the phones' thread (docs/decisions.md)."""
 
 from __future__ import annotations
 
@@ -81,9 +81,8 @@ class Lanes:
 def phone_threads() -> int:
     """``ARBITER_WEB_THREADS`` (default 1). One thread: the requests of a process never
     take turns at the interpreter lock. On PostgreSQL a thread waits for the database
-    about a quarter of its time at 2,000 phones, so a second one could compute meanwhile;
-    measured with the hall benchmark it cost more CPU (13.9 s instead of 11.4 s for the
-    same reloads) and the slips were no faster: kept as a setting, not the default.
+    part of its time, so a second one could compute meanwhile; it costs more CPU and the
+    slips are no faster (docs/decisions.md): kept as a setting, not the default.
     SQLite takes one writer at a time and makes the others wait in sleeps: keep one."""
     configured = os.environ.get("ARBITER_WEB_THREADS", "").strip()
     return max(1, int(configured)) if configured else 1
@@ -114,7 +113,7 @@ class OneThreadASGIHandler(ASGIHandler):
         signals, the view and, for a response already whole, its closing (which gives the
         database connection back) run there in one go; then the response is sent. A hall's
         slip is a small request, and each hop cost it a thread switch, a task and the
-        event loop's wake-up (more than the slip's own statements, by the hall benchmark).
+        event loop's wake-up, more than the slip's own statements (docs/decisions.md).
         A streaming response (the live streams, a file) goes Django's way: sent while the
         client is listened to, so that a phone that leaves ends its stream."""
         try:
@@ -207,7 +206,7 @@ class OneThreadASGIHandler(ASGIHandler):
 #: How long a thread may keep the interpreter lock while another asks for it (Python's
 #: default: 5 ms). A phone's slip leaves it twice, for its two statements, and each time
 #: got it back only when the event loop's thread (streams, HTTP) let go: up to 5 ms a
-#: statement, the hall's slips queuing behind it. 0.5 ms: hall benchmark, README.
+#: statement, the hall's slips queuing behind it. 0.5 ms: docs/decisions.md.
 SWITCH_INTERVAL_S = 0.0005
 sys.setswitchinterval(SWITCH_INTERVAL_S)
 django.setup(set_prefix=False)

@@ -3,8 +3,8 @@
 What the cache holds here can be lost without harm: the rate limits' counters (the API's
 throttles, the pages' joins and slips, the logins) and short-lived views of the board.
 When Redis stops in the middle of a round, failing every request that touches the cache
-turned 344 slips into errors (hall benchmark, Redis stopped 20 s); counting per process
-for those seconds is a smaller evil than refusing slips. After a failure the process
+would turn slips into errors (docs/decisions.md); counting per process for those seconds
+is a smaller evil than refusing slips. After a failure the process
 stays on its memory for :data:`RETRY_SECONDS` before it tries Redis again, so that a
 Redis that is down costs each request nothing but a look at the clock.
 """
@@ -82,9 +82,9 @@ _LINKS_LOCK = threading.Lock()
 
 class SharedClients(RedisCacheClient):
     """Django's client makes a new ``redis.Redis`` for each operation, whose making costs
-    more CPU than the GET it then sends (0.14 ms against 0.06 ms, measured with redis-py
-    8.1): one per connection pool here, shared by the process's threads, as redis-py
-    allows (the pool hands each command its own connection)."""
+    more CPU than the GET it then sends (docs/decisions.md): one per connection pool here,
+    shared by the process's threads, as redis-py allows (the pool hands each command its
+    own connection)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -102,7 +102,7 @@ class SharedClients(RedisCacheClient):
 class FallbackRedisCache(RedisCache):
     """Django makes a cache object per request context: under ASGI, one per request. Its
     client, and so its connection pool, came new with each: every slip of a hall opened a
-    connection to Redis (a tenth of a slip's time in the hall benchmark), and the memory
+    connection to Redis (docs/decisions.md), and the memory
     for while Redis is away was new at each request, counting nothing. Both live here once
     per process and location (:class:`_Link`)."""
 

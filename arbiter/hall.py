@@ -13,7 +13,7 @@ exactly as the view answers a slip it records itself (api/views/slips.py, ``RECO
 
 A phone's live stream is opened the same way: its session read from Redis and its token
 from PostgreSQL on the loop (rooms/views/live.py, ``aphone_listener``), the view given
-what they said; 2,000 streams opening together no longer queue in the thread.
+what they said, so that 2,000 streams opening together do not queue in the thread.
 
 Anything else goes to Django as before, the body read here handed on: a slip that is not
 the plain case, an arbitrator's stream, another vendor (SQLite takes one writer at a time:
@@ -56,9 +56,8 @@ SLIPS_PATH_END = "/rounds/current/slips/"
 #: The start and end of the path of an event's live stream (rooms/urls.py).
 STREAM_PATH = ("/live/", "/stream/")
 #: Connections of a process's pool. One: a process's batches of slips go to PostgreSQL one
-#: after the other, the next one growing meanwhile at no cost. With four (one slip a
-#: statement then), the hall benchmark measured more CPU on both sides (600 phones, the
-#: window: web 4.8 s against 3.5 s, PostgreSQL 2.4 ms a slip against 1.5).
+#: after the other, the next one growing meanwhile at no cost; more connections (one slip
+#: a statement then) cost more CPU on both sides (docs/decisions.md).
 POOL_SIZE = 1
 #: How long a slip waits for a connection of the pool before Django's path takes it.
 POOL_WAIT_S = 5.0

@@ -40,8 +40,8 @@ def player_chart(view: GameView | None, round: Round | None, lines: PlayerLines)
 
 
 #: Drawn once per process for each course of a game (the page's language, the tops, the
-#: player's scores), about 10 KB each: each public change sends every phone of a hall its
-#: chart, drawing them was most of the work of building the phones' panels, and most
+#: player's scores): each public change sends every phone of a hall its chart, drawing
+#: them would be most of the work of building the phones' panels, and most
 #: changes (an open, a close, another player's correction) leave them as they were.
 @functools.lru_cache(maxsize=4096)
 def _player_svg(language: str | None, tops: tuple[int, ...], scores: tuple[int | None, ...]) -> str:

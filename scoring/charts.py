@@ -69,7 +69,7 @@ class Size:
 #: numbers at 11 px.
 PHONE = Size(320, 250, 13)
 #: In the board's place on the projector, about 960 x 900 px on a 1080p screen: text at
-#: about 29 px, as big as the standings beside it (README, "The projector").
+#: about 29 px, as big as the standings beside it (docs/benchmarks.md, the projector).
 HALL = Size(600, 560, 18)
 #: Under the table of a landscape A4 player sheet, in points.
 SHEET = Size(770, 190, 8)

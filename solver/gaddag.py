@@ -42,8 +42,8 @@ U32 = Union["array[int]", memoryview]
 def fast64(arrays: Sequence[Sequence[int]]) -> int:
     """The checksum stored in a compiled lexicon's header: per array, four lanes of
     xor-then-multiply (word j in lane j % 4), the arrays folded in order. The reference
-    of the compiled kernel's ``checksum``, which runs it on every load (about 1 ms for
-    ENABLE); this one serves where the kernel is not built (about a second)."""
+    of the compiled kernel's ``checksum``, cheap enough to run on every load; this one,
+    far slower, serves where the kernel is not built (docs/decisions.md)."""
     out = 0
     for words in arrays:
         lanes = [seed ^ out for seed in _SEEDS]
@@ -114,8 +114,8 @@ class Gaddag:
     def from_bytes(cls, data: bytes | bytearray | memoryview | mmap.mmap, *, check: bool = True) -> Gaddag:
         """Read :meth:`to_bytes` output; raises ``ValueError`` on anything else. The arrays
         are views of ``data`` (no copy, on a little-endian machine). ``check``: verify the
-        structure (every index in range) and the checksum, in the compiled kernel (about
-        2 ms for ENABLE); without the kernel, the checksum only (about a second)."""
+        structure (every index in range) and the checksum, in the compiled kernel; without
+        the kernel, the checksum only (far slower)."""
         view = memoryview(data)
         if len(view) < len(_MAGIC) or bytes(view[: len(_MAGIC)]) != _MAGIC:
             raise ValueError("not a compiled lexicon (bad header)")
@@ -182,7 +182,7 @@ def build_joined(data: bytes) -> Gaddag:
 
 
 def build_py(words: Iterable[str]) -> Gaddag:
-    """The reference build, in Python (Daciuk et al.'s algorithm, 10-15 s for ENABLE)."""
+    """The reference build, in Python (Daciuk et al.'s algorithm; the kernel's is the fast one)."""
     strings = sorted({s for w in words for s in gaddag_strings(w)})
 
     # Build-time nodes: edges[n] is a list of (label char, child id), final[n] a flag.

@@ -10,7 +10,7 @@ space), or are shorter than 2 or longer than ``max_length`` letters, are skipped
 reported in a :class:`LexiconReport`.
 
 The compiled automaton is cached on disk, keyed by the SHA-256 of the source file and the
-build settings, so a changed source is rebuilt and an unchanged one loads in about 2 ms:
+build settings, so a changed source is rebuilt and an unchanged one loads at once:
 the source's checksum is remembered with its size and modification time (a stamp), so an
 unchanged file is not read again; the cache file is mapped, not copied, and checked by the
 compiled kernel (every index in range, the checksum of its header) before it is trusted.
@@ -56,9 +56,8 @@ _CHUNK = 1 << 20
 _SNIFF = 4096
 #: The byte order marks that name an encoding, longest first.
 _BOMS = ((codecs.BOM_UTF8, "utf-8-sig"), (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
-#: Share of a compile spent reading and folding the list, measured (4 s of 35 s for 3 M
-#: words, 0.3 s of 4 s for the French list): the rest builds the automaton, in one call
-#: that cannot report.
+#: Share of a compile spent reading and folding the list, as measured (docs/decisions.md):
+#: the rest builds the automaton, in one call that cannot report.
 _READ_SHARE = 0.1
 
 #: Called with the share of a compile done, from 0 to 1, once per chunk read and at the end.
@@ -467,7 +466,7 @@ def load(
         raise LexiconError("word_list_no_usable_word", report, path=str(where))
     # Hashed and read in two passes: a file changed between them is compiled, not cached.
     use_cache = use_cache and _hash_file(src) == checksum
-    # Sorted, the kernel's own sort runs faster (3 M words: 23 s instead of 37); the
+    # Sorted, the kernel's own sort runs faster (docs/decisions.md); the
     # strings are freed before it runs, so that a long list is held once, as bytes.
     ordered = sorted(kept.words)
     kept.words.clear()

@@ -3,7 +3,7 @@ phones' slips and panels), so that work nobody watches (a backup) goes once it i
 
 A hall's web process and its backups share one interpreter and, on a club's laptop, two
 cores: a backup built while the console's page and the phones' panels of a placement are,
-slowed both (README, the arbitrator's actions at hall size). The front-ends mark their
+slowed both (docs/benchmarks.md, the arbitrator's actions at hall size). The front-ends mark their
 work (:meth:`Foreground.busy`); the backups' thread waits for a quiet moment
 (:meth:`Foreground.wait_quiet`), never longer than it is told."""
 

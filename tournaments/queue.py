@@ -44,7 +44,7 @@ def send(task: Task[Any, Any], *args: Any, countdown: float | None = None) -> bo
     drawn), so a message that could not be sent is not lost: the watchdog
     (:mod:`tournaments.services.watchdog`) finds the round still waiting and sends it
     again. Raising here instead would turn an arbitrator's close into an error page for a
-    round that is closed all the same (the hall benchmark saw it with Redis stopped).
+    round that is closed all the same (Redis stopped, say: docs/decisions.md).
     ``countdown``: run it that many seconds from now at the earliest."""
     if task.app.conf.task_always_eager:
         task.delay(*args)  # run here: its errors are the caller's (tests, ARBITER_TASKS_EAGER)

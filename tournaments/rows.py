@@ -1,8 +1,8 @@
 """Queries of a hall's hot path (each phone's slip), written once per process in SQL.
 
-Building and compiling a query through the ORM cost more than running it: a slip read a
-token, a round and the player's slips and wrote two rows, and compiling those queries took
-about half of the slip's time in the web process. Here the SQL is written once, from the
+Building and compiling a query through the ORM costs more than running it, and a slip
+reads a token, a round and the player's slips and writes two rows (docs/decisions.md).
+Here the SQL is written once, from the
 models' own tables and columns, and the rows come back as the ORM would give them: every
 column through the converters the ORM applies (SQLite's dates come as text, say), the
 instances made by ``Model.from_db`` (so they save, refresh and compare as any other).

@@ -20,8 +20,8 @@ def _players(event: Event) -> list[PlayerInfo]:
     ]
 
 
-#: The columns of a ruling the standings need, read as plain tuples: building 30,000
-#: model instances (300 players x 5 games) took seconds, the tuples a tenth of that.
+#: The columns of a ruling the standings need, read as plain tuples, not model instances
+#: (a big event's standings, docs/decisions.md).
 RESULT_FIELDS = (
     "player_id",
     "round__game__number",
@@ -83,7 +83,7 @@ def game_standings(game: Game, *, category: str | None = None, after_round: int 
 
 def _sums(rulings: QuerySet[Ruling], game_number: int, *, fisf: bool) -> list[PlayerSums]:
     """Each player's rulings of one game added up by the database (a hall's projector reads
-    the standings at each public change: 46,000 rulings read one by one took 0.2 s), and,
+    the standings at each public change, docs/decisions.md), and,
     for the FISF tie-break, the round by round points of the players who share a total."""
     added = rulings.values("player_id").annotate(
         total=Sum("credited"),

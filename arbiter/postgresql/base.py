@@ -3,12 +3,12 @@
 With ``CONN_HEALTH_CHECKS`` Django gives its pool (psycopg_pool) a check that sends the
 server an empty query each time a request takes a connection, so that after PostgreSQL
 restarts the next requests get new connections, not errors. Django gives the connection
-back at the end of every request, so a phone's slip paid that round trip on top of its
-own two (the hall benchmark: an eighth of a web process's time in the last seconds of a
-round). Here a connection taken again within :data:`IDLE_CHECK_SECONDS` of its last use
-goes unchecked: in a burst it has just worked; one idle longer is checked, as before. A
-restart within that moment of a connection's last use costs that connection's next
-request an error, and the pool drops it (tests/integration/test_faults_postgres.py)."""
+back at the end of every request, so a phone's slip would pay that round trip on top of
+its own two (docs/decisions.md). Here a connection taken again within
+:data:`IDLE_CHECK_SECONDS` of its last use goes unchecked: in a burst it has just worked;
+one idle longer is checked, as before. A restart within that moment of a connection's
+last use costs that connection's next request an error, and the pool drops it
+(tests/integration/test_faults_postgres.py)."""
 
 from __future__ import annotations
 
@@ -42,8 +42,7 @@ def check_when_idle(connection: Any) -> None:
 #: phone's slip prepares its statements (tournaments/services/phone_slips.py; Django binds
 #: its parameters on the client); with PostgreSQL's default (``auto``) their plans were
 #: made again at every slip, the parameters' values making each custom plan look cheaper
-#: than the generic one (pg_stat_statements in the hall benchmark: 0.8 ms of planning for
-#: 0.1 ms of running).
+#: than the generic one, and planning costs more than running (docs/decisions.md).
 PLAN_CACHE_MODE = "force_generic_plan"
 
 

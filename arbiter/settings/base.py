@@ -127,8 +127,8 @@ if _redis_url and not _redis_url.startswith(("redis://", "rediss://", "unix://")
 #: Live changes published to every web process (tournaments/notify.py); none without Redis.
 ARBITER_LIVE_REDIS_URL = _redis_url
 if _redis_url:
-    # Sessions read from Redis, written to both: a phone's panel reload read its session
-    # from PostgreSQL, an eighth of a web process's time at 2,000 phones (measured).
+    # Sessions read from Redis, written to both: read from PostgreSQL at each of a hall's
+    # panel reloads, they would take a good share of a web process (docs/decisions.md).
     SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
     CELERY_BROKER_URL = _redis_url
     CELERY_BROKER_TRANSPORT_OPTIONS: dict[str, object] = {
@@ -246,7 +246,7 @@ LOGOUT_REDIRECT_URL = "home"
 # The address phones use to reach this server, for the projector's join QR code (set by
 # `serve --host 0.0.0.0`); empty: the address the projector's browser used.
 ARBITER_PUBLIC_URL = env.str("ARBITER_PUBLIC_URL", default="").rstrip("/")
-# How often the pages ask whether something changed (milliseconds): README, "Live updates".
+# How often the pages ask whether something changed (milliseconds): docs/architecture.md.
 ARBITER_POLL_MS = env.int("ARBITER_POLL_MS", default=1000)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -280,7 +280,7 @@ ARBITER_TRUSTED_PROXIES = env.int("ARBITER_TRUSTED_PROXIES", default=0)
 # close writes only what changed since (tournaments/services/rulings.py, round_rule_ahead).
 ARBITER_RULE_AHEAD = env.bool("ARBITER_RULE_AHEAD", default=True)
 
-# Backups (README, "The laptop died: continue on a spare"): each game's file after every
+# Backups (docs/operator-guide.md, "Backups"): each game's file after every
 # placed round, in the data folder and also in ARBITER_BACKUP_DIR when it is set (a folder
 # on a USB stick, made once by hand: never created here, so that a stick pulled out is
 # reported); the files of the last ARBITER_BACKUP_KEEP rounds of each game are kept.
@@ -294,9 +294,9 @@ if ARBITER_BACKUP_KEEP < 1:
         f"ARBITER_BACKUP_KEEP={ARBITER_BACKUP_KEEP}: keep at least one backup of each game"
     )
 
-# The largest word list that may be imported (README, "Word lists"), in MB of 2^20 bytes,
-# checked before the file is read and again once it is unpacked: the French ODS (about
-# 410,000 words) is about 4.5 MB; 16 MB of words took a worker 610 MB, 24 MB 840 MB.
+# The largest word list that may be imported (docs/operator-guide.md, "Word lists"), in MB
+# of 2^20 bytes, checked before the file is read and again once it is unpacked: the French
+# ODS (about 410,000 words) is about 4.5 MB; what a list costs a worker: docs/benchmarks.md.
 ARBITER_LEXICON_MAX_MB = env.int("ARBITER_LEXICON_MAX_MB", default=16)
 if ARBITER_LEXICON_MAX_MB < 1:
     raise ImproperlyConfigured(f"ARBITER_LEXICON_MAX_MB={ARBITER_LEXICON_MAX_MB}: allow at least 1 MB")

@@ -21,8 +21,8 @@ _ENGINES = {
 #: arrive in bursts at the close, keep the connections for the whole burst.
 _CONN_MAX_AGE = 60
 #: Connections of each process's pool (psycopg_pool through Django), by default. Without
-#: a pool every server thread kept its own connection for CONN_MAX_AGE: 400 polling phones
-#: held 297 idle connections and exhausted PostgreSQL (100 by default). With it a process
+#: a pool every server thread keeps its own connection for CONN_MAX_AGE, and a hall's
+#: phones exhaust PostgreSQL (100 by default; docs/decisions.md). With it a process
 #: never holds more than this many, and a request waits for one (POOL_TIMEOUT) instead.
 _POOL_SIZE = 16
 #: A request's wait for a connection (seconds). The web server runs a process's views in two
@@ -32,9 +32,9 @@ _POOL_SIZE = 16
 _POOL_TIMEOUT = 2
 #: How long a pool goes on with one series of reconnection attempts (seconds) before it
 #: gives up, so that the next request starts a new series at once. psycopg_pool doubles the
-#: wait between attempts (1, 2, 4, 8, 16, 32 s...) for 5 minutes by default: after PostgreSQL
-#: had been away 35 s its next attempt came 20 to 30 s after it was back, and every request
-#: meanwhile waited out the pool's timeout for a 500 (tests/integration/test_faults_postgres.py).
+#: wait between attempts (1, 2, 4, 8, 16, 32 s...) for 5 minutes by default: its next attempt
+#: can come long after PostgreSQL is back, every request meanwhile waiting out the pool's
+#: timeout for a 500 (docs/decisions.md; tests/integration/test_faults_postgres.py).
 _POOL_RECONNECT = 5
 
 

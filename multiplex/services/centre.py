@@ -569,8 +569,8 @@ def results_queue(link: HubLink, *, full: bool = True) -> int:
     """Queue the results of every placed round whose rulings differ from those queued last
     (a correction after the placement included); returns how many were queued. Not
     ``full``: only the rounds never queued, or with a ruling saved since (each payload is
-    rebuilt from every ruling of its round: doing all of them at every sync cost a centre
-    of 100 players 0.1 s a sync by round 20); a full one (the watchdog's, every 30 s) also
+    rebuilt from every ruling of its round: doing all of them at every sync costs more as
+    the game goes on, docs/decisions.md); a full one (the watchdog's, every 30 s) also
     finds what changed without a ruling saved (a player's name corrected)."""
     queued = 0
     placed = Round.objects.filter(game__event_id=link.event_id, state=Round.State.PLACED)

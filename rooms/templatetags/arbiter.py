@@ -147,8 +147,8 @@ def keep(parser: template.base.Parser, token: template.base.Token) -> KeepNode:
 @register.simple_tag(takes_context=True)
 def board_rows(context: template.Context, rows: list[tuple[str, list[Cell]]]) -> SafeString:
     """The board's rows, each a part a phone keeps (``{% keep %}``) while it is unchanged:
-    a placed move changes a few rows, and the stream sends those, not the 28 KB of the
-    board. Written here rather than in the template, each row once per language."""
+    a placed move changes a few rows, and the stream sends those, not the whole
+    board (docs/decisions.md). Written here rather than in the template, each row once per language."""
     language = translation.get_language() or ""
     out = []
     for label, cells in rows:
@@ -199,7 +199,7 @@ def _square(cell: Cell) -> str:
 
 # A player's own lines (receipt and result) are written here rather than in templates: a
 # hall's phones are sent theirs at each public change, 1,000 a web process, and the
-# template language took most of each build (0.3 s of 0.45 s at a publication).
+# template language would take most of each build (docs/decisions.md).
 
 
 def clock_time(at: dt.datetime) -> str:
@@ -334,8 +334,8 @@ def result(context: template.Context) -> SafeString:
 
 
 # The review's lists are written here rather than in its template: a hall's review names
-# 2,000 rulings, and the template language took most of each console page resolving them
-# (0.2 s of 0.28 s, bench/hall/console.py). Whole numbers as the templates show them (no
+# 2,000 rulings, and the template language would take most of each console page resolving
+# them (docs/decisions.md). Whole numbers as the templates show them (no
 # thousands separator: USE_THOUSAND_SEPARATOR is off); every name and word escaped.
 
 

@@ -32,8 +32,8 @@ TokenOf = Callable[[str], Awaitable[PlayerToken | None]]
 
 
 #: The most digits a number typed in a page may have (a table, a round, a score, seconds):
-#: longer ones are refused before Python converts them (a 5,000-digit score was a 500;
-#: a 20-digit id is past the database's integers).
+#: longer ones are refused before Python converts them (past 4,300 digits its int() fails
+#: with an error of its own; a 20-digit id is past the database's integers).
 MAX_DIGITS = 9
 
 

@@ -68,7 +68,7 @@ def hall_screen(request: HttpRequest) -> str:
 class _Standings:
     rows: list[Row]
     #: The table's rows as HTML, the same in every language: written once for the hall's
-    #: screens, where the template language took 0.2 s for 2,000 players at each reload.
+    #: screens, where the template language is slow for a hall (docs/decisions.md).
     html: SafeString
 
 
@@ -85,7 +85,7 @@ def _standings_rows(rows: list[Row]) -> SafeString:
 
 #: game id -> (public version, its standings). A hall's screens reload together at each
 #: public change (one each for the board, the round and the standings, say), and reading
-#: and ranking 2,000 players over a game takes 0.1-0.2 s of a projector's reload.
+#: and ranking 2,000 players over a game is worth doing once (docs/decisions.md).
 #: The public version changes with everything the standings show that makes a screen
 #: reload.
 _standings_at: dict[int, tuple[str, _Standings]] = {}

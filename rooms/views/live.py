@@ -1,8 +1,8 @@
-"""Live updates: what every page listens to (README, "Live updates", has the figures).
+"""Live updates: what every page listens to (docs/architecture.md, "Live updates").
 
 ``/live/<event>/stream/`` is a server-sent events stream: it writes the event's version
 strings when they change (and a heartbeat), so a phone learns of a change within a fraction
-of a second for about 1 ms of server CPU a second. ``/live/<event>/`` answers the same
+of a second for little server CPU (docs/benchmarks.md, "Live updates"). ``/live/<event>/`` answers the same
 versions once, for a page whose browser has no EventSource or whose stream keeps failing
 (a proxy that buffers, say): live.js then polls it every second.
 
@@ -67,7 +67,7 @@ RECONNECT_SECONDS = 2.0
 HEARTBEAT_SECONDS = 15.0
 #: Each stream beats at its own pace, up to this share sooner than HEARTBEAT_SECONDS:
 #: a hall's streams open together and are written to together (each public change), and
-#: 2,000 heartbeats at one instant held up the slips of that second (hall benchmark).
+#: 2,000 heartbeats at one instant would hold up the slips of that second.
 HEARTBEAT_SPREAD = 0.25
 #: A stream ends after this long and the browser reconnects (after RETRY_MS): a phone
 #: that vanished without closing its connection holds a server thread no longer.
@@ -92,9 +92,8 @@ class _Slips:
 
     A public change wakes every phone's stream of the process at once, to write its panel:
     at the close of a 2,000-phone round, 2,000 writes and the panels' building, while the
-    slips sent before the deadline were still queued in the process. Each step of such a
-    slip then waited behind the 2,000 writes: the slips of the round's last seconds were
-    answered 5 to 8 s late (hall benchmark, a core kept busy). The slips go first: the
+    slips sent before the deadline may still be queued in the process, each step of such a
+    slip waiting behind the 2,000 writes (docs/decisions.md). The slips go first: the
     change waits until they are answered, :data:`SLIPS_FIRST_SECONDS` at most (slips
     that never stop coming must not keep the phones from the change)."""
 
@@ -126,8 +125,8 @@ class _Arbitrator:
     the hall, as the phones are).
 
     A console action is a click and the page it leads to, in the process whose streams the
-    change it made wakes: the phones' panels, built in a thread beside the page, took the
-    interpreter from it half the time (README, the arbitrator's actions at hall size). The
+    change it made wakes: the phones' panels, built in a thread beside the page, would take
+    the interpreter from it half the time (docs/decisions.md). The
     build waits while the arbitrator is answered,
     :data:`ARBITRATOR_FIRST_SECONDS` at most a build; the phones lose little by it: the
     page and the build take turns at one interpreter either way, and no panel is sent
@@ -198,9 +197,9 @@ class _Channel:
 
     One task per event and process looks at the versions every :data:`CHECK_SECONDS`
     while a stream listens, and wakes the streams when they change. The streams sleep in
-    between: 2,000 streams each waking five times a second to compare versions cost a
-    whole core of the two a hall's laptop has (measured with the hall benchmark), and
-    each would have queued its own computation when the cache expired."""
+    between: 2,000 streams each waking five times a second to compare versions would cost
+    a whole core of a hall's laptop (docs/decisions.md), and each would have queued its
+    own computation when the cache expired."""
 
     def __init__(self, event: Event) -> None:
         self.event = event

@@ -1,22 +1,22 @@
 """The phones' panels, sent by their live streams instead of asked for by each phone.
 
 At each public change (a round drawn, opened, closed, ruled, placed) every phone of a hall
-wants its panel at once. Asking for it costs each phone a request: 6.5 ms of a web
-process, 13 s of CPU for 2,000 phones, the whole lead of a round before its last 10 s
-(measured with bench/hall/, README "Hall benchmark"). Instead each web process builds,
+wants its panel at once. Asking for it costs each phone a request, and a hall's requests
+would take the whole lead of a round before its last 10 s (docs/decisions.md). Instead
+each web process builds,
 once per public version, the panel every phone shares (one per language and rack order)
 and the own lines of the players whose phones listen to it there (three queries for all
 of them, :func:`rooms.lines.player_lines`); each phone's stream writes its
 two. The page (phone.js) puts the lines in the panel's slots (``data-mine``), which the
 page's own panel fills on the server: one template either way.
 
-The board and the tiles to come change only when a move is placed, yet made 36 of a
-panel's 47 KB late in a game: 94 MB written at each change of a 2,000-phone hall. Each
+The board and the tiles to come change only when a move is placed, yet are most of a
+panel late in a game (docs/decisions.md). Each
 such part is named by its content (``{% keep %}``) and a stream sends it only when its
 phone does not hold it (the parts of the last panel it sent); otherwise a placeholder,
 where phone.js puts back the phone's own part. The player's chart likewise. Each of the
 board's rows is a part too: a placed move changes a few of them, and the new board is sent
-with the others left out (the board was 28 of the 36 KB a placement sent each phone).
+with the others left out.
 A phone missing a part it is told to keep (a panel it reloaded meanwhile) reloads its
 panel. A kept part is the same on every phone and on both paths (the stream's panel and
 the page's): the game so far, whose "You" column the page fills on the server, is not one
@@ -209,7 +209,7 @@ def _lines(lines: PlayerLines, context: dict[str, object]) -> Lines:
 def _chart_part(chart: str) -> tuple[str, str]:
     """(key, JSON) of a chart. The charts come from rooms/charts.py's cache: the same
     string for the players of the same course, hashed and encoded once, not once per
-    phone and build (1.5 s of a process's CPU in the hall benchmark's actions)."""
+    phone and build (docs/decisions.md)."""
     return part_key("chart", chart), json.dumps(chart)
 
 

@@ -196,7 +196,7 @@ def test_the_projector_fills_every_screen_readably(
                 capital = seen["capitals"][what]
                 if capital is None or capital < target * scale - 0.05:
                     failures.append(f"{where}: {what} capitals {capital} px < {target * scale:.1f}")
-    # The figures of README's "The projector".
+    # The figures of docs/benchmarks.md, "The projector read from the back of the hall".
     (folder / f"capitals-{board}-{players}.json").write_text(json.dumps(measured, indent=1))
     assert not failures, "\n".join(failures)
     if players == 300 and board == "standard":

@@ -297,7 +297,7 @@ def child_env(var_dir: Path, **extra: str) -> dict[str, str]:
 
 
 def worker_argv(queues: str, node: str, pool: str = "prefork") -> list[str]:
-    """A worker as the README starts one on a machine of its own."""
+    """A worker as the operator guide starts one on a machine of its own."""
     return [
         sys.executable,
         "-m",

@@ -1,5 +1,5 @@
 """The same event with ``DATABASE_URL`` and ``REDIS_URL`` set: PostgreSQL, the Redis broker
-and two workers split as on two machines (README, "Several workers on several machines"):
+and two workers split as on two machines (docs/operator-guide.md, "Several workers ..."):
 one takes only the ``solve`` queue, the other ``adjudicate`` and ``default``.
 
 Needs both services: skipped without the URLs on a developer's machine, failed in CI.

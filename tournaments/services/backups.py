@@ -1,5 +1,5 @@
-"""Backups a spare laptop can continue from (README, "The laptop died: continue on a
-spare"): after every placed round and at a game's end, the game's file in the restore
+"""Backups a spare laptop can continue from (docs/arbitrator-guide.en.md, "The laptop
+died"): after every placed round and at a game's end, the game's file in the restore
 format of :mod:`tournaments.services.transfer` (what ``export record`` writes) goes to the
 data folder's ``backups/`` and, when ``ARBITER_BACKUP_DIR`` is set, to that second folder
 too (a USB stick).

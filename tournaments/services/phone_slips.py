@@ -1,4 +1,5 @@
-"""A phone's slip in one round trip: the hall's hot path (README, "A hall of phones").
+"""A phone's slip in one round trip: the hall's hot path (docs/architecture.md, "How a
+process serves a hall").
 
 A hall hands in thousands of slips in the last seconds of a round, nearly all of them the
 plain case: a player's first slip of the round, in time, in a tournament, the round open
@@ -6,8 +7,8 @@ or closed after the slip was sent and not yet ruled (it queued behind the close)
 :func:`~tournaments.services.slips.slip_submit` such a slip costs seven statements (the
 token, BEGIN, the round locked, the player's slips, the slip, its history, COMMIT), the
 round's lock held across five round trips to the database, each costing the web process
-CPU as well as time: the hall benchmark found a slip's wall time, not the CPU, to be what
-held the hall back. Here the plain case is:
+CPU as well as time: a slip's wall time, not the CPU, is what holds a hall back
+(docs/decisions.md). Here the plain case is:
 
 1. the event's current round, its game and the event, as this process last read them (at
    most :data:`KNOWN_SECONDS` ago; read when not known): the same for every slip of the
@@ -293,9 +294,9 @@ def _history_value(field: Any, vendor: str) -> str:
 
 def _postgresql_cursor() -> psycopg.Cursor[Any]:
     """A cursor binding its parameters on the server, so that the statements of a slip
-    are prepared once per connection (``prepare=True``) and only run afterwards: the hall
-    benchmark found PostgreSQL planning them again at every slip (literal values, Django's
-    client-side binding) to cost more than running them, 1.5 ms of its CPU a slip. The
+    are prepared once per connection (``prepare=True``) and only run afterwards: planned
+    again at every slip (literal values, Django's client-side binding), they would cost
+    PostgreSQL more than running them (docs/decisions.md). The
     connection is Django's own (its adapters, its pool, its transaction state)."""
     connection.ensure_connection()
     return psycopg.Cursor(connection.connection)

@@ -101,7 +101,7 @@ def round_rule_ahead(*, round_id: int, ruled_through: int = 0) -> int | None:
     slip the last pass ruled, 0 for none; nothing is done unless a newer one came). The
     newest slip ruled, or None once the round is no longer open: no more passes then.
     The close then writes only what changed since the last pass, not a hall's rulings
-    (README, the arbitrator's actions at hall size).
+    (docs/benchmarks.md, the arbitrator's actions at hall size).
 
     Rulings written ahead are the close's work done early and shown nowhere: the phones,
     the projector, the standings and the sheets read a round's rulings once it is closed
@@ -214,8 +214,8 @@ def _rule_round(locked: Round, *, ahead: Callable[[], bool] | None = None) -> bo
     board, rules, lexicon = position.game.board, judging_rules(position, event), position.game.lexicon
     rack = rack_codes(locked.rack)
     settings = adjudication_settings(event)
-    # As values, not models: building 6,000 players, slips and rulings was most of the
-    # close's time in a hall of 2,000.
+    # As values, not models: a hall's players, slips and rulings made into model
+    # instances would be most of the close's time (docs/decisions.md).
     rulings = Ruling.objects.filter(round=locked).order_by()
     if ahead is None:
         rulings = rulings.select_for_update(of=("self",))
@@ -240,8 +240,8 @@ def _rule_round(locked: Round, *, ahead: Callable[[], bool] | None = None) -> bo
     verdicts: dict[int, adj.Verdict] = {}
     # A hall hands in the same few dozen moves: each distinct set of slips is judged once
     # (the judgement depends on the slips, the board and the rack only; verdicts are
-    # frozen). 2,000 slips were 4 s of the worker's time at the close, most of it the
-    # same moves judged again.
+    # frozen): the same moves judged again would be most of the worker's time at the
+    # close (docs/decisions.md).
     judged: dict[tuple[adj.SlipInput, ...], adj.Verdict] = {}
     used: dict[int, int | None] = {}
     for player in players:
@@ -307,8 +307,8 @@ def _rule_round(locked: Round, *, ahead: Callable[[], bool] | None = None) -> bo
             changes.append((ruling, old))
     if ahead is not None and not ahead():
         return False
-    # In bulk: a round of 300 players was 600 queries one ruling at a time (a second and
-    # more at each close); the round lock held by the caller keeps it one writer.
+    # In bulk, not a query or two a ruling (docs/decisions.md); the round lock held by the
+    # caller keeps it one writer.
     Ruling.objects.bulk_create(created)  # sets the primary keys (PostgreSQL, SQLite >= 3.35)
     if updated:
         Ruling.objects.bulk_update(updated, [*RULING_FIELDS, "ruled_at"])

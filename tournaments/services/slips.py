@@ -226,9 +226,9 @@ def _lock_sql(vendor: str, by_event: bool, exclusive: bool) -> str:
     """The round (with its game and event) and the player, locked, in one statement.
 
     On PostgreSQL a slip takes the round in SHARE mode: slips do not wait for each other
-    (with the lock exclusive, a hall's slips queued one behind the other across every web
-    process: at 2,000 phones the benchmark saw each process idle more than half its time,
-    waiting for the round held by the other), while the close and the ruling, which take
+    (with the lock exclusive, a hall's slips would queue one behind the other across every
+    web process, each waiting for the round held by another: docs/decisions.md), while the
+    close and the ruling, which take
     it FOR UPDATE, wait for the slips already in and are waited for by the ones after. The
     player's row, locked for update, keeps two slips of one player (a retry, a correction)
     one after the other: each sees the other's slip. FOR NO KEY UPDATE, so that the key

@@ -12,7 +12,7 @@ on the domain have their own waiting work sent the same way (:func:`watch`: a ce
 multiplex syncs with its hub).
 
 ``serve`` runs it in its supervisor; on several machines ``python manage.py watchdog``
-runs it beside the workers (README, "Several workers on several machines").
+runs it beside the workers (docs/operator-guide.md, "Several workers on several machines").
 """
 
 from __future__ import annotations
@@ -32,8 +32,8 @@ from tournaments.models import Game, PrintedSheet, Round
 from tournaments.services.games import check_playing
 from tournaments.services.history import history_record
 
-#: A round waits this long (seconds) before its task is sent again: a ruling of 2,000
-#: slips takes about a second, a solve a few milliseconds.
+#: A round waits this long (seconds) before its task is sent again: longer than the
+#: ruling of a hall's slips or a solve take (docs/decisions.md).
 STALE_SECONDS = 10.0
 #: Then again this often while it still waits (a worker busy with a long queue).
 RESEND_SECONDS = 30.0

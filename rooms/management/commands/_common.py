@@ -108,7 +108,7 @@ def tasks_in_process() -> Iterator[None]:
 
 def prepare_database(err: Any) -> None:
     """The database ready for a command run before anything else on a fresh checkout (the
-    README's commands work in any order). The embedded default (SQLite) is migrated on its
+    guides' commands work in any order). The embedded default (SQLite) is migrated on its
     first use, as ``serve`` would; another database (PostgreSQL, shared by several machines)
     is migrated by whoever runs ``migrate``: a one-line error says so. ``err``: where the
     note goes (stderr: a command's stdout may be JSON)."""

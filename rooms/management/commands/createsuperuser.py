@@ -1,5 +1,5 @@
 """Django's ``createsuperuser``, run before anything else on a fresh checkout: the
-embedded default's database is prepared first (the README names it for the first login)."""
+embedded default's database is prepared first (the guides name it for the first login)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Django's ``runserver`` (with the static files of ``django.contrib.staticfiles``), with a
 longer queue of connections waiting to be accepted: the standard 10 turns away phones when
-a hall reconnects at once (the live-updates bench saw 130 of 1,000 refused), while the
-operating system holds many more."""
+a hall reconnects at once (docs/decisions.md), while the operating system holds many
+more."""
 
 from __future__ import annotations
 

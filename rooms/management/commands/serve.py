@@ -13,7 +13,7 @@ developers, on loopback only).
 With nothing configured the database is SQLite in ``var/`` and the broker is kombu's file
 system transport in ``var/broker``: no server to install. With ``DATABASE_URL`` and
 ``REDIS_URL`` set the same command uses PostgreSQL and Redis, and more workers can run on
-other machines (README, "Several workers on several machines").
+other machines (docs/operator-guide.md, "Several workers on several machines").
 
 The worker uses the prefork pool, one child by default: the task time limits of the
 settings are only enforced by prefork (the ``solo`` pool ignores them), and a crash in the

@@ -1,4 +1,4 @@
-/* Live updates (README, "Live updates"): listen to the server-sent events stream of the
+/* Live updates (docs/architecture.md, "Live updates"): listen to the server-sent events stream of the
    event; when a version changes fire "live-public" (or "live-full", the console's slip
    list; "live-state", the round's own state on the console) on <body>, and the page's htmx regions reload themselves; a phone's stream sends
    its new panel instead ("live-panel", put in place by phone.js). A browser without

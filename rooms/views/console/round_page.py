@@ -105,7 +105,7 @@ def _status_context(event: Event, game: Game | None, round: Round | None) -> dic
 
 def ruling_path(event: Event) -> str:
     """The address of a ruling's page but its id: the review links every ruling of a hall
-    (2,000), and a ``{% url %}`` each was a good part of the page's time."""
+    (2,000), and a ``{% url %}`` each is a good part of the page's time."""
     return reverse("console:ruling", kwargs={"event_id": event.pk, "ruling_id": 0}).removesuffix("0/")
 
 

@@ -35,7 +35,7 @@ def local(settings, tmp_path: Path) -> Path:
 
 @pytest.fixture
 def stick(settings, tmp_path: Path, local: Path) -> Path:
-    """The second folder, on a USB stick, made by hand as the README says."""
+    """The second folder, on a USB stick, made by hand as the operator guide says."""
     folder = tmp_path / "usb" / "arbiter-backups"
     folder.mkdir(parents=True)
     settings.ARBITER_BACKUP_DIR = folder
