@@ -1,4 +1,4 @@
-"""The README's commands on a fresh checkout, each the very first thing run in its data
+"""The guides' commands on a fresh checkout, each the very first thing run in its data
 folder, in any order: no traceback, no "no such table". The embedded default (SQLite) is
 prepared on first use; a PostgreSQL database nobody migrated says in one line what to run.
 Each command runs as a newcomer's would, in a process of its own."""
