@@ -21,6 +21,7 @@ from solver import lexicon
 from solver.boards import Board, layout
 from solver.formats.cgp import parse_board
 from solver.tiles import tile_set
+from tests.commits import commits_emulated
 from tournaments.models import Event, Lexicon
 from tournaments.services import backups, phone_slips
 from tournaments.services.events import event_create
@@ -95,7 +96,7 @@ def corpus_board(row: dict[str, Any]) -> Board:
 
 
 @pytest.fixture
-def enable_lexicon(transactional_db: None) -> Lexicon:
+def enable_lexicon(db: None) -> Lexicon:
     return lexicon_bundled(name="enable")
 
 
@@ -109,3 +110,11 @@ def event(enable_lexicon: Lexicon) -> Event:
         notation="gcg",
         random_seed=7,
     )
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _commits_run_their_callbacks() -> Iterator[None]:
+    """In a test that rolls back, what the code under test commits runs its after-commit
+    work (tests/commits.py)."""
+    with commits_emulated():
+        yield

@@ -126,7 +126,7 @@ def game(event: Event, players: list[Player]) -> Game:
     return game_start(event=event)
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_a_refused_typed_rack_is_said_in_the_language_of_who_typed_it(game: Game) -> None:
     with translation.override("fr"), pytest.raises(ApplicationError) as refused:
         round_draw(game=game, typed="QQAEIOU")
@@ -139,7 +139,7 @@ def test_a_refused_typed_rack_is_said_in_the_language_of_who_typed_it(game: Game
     assert refused.value.message == "the rack must hold 7 tiles, not 6"
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_an_illegal_top_is_refused_in_the_language_of_who_chose_it(game: Game) -> None:
     round = round_draw(game=game)
     assert round is not None
@@ -153,14 +153,14 @@ def test_an_illegal_top_is_refused_in_the_language_of_who_chose_it(game: Game) -
     assert refused.value.message == "mot manquant après 8H"
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_a_word_list_that_is_not_text_is_refused_in_french() -> None:
     with translation.override("fr"), pytest.raises(ApplicationError) as refused:
         lexicon_import(name="binaire", language="fr", data=b"AA\x00\x01BB", source_name="liste.bin")
     assert refused.value.message.endswith("n’est pas une liste de mots en texte (contenu binaire)")
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_minimums_that_do_not_fit_the_rack_are_refused_in_french(enable_lexicon: Lexicon) -> None:
     with translation.override("fr"), pytest.raises(ApplicationError) as refused:
         event_create(
@@ -176,7 +176,7 @@ def test_minimums_that_do_not_fit_the_rack_are_refused_in_french(enable_lexicon:
     )
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_the_api_says_a_refused_typed_rack_in_the_language_asked(event: Event, game: Game) -> None:
     from django.contrib.auth import get_user_model
 

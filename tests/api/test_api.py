@@ -16,7 +16,7 @@ from tournaments.services.events import event_create
 from tournaments.services.players import player_add, player_join_confirm
 from tournaments.services.rounds import round_close, round_open, round_publish
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 # ------------------------------------------------------------------ join

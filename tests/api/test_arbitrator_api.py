@@ -26,7 +26,7 @@ from tournaments.services.rounds import round_close, round_open, round_place
 from tournaments.services.rulings import round_average
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _close(round: Round) -> Round:

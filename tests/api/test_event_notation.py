@@ -26,7 +26,7 @@ from tournaments.services.events import event_create
 from tournaments.services.rounds import analysis_for, round_close, round_open, round_place, round_publish
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

@@ -29,7 +29,7 @@ from tournaments.models import Event, HistoryEntry, Player, Round, Ruling
 from tournaments.services.rounds import round_close
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 #: A thousand levels: Python's json decoder recursed into a RecursionError (a 500).
 DEEP_ARRAY = "[" * 1000 + "]" * 1000

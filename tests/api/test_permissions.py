@@ -15,7 +15,7 @@ from tournaments.services.players import player_add
 from tournaments.services.rounds import round_close
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 Call = tuple[str, str, dict[str, Any] | None]
 

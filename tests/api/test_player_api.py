@@ -14,7 +14,7 @@ from tournaments.services.games import game_end
 from tournaments.services.rounds import round_close, round_open, round_place, round_publish
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _training(event: Event, mode: str) -> None:

@@ -54,7 +54,7 @@ def test_each_check_says_what_disagrees() -> None:
     assert "totals: checked 2 times" in report.summary() and "problems: 1" in report.summary()
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_a_page_in_one_language_shows_no_sentence_of_the_other(event: Event) -> None:
     from django.contrib.auth import get_user_model
 

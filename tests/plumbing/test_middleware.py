@@ -217,7 +217,7 @@ def asgi_request(
     return start["status"], {name.lower(): value for name, value in start["headers"]}, content
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True)  # answered in a thread of its own (ASGI)
 def test_a_page_through_the_asgi_application_runs_the_whole_middleware_chain() -> None:
     status, headers, body = asgi_request("/j/", [(b"accept-language", b"fr")])
     assert status == 200
@@ -226,14 +226,14 @@ def test_a_page_through_the_asgi_application_runs_the_whole_middleware_chain() -
     assert b'lang="fr"' in body  # LocaleMiddleware
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True)  # answered in a thread of its own (ASGI)
 def test_an_api_error_through_the_asgi_application_is_json() -> None:
     status, headers, body = asgi_request("/api/events/999999/", [(b"authorization", b"Token nope")])
     assert status in (401, 404) and headers[b"content-type"].startswith(b"application/json")
     assert b'"error"' in body
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True)  # answered in a thread of its own (ASGI)
 def test_a_slip_is_counted_while_it_is_answered_for_the_streams_to_wait(monkeypatch) -> None:
     # rooms/views/live.py, SLIPS: a public change waits for the slips being answered.
     from arbiter import asgi
@@ -261,7 +261,7 @@ def test_a_slip_is_counted_while_it_is_answered_for_the_streams_to_wait(monkeypa
     assert busy == [1, 1] and FOREGROUND.count == 0  # the slip, then the arbitrator's request
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db(transaction=True)  # answered in a thread of its own (ASGI)
 def test_the_arbitrators_requests_are_counted_while_answered_for_the_panels_to_wait(monkeypatch) -> None:
     # rooms/views/live.py, ARBITRATOR: the phones' panels are built after the console's page.
     from arbiter import asgi

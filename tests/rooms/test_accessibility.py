@@ -12,7 +12,7 @@ from django.test import Client
 from tests.rooms.helpers import best, url
 from tournaments.models import Event, Round, Slip
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _unlinked(page: str) -> list[str]:

@@ -35,7 +35,7 @@ from tournaments.services.rounds import round_close, round_open, round_place
 from tournaments.services.rulings import round_average
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 # ------------------------------------------------------------------ access
@@ -604,7 +604,7 @@ def test_a_paper_slip_stored_says_the_warning_penalty_the_close_gives(
 # ------------------------------------------------------------------ sheets, exports and game files
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_sheets_are_printed_by_a_task_and_downloaded_from_the_console(settings) -> None:
     from django.contrib.auth import get_user_model
     from django.test import Client
@@ -636,7 +636,7 @@ def test_sheets_are_printed_by_a_task_and_downloaded_from_the_console(settings) 
     assert stranger.post(url, {"kind": "standings"}).status_code == 403
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_csv_exports_of_the_standings_and_of_every_slip() -> None:
     import csv
 

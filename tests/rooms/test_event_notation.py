@@ -22,7 +22,7 @@ from tests.tournaments.helpers import letter_conflict
 from tournaments.models import Event, HistoryEntry, Lexicon, Round, Ruling
 from tournaments.services.events import event_create
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

@@ -69,7 +69,7 @@ def test_the_first_arbitrator_account_needs_a_real_password(client: Client, pass
     assert "mot de passe" in french.lower()
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_the_demo_event_is_ready_to_play(client: Client) -> None:
     from django.contrib.auth import get_user_model
 

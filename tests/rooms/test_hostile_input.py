@@ -12,7 +12,7 @@ from tests.rooms.helpers import phone as _phone
 from tests.rooms.helpers import url as _url
 from tournaments.models import Event, Round, Slip
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 HUGE = "9" * 5000
 

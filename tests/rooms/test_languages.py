@@ -11,7 +11,7 @@ from tests.rooms.helpers import phone, url
 from tournaments.models import Event, Player, Round, Ruling
 from tournaments.services.games import game_start
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_the_console_says_why_a_typed_rack_is_refused_in_the_page_language(

@@ -22,7 +22,7 @@ from tournaments.models import Event, Round
 from tournaments.services.games import game_start, round_draw
 from tournaments.services.rounds import round_place
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

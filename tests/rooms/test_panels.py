@@ -27,7 +27,7 @@ from tournaments.services.players import player_release, player_token_issue
 from tournaments.services.rounds import round_close, round_publish
 from tournaments.services.rulings import round_adjudicate
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db(transaction=True)  # the streams read from threads of their own
 
 
 @pytest.fixture(autouse=True)

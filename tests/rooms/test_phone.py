@@ -20,7 +20,7 @@ from tournaments.models import Event, HistoryEntry, Player, PlayerToken, Round, 
 from tournaments.services.games import game_end
 from tournaments.services.players import join_number, player_add
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 # ------------------------------------------------------------------ joining

@@ -34,7 +34,7 @@ from tournaments.services.rounds import round_close, round_open, round_place, ro
 from tournaments.services.rulings import ruling_override, slip_correct
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _equal_tops(event: Event) -> Round:

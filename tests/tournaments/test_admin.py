@@ -16,7 +16,7 @@ from tournaments.services.players import player_add
 from tournaments.services.rounds import round_close, round_open
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 MODELS = ("lexicon", "event", "player", "game", "round", "slip", "ruling", "historyentry")
 EDITABLE: tuple[type[Model], ...] = (Lexicon, Event, Player)

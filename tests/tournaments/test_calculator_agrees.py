@@ -34,7 +34,7 @@ from tournaments.services.rounds import round_close, round_open, round_place, to
 from tournaments.services.rulings import ruling_accept_shift, ruling_average, ruling_override
 from tournaments.services.slips import SECOND_SLIP, paper_slip_submit, slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 GOLDEN = Path(__file__).resolve().parents[1] / "data" / "rulings"
 CASES = [

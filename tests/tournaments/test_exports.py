@@ -23,7 +23,7 @@ from tournaments.services.players import player_add
 from tournaments.services.rounds import round_close, round_open, round_place
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_the_exported_record_replays_in_the_solver_and_its_gcg_lists_the_tops() -> None:

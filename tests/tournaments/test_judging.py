@@ -21,7 +21,7 @@ from tournaments.services.players import player_add
 from tournaments.services.rounds import round_close, round_place
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_slips_are_judged_with_the_events_notation(event: Event, game: Game) -> None:

@@ -9,6 +9,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.utils import timezone
 
+# Migrating alters the schema, which SQLite does outside a transaction only.
 pytestmark = pytest.mark.django_db(transaction=True)
 
 BEFORE = [("tournaments", "0008_round_clock_pause")]

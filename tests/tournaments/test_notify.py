@@ -11,7 +11,7 @@ from tournaments.models import Game, Player
 from tournaments.services.rounds import round_close
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

@@ -12,10 +12,10 @@ from tests.helpers import pdf_text as _text
 from tournaments.models import Event
 from tournaments.printing import SheetError, render_sheet
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_the_sheets_of_a_simulated_event(tmp_path) -> None:
     call_command("simulate_event", players=6, games=1, seed=7, stdout=io.StringIO())
     event = Event.objects.get()
@@ -38,7 +38,7 @@ def test_the_sheets_of_a_simulated_event(tmp_path) -> None:
         render_sheet("wall", event=event)
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_the_round_by_round_and_game_sheets_of_a_simulated_event() -> None:
     from tournaments.display import shown_move
     from tournaments.models import Round, Ruling
@@ -64,7 +64,7 @@ def test_the_round_by_round_and_game_sheets_of_a_simulated_event() -> None:
     assert str(cumulative) in game_text
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_the_player_sheet_says_each_round_of_one_player() -> None:
     from tournaments.models import Round, Ruling
 
@@ -134,7 +134,7 @@ def test_the_sheets_of_a_fisf_event_name_the_moves_in_fisf(event: Event) -> None
             assert fisf(gcg) in text and gcg not in text, (gcg, text)
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_the_round_result_and_the_standings_say_where_the_game_stood() -> None:
     from tournaments.display import shown_move
     from tournaments.models import Round, Ruling
@@ -164,7 +164,7 @@ def test_the_round_result_and_the_standings_say_where_the_game_stood() -> None:
     assert said in standings.replace("\u00a0", " ")
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_the_final_board_prints_each_premium_in_letters() -> None:
     """A grey print or a colour-blind reader tells the premiums apart: each empty premium
     square carries its mark, in the sheet's language (issue 14, item 2)."""

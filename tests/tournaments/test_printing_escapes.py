@@ -15,7 +15,7 @@ from tournaments.services.players import player_add
 from tournaments.services.rounds import round_close, round_open, round_place
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 HOSTILE = [
     "Dupont <Paris>",

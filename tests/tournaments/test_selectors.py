@@ -29,7 +29,7 @@ from tournaments.services.rounds import round_close, round_open, round_place, ro
 from tournaments.services.rulings import round_adjudicate
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _ruled(game: Game) -> Round:

@@ -13,7 +13,7 @@ from django.utils import timezone
 from tournaments.models import Event, Ruling
 from tournaments.standings import event_standings, game_standings, top_total
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

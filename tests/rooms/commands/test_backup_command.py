@@ -11,7 +11,7 @@ from tests.tournaments.helpers import simulated_event
 from tournaments import exports
 from tournaments.models import Event, HistoryEntry, Round
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_backup_writes_every_game_and_names_a_folder_it_cannot_write(

@@ -12,7 +12,7 @@ from tournaments.core import EVENT_SETTINGS
 from tournaments.models import Event, Lexicon
 from tournaments.services.players import player_add
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 # ------------------------------------------------------------------ event_create

@@ -18,7 +18,7 @@ from tests.tournaments.helpers import letter_conflict
 from tournaments.models import Event, Round, Ruling
 from tournaments.services.rounds import analysis_for
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _refusal(name: str, *args: str) -> str:

@@ -19,7 +19,7 @@ from tournaments.models import Event, Round
 from tournaments.printing import render_sheet
 from tournaments.services import rounds
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_the_export_and_import_commands(tmp_path: Path) -> None:
@@ -62,7 +62,7 @@ def test_the_export_and_import_commands(tmp_path: Path) -> None:
         call_command("event_import", str(tmp_path / "bad.json"), "X", stdout=io.StringIO())
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_print_sheet_finds_the_player_by_table_number(tmp_path) -> None:
     from django.core.management import CommandError
 

@@ -14,7 +14,7 @@ from tournaments.models import Event, Round, Ruling
 from tournaments.services import rulings
 from tournaments.services.rounds import round_pause
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 # ------------------------------------------------------------------ refusals

@@ -19,7 +19,7 @@ from tournaments.services.players import player_add
 from tournaments.services.rulings import round_adjudicate
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 # ------------------------------------------------------------------ reading a slip line

@@ -14,7 +14,7 @@ from tests.rooms.commands.helpers import fisf as _fisf
 from tests.rooms.commands.helpers import last_round as _round
 from tournaments.models import Event, Game, HistoryEntry, Ruling, Slip
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_a_whole_event_runs_from_the_terminal(tmp_path, arbitrator) -> None:

@@ -23,7 +23,7 @@ from tournaments.services.games import game_end
 from tournaments.services.rounds import round_close, round_open, round_place
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture

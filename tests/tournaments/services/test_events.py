@@ -10,7 +10,7 @@ from tournaments.core import ApplicationError
 from tournaments.models import Lexicon
 from tournaments.services.events import event_create
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_event_create_stores_the_defaults_of_the_rules(enable_lexicon: Lexicon) -> None:

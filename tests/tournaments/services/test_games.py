@@ -18,7 +18,7 @@ from tournaments.services.rounds import round_open
 from tournaments.services.slips import slip_submit
 from tournaments.state import rebuild
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 # ------------------------------------------------------------------ games

@@ -7,7 +7,7 @@ import pytest
 from tournaments.models import Event, Game, HistoryEntry
 from tournaments.services.games import game_start, round_draw
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_history_entries_cannot_be_changed_or_deleted(game: Game) -> None:

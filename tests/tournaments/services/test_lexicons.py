@@ -29,7 +29,7 @@ from tournaments.services.lexicons import (
 )
 from tournaments.state import solver_lexicon
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_a_bundled_list_is_registered_once(enable_lexicon: Lexicon) -> None:
@@ -39,7 +39,7 @@ def test_a_bundled_list_is_registered_once(enable_lexicon: Lexicon) -> None:
     assert enable_lexicon.word_count > 100_000 and len(enable_lexicon.checksum) == 64
 
 
-def test_an_imported_list_is_kept_gzipped_with_its_report(transactional_db: None) -> None:
+def test_an_imported_list_is_kept_gzipped_with_its_report(db: None) -> None:
     data = "cœur\nQI\nzoo\npomme-de-terre\nqi\n".encode()
     lexicon = lexicon_import(name="club", language="french", data=data, source_name="club.txt")
     assert lexicon.word_count == 3 and lexicon.source_name == "club.txt" and not lexicon.bundled
@@ -50,7 +50,7 @@ def test_an_imported_list_is_kept_gzipped_with_its_report(transactional_db: None
     assert lexicon_pack(bytes(lexicon.content)) == bytes(lexicon.content)
 
 
-def test_an_imported_list_needs_a_new_name_and_a_usable_word(transactional_db: None) -> None:
+def test_an_imported_list_needs_a_new_name_and_a_usable_word(db: None) -> None:
     lexicon_import(name="club", language="french", data=b"zoo\n")
     with pytest.raises(ApplicationError, match="a lexicon named 'club' already exists"):
         lexicon_import(name="club", language="french", data=b"other\n")
@@ -79,9 +79,7 @@ def queued(monkeypatch: pytest.MonkeyPatch) -> list[tuple[object, ...]]:
 
 
 @pytest.mark.parametrize("service", ["lexicon_import", "lexicon_upload"])
-def test_a_list_above_the_limit_is_refused_before_it_is_read(
-    transactional_db: None, settings, service: str
-) -> None:
+def test_a_list_above_the_limit_is_refused_before_it_is_read(db: None, settings, service: str) -> None:
     settings.ARBITER_LEXICON_MAX_MB = 1
     data = b"zoo\n" * (2**18) + b"x"  # 1 MB and a byte
     with pytest.raises(ApplicationError) as refused:
@@ -94,7 +92,7 @@ def test_a_list_above_the_limit_is_refused_before_it_is_read(
     lexicon_import(name="fits", language="en", data=data[:-1])
 
 
-def test_a_gzipped_list_above_the_limit_once_unpacked_is_refused(transactional_db: None, settings) -> None:
+def test_a_gzipped_list_above_the_limit_once_unpacked_is_refused(db: None, settings) -> None:
     settings.ARBITER_LEXICON_MAX_MB = 1
     packed = gzip.compress(_fresh_words(200_000))  # 2.1 MB of words in 0.25 MB
     assert len(packed) < 2**20
@@ -105,7 +103,7 @@ def test_a_gzipped_list_above_the_limit_once_unpacked_is_refused(transactional_d
 
 
 def test_an_upload_is_importing_at_once_then_ready_with_its_progress(
-    transactional_db: None, queued: list[tuple[object, ...]], monkeypatch: pytest.MonkeyPatch
+    db: None, queued: list[tuple[object, ...]], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     data = _fresh_words(3000)
     with translation.override("fr"):  # the worker says its refusals in the uploader's language
@@ -136,7 +134,7 @@ def test_an_upload_is_importing_at_once_then_ready_with_its_progress(
     assert lexicon_compile(lexicon_id=lexicon.pk).state == "ready"  # type: ignore[union-attr]
 
 
-def test_an_upload_is_compiled_by_the_task(transactional_db: None) -> None:
+def test_an_upload_is_compiled_by_the_task(db: None) -> None:
     # Tests run the tasks eagerly: sent at the commit, compiled there.
     with transaction.atomic():
         lexicon = lexicon_upload(name="club", language="en", data=_fresh_words(50))
@@ -146,7 +144,7 @@ def test_an_upload_is_compiled_by_the_task(transactional_db: None) -> None:
 
 
 def test_an_upload_that_does_not_compile_fails_with_what_the_import_said(
-    transactional_db: None, queued: list[tuple[object, ...]]
+    db: None, queued: list[tuple[object, ...]]
 ) -> None:
     binary = lexicon_upload(name="bin", language="fr", data=b"AA\x00\x01BB", source_name="liste.bin")
     empty = lexicon_upload(name="empty", language="fr", data=b"a-b\n1234\n", source_name="empty.txt")
@@ -159,7 +157,7 @@ def test_an_upload_that_does_not_compile_fails_with_what_the_import_said(
 
 
 def test_an_import_whose_worker_died_fails_instead_of_killing_the_next(
-    transactional_db: None, queued: list[tuple[object, ...]]
+    db: None, queued: list[tuple[object, ...]]
 ) -> None:
     lexicon = lexicon_upload(name="club", language="en", data=_fresh_words(20))
     Lexicon.objects.filter(pk=lexicon.pk).update(progress=1)  # started, never finished
@@ -169,7 +167,7 @@ def test_an_import_whose_worker_died_fails_instead_of_killing_the_next(
 
 
 def test_an_upload_the_broker_cannot_take_fails_and_says_so(
-    transactional_db: None, monkeypatch: pytest.MonkeyPatch
+    db: None, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setattr(queue, "send", lambda *args, **kwargs: False)
     with transaction.atomic():

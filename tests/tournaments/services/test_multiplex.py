@@ -235,7 +235,7 @@ def test_results_are_idempotent_checked_and_corrected_on_the_record(
     assert rows[0].diff == top - (records[0].top_score + records[1].top_score)
 
 
-def test_the_merged_ranking_is_the_ranking_of_one_event(transactional_db: None) -> None:
+def test_the_merged_ranking_is_the_ranking_of_one_event(db: None) -> None:
     """One simulated game of 18 virtual players, played again as a multiplex: its draws
     and tops published by a draw centre, its players split between two halls of 9, each
     crediting the solos of its own hall (none: a solo needs 16 players). The merged

@@ -18,7 +18,7 @@ from tournaments.services.players import player_withdraw
 from tournaments.services.rounds import round_close, round_open, round_place, top_choose
 from tournaments.services.slips import SubmitResult, late_reason, slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def token(player: Player, confirmed: bool = True) -> str:

@@ -26,7 +26,7 @@ from tournaments.services.players import (
 from tournaments.services.rounds import round_close, round_open, round_place
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_players_import_reads_a_csv_with_optional_columns(event: Event) -> None:
@@ -57,7 +57,7 @@ def test_players_import_is_all_or_nothing_and_names_the_bad_line(event: Event) -
         players_import(event=event, csv_text="name,table\nAnne,x\n")
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_player_fields_longer_than_the_columns_are_refused(event) -> None:
     with pytest.raises(ApplicationError, match="too long"):
         player_add(event=event, name="x" * 121)

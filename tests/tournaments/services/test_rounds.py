@@ -29,10 +29,10 @@ from tournaments.services.rounds import (
 )
 from tournaments.services.slips import late_reason, paper_slip_submit, slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
-@pytest.mark.django_db(transaction=True)
+@pytest.mark.django_db
 def test_a_round_cannot_open_for_no_time(event) -> None:
     player_add(event=event, name="Anne")
     game = game_start(event=event)

@@ -18,7 +18,7 @@ from tournaments.services.rulings import RULING_FIELDS, round_adjudicate, round_
 from tournaments.services.slips import slip_submit
 from tournaments.standings import game_standings
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _hand_in(round: Round, player: Player, move: str | None, score: int | None = None) -> None:

@@ -26,7 +26,7 @@ from tournaments.services.rulings import (
 )
 from tournaments.services.slips import late_reason, slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 # ------------------------------------------------------------------ the adjudication of a round

@@ -13,7 +13,7 @@ from tournaments.services.events import event_create
 from tournaments.services.players import player_add
 from tournaments.services.sheets import sheet_print, sheet_request
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_a_sheet_asked_for_is_printed_by_the_task() -> None:

@@ -17,7 +17,7 @@ from tournaments.services.rounds import round_close, round_open, round_place
 from tournaments.services.rulings import RULE_AGAIN_QUIET, round_adjudicate
 from tournaments.services.slips import SECOND_CORRECTION, SECOND_SLIP, paper_slip_submit, slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def test_a_slip_before_the_open_is_refused(game: Game, players: list[Player]) -> None:

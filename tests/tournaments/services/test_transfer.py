@@ -29,7 +29,7 @@ from tournaments.services.rounds import round_close, round_open, round_place, to
 from tournaments.services.rulings import ruling_override
 from tournaments.services.slips import slip_submit
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 def _csv_rows(data: bytes) -> list[dict[str, str]]:

@@ -20,7 +20,7 @@ from tournaments.services.rounds import round_close, round_place
 from tournaments.services.sheets import sheet_request
 from tournaments.services.watchdog import Watchdog, round_rule_again, tasks_requeue_pending
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 
 class Broker:
