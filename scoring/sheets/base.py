@@ -21,6 +21,7 @@ from reportlab.lib.pagesizes import A4, landscape
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import Flowable, Paragraph, SimpleDocTemplate, Table, TableStyle
@@ -29,6 +30,10 @@ FONTS = Path(__file__).resolve().parent / "fonts"
 REGULAR = "ArbiterSans"
 BOLD = "ArbiterSans-Bold"
 MARGIN = 12 * mm
+#: The tables' font size.
+SIZE = 8
+#: The room on either side of a cell's text (ReportLab's own), counted in what a column needs.
+PADDING = 6.0
 
 
 def text(value: object, style: ParagraphStyle) -> Paragraph:
@@ -36,6 +41,29 @@ def text(value: object, style: ParagraphStyle) -> Paragraph:
     word from a slip ("Dupont <Paris>", "Club & Co", "<font color=white>") is text, never
     markup, so every sheet's data goes through here, escaped."""
     return Paragraph(escape(str(value)), style)
+
+
+def line_width(value: object, font: str) -> float:
+    """The width of a cell drawn as lines of text (a number, a move, a header), in points;
+    0 for a flowable, which a paragraph is: it wraps to its column."""
+    if isinstance(value, Flowable):
+        return 0.0
+    return max(stringWidth(line, font, SIZE) for line in str(value).split("\n"))
+
+
+def fit(fractions: Sequence[float], needs: Sequence[float], usable: float) -> list[float]:
+    """The columns' widths over ``usable`` points: each its fraction, but never less than it
+    needs; what the short ones lack is taken from the others in proportion to their room to
+    spare. When the needs exceed the page, each column gets its need scaled to the page."""
+    widths = [f * usable for f in fractions]
+    short = sum(max(n - w, 0.0) for w, n in zip(widths, needs, strict=True))
+    if not short:
+        return widths
+    room = [max(w - n, 0.0) for w, n in zip(widths, needs, strict=True)]
+    spare = sum(room)
+    if spare < short:
+        return [n * usable / sum(needs) for n in needs]
+    return [max(w, n) - r * short / spare for w, n, r in zip(widths, needs, room, strict=True)]
 
 
 @cache
@@ -133,17 +161,29 @@ class Sheet:
         widths: Sequence[float],
         *,
         numeric_from: int = 0,
+        header_rows: int = 1,
+        paddings: Sequence[float] | None = None,
     ) -> Table:
         """A table over the page's width: ``widths`` are fractions (they sum to 1), the
-        header row repeats on every page, numbers are right-aligned from column
-        ``numeric_from`` on (0: none)."""
+        header row and the ``header_rows - 1`` rows after it are bold and repeat on every
+        page, numbers are right-aligned from column ``numeric_from`` on (0: none),
+        ``paddings`` the room on either side of each column's text (default :data:`PADDING`).
+
+        A column is never narrower than its header or a plain cell (what cannot wrap): the
+        words differ in length from one language to the next, and a line wider than its
+        column runs into its neighbour's."""
         usable = self.pagesize[0] - 2 * MARGIN
-        table = Table(
-            [list(header), *[list(r) for r in rows]], colWidths=[w * usable for w in widths], repeatRows=1
-        )
+        data = [list(header), *[list(r) for r in rows]]
+        pads = list(paddings) if paddings is not None else [PADDING] * len(header)
+        needs = [
+            max(line_width(line[c], BOLD if i < header_rows else REGULAR) for i, line in enumerate(data))
+            + 2 * pads[c]
+            for c in range(len(header))
+        ]
+        table = Table(data, colWidths=fit(widths, needs, usable), repeatRows=header_rows)
         commands: list[tuple[Any, ...]] = [
-            ("FONT", (0, 0), (-1, -1), REGULAR, 8),
-            ("FONT", (0, 0), (-1, 0), BOLD, 8),  # the header row
+            ("FONT", (0, 0), (-1, -1), REGULAR, SIZE),
+            ("FONT", (0, 0), (-1, header_rows - 1), BOLD, SIZE),  # the header rows
             ("BACKGROUND", (0, 0), (-1, 0), colors.HexColor("#e6e9ef")),
             ("LINEBELOW", (0, 0), (-1, 0), 0.6, colors.black),
             ("ROWBACKGROUNDS", (0, 1), (-1, -1), [colors.white, colors.HexColor("#f6f7f9")]),  # reading aid
@@ -151,6 +191,9 @@ class Sheet:
             ("TOPPADDING", (0, 0), (-1, -1), 1.5),
             ("BOTTOMPADDING", (0, 0), (-1, -1), 1.5),
         ]
+        for c, pad in enumerate(pads):
+            if pad != PADDING:
+                commands += [("LEFTPADDING", (c, 0), (c, -1), pad), ("RIGHTPADDING", (c, 0), (c, -1), pad)]
         if numeric_from:
             commands.append(("ALIGN", (numeric_from, 0), (-1, -1), "RIGHT"))
         table.setStyle(TableStyle(commands))

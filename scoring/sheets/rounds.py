@@ -11,8 +11,15 @@ from reportlab.lib import colors
 from reportlab.lib.units import mm
 from reportlab.platypus import Flowable, KeepTogether, Spacer, Table, TableStyle
 
-from scoring.sheets.base import BOLD, ENGLISH, MARGIN, REGULAR, Sheet, Words, text
+from scoring.sheets.base import BOLD, ENGLISH, MARGIN, PADDING, REGULAR, Sheet, Words, line_width, text
 from scoring.standings import minus
+
+#: The rank's and the total's shares of the page's width in the round-by-round sheet.
+RANK, TOTAL = 0.04, 0.06
+#: The least share of the names when the rounds are many; a name wraps within it.
+NAME_LEAST = 0.12
+#: The round columns' room on either side: narrow, so that a long game's scores fit across.
+ROUND_PADDING = 2.0
 
 
 @dataclass(frozen=True)
@@ -46,31 +53,63 @@ class RoundsSheet(Sheet):
         self.lines = lines
 
     def story(self) -> list[Flowable]:
-        _ = self.words.gettext
+        # A long game's rounds do not fit across one page: they are shared out among
+        # tables one under the other, each with the ranks, the names and the totals.
         n = len(self.tops)
+        need = self._round_need()
+        room = (1 - RANK - NAME_LEAST - TOTAL) * (self.pagesize[0] - 2 * MARGIN)
+        tables = max(-(-n // max(int(room // need), 1)), 1)
+        size = -(-n // tables)  # the tables as even as can be
+        bounds = [(first, min(first + size, n)) for first in range(0, n, size)] or [(0, 0)]
+        story: list[Flowable] = []
+        for first, last in bounds:
+            if story:
+                story.append(Spacer(1, 4 * mm))
+            story.append(self._table(first, last, need))
+        return story
+
+    def _round_need(self) -> float:
+        """The width every round column needs, in points: the widest round's number, top or
+        score, so that the rounds stay evenly spaced."""
+        cells = [
+            *(line_width(str(i + 1), BOLD) for i in range(len(self.tops))),
+            *(line_width(str(t), BOLD) for t in self.tops),
+            *(line_width(minus(s), REGULAR) for line in self.lines for s in line.scores if s is not None),
+        ]
+        return max(cells, default=0.0) + 2 * ROUND_PADDING
+
+    def _table(self, first: int, last: int, need: float) -> Table:
+        """The rounds ``first + 1`` to ``last``, each column at least ``need`` points wide."""
+        _ = self.words.gettext
+        n = last - first
         # Name and total take what the rounds leave; the rounds share the rest evenly.
-        round_share = min(0.035, 0.62 / max(n, 1))
-        widths = [0.04, 0.22, *([round_share] * n), 0.06]
-        rest = 1 - sum(widths)
-        widths[1] += rest
-        header = [_("Rank"), _("Name"), *[str(i + 1) for i in range(n)], _("Total")]
-        top_row = ["", _("Top"), *[str(t) for t in self.tops], str(sum(self.tops))]
+        round_share = max(min(0.035, 0.62 / max(n, 1)), need / (self.pagesize[0] - 2 * MARGIN))
+        widths = [RANK, 0.22, *([round_share] * n), TOTAL]
+        widths[1] += 1 - sum(widths)
+        header = [_("Rank"), _("Name"), *[str(i + 1) for i in range(first, last)], _("Total")]
+        tops = self.tops[first:last]
+        top_row = ["", _("Top"), *[str(t) for t in tops], str(sum(self.tops))]
         body = [
-            [line.rank, line.name, *["" if s is None else minus(s) for s in line.scores], minus(line.total)]
+            [
+                line.rank,
+                text(line.name, self.styles["cell"]),
+                *["" if s is None else minus(s) for s in line.scores[first:last]],
+                minus(line.total),
+            ]
             for line in self.lines
         ]
-        table = self.table(header, [top_row, *body], widths, numeric_from=2)
-        table.repeatRows = 2  # the round numbers and the tops' scores on every page
+        paddings = [PADDING, PADDING, *([ROUND_PADDING] * n), PADDING]
+        # The round numbers and the tops' scores on every page.
+        table = self.table(header, [top_row, *body], widths, numeric_from=2, header_rows=2, paddings=paddings)
         table.setStyle(
             TableStyle(
                 [
-                    ("FONT", (0, 1), (-1, 1), BOLD, 8),  # the tops' row
-                    ("BACKGROUND", (0, 1), (-1, 1), colors.HexColor("#eef8f0")),
+                    ("BACKGROUND", (0, 1), (-1, 1), colors.HexColor("#eef8f0")),  # the tops' row
                     ("LINEBELOW", (0, 1), (-1, 1), 0.6, colors.black),
                 ]
             )
         )
-        return [table]
+        return table
 
 
 @dataclass(frozen=True)
