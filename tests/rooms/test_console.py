@@ -546,6 +546,8 @@ def test_racks_put_back_for_the_minimums_are_typed_and_recorded(
     round = game.rounds.get()
     assert round.manual and round.rack == good
     assert round.rejected == [rack_string(rack_codes(thrown))]
+    page = console.get(_url(event)).content.decode()
+    assert "(typed from a physical draw)" in page and "served by the hub" not in page
 
 
 # ------------------------------------------------------------------ Try Move: the warnings of the game

@@ -15,6 +15,7 @@ from django.test import Client
 
 from multiplex.models import HubGame, HubOutbox, Serving
 from multiplex.services import centre as centre_service
+from rooms.management.commands._common import draw_lines
 from tests.rooms.helpers import last_round, messages, url
 from tests.tournaments.services.test_centre import _play, hub_event, network  # noqa: F401 (fixtures)
 from tests.tournaments.services.test_sealed import games, master, simultane, started  # noqa: F401 (fixtures)
@@ -85,6 +86,10 @@ def test_a_centre_sees_its_link_and_plays_the_hubs_rounds(console: Client, playe
     assert "Multiplex: the hub's move" in page  # round 2 was placed on the hub, its move fetched
     assert 'name="typed"' not in page and "The next rack comes from the hub." in page
     assert "Place another move" not in page
+    # The hub's rack is stored as typed, not drawn from the centre's seed: said as served.
+    assert last_round(dakar).manual
+    assert "(served by the hub)" in page and "physical draw" not in page
+    assert draw_lines(last_round(dakar), dakar)[0].endswith(" (served by the hub)")  # the terminal's
 
     played["hubs"]["Dakar"].online = False
     response = console.post(url(dakar, "hub/sync/"), follow=True)

@@ -33,6 +33,7 @@ from solver.boards import layout
 from solver.formats.record import END_REASONS
 from tournaments import display
 from tournaments.core import ApplicationError
+from tournaments.linked import linker
 from tournaments.models import Event, Game, Player, Round, Slip
 from tournaments.selectors import events, games, players
 from tournaments.state import StateError
@@ -327,7 +328,10 @@ def tops_text(round: Round, event: Event) -> str:
 
 def draw_lines(round: Round, event: Event) -> list[str]:
     lines = [f"Game {round.game.number}, round {round.number}: rack {rack_text(round)}"]
-    if round.manual:
+    # A served rack is stored as typed (it is not drawn from this event's seed).
+    if linker(event).follows(event):
+        lines[0] += " (served by the hub)"
+    elif round.manual:
         lines[0] += " (typed)"
     lines.extend(f"  rejected: {rejected}" for rejected in round.rejected)
     lines.append(f"  {tops_text(round, event)}")
