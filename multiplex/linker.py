@@ -7,6 +7,7 @@ run none of these queries."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any
 
 from django.db import transaction
@@ -112,18 +113,27 @@ class MultiplexLinker(Linker):
 
 
 def _sync_on_commit(event_id: int) -> None:
+    """A sync of ``event_id`` once the transaction commits, one whatever the number of
+    announcements in it (a placement that draws the next rack makes two): one sync sends
+    everything the transaction stored."""
     from multiplex.tasks import hub_sync_task
 
-    transaction.on_commit(lambda: queue.send(hub_sync_task, event_id, False))
+    connection = transaction.get_connection()
+    # Django keeps a transaction's callbacks there, and drops those of a savepoint rolled
+    # back: a sync queued in one is queued again by the next announcement.
+    if any(getattr(queued, "hub_sync", None) == event_id for _, queued, _ in connection.run_on_commit):
+        return
+    sync = functools.partial(queue.send, hub_sync_task, event_id, False)
+    sync.hub_sync = event_id  # type: ignore[attr-defined]  # the mark of a queued sync
+    transaction.on_commit(sync)
 
 
-def _publish(game: Game, kind: str, number: int, payload: dict[str, Any]) -> None:
-    """The draw centre publishes its draws, tops and ends to the hub (again until the hub
-    acknowledges: services/centre.py)."""
-    link = drawing(game.event)
+def _publish(link: HubLink | None, game: Game, kind: str, number: int, payload: dict[str, Any]) -> None:
+    """The draw centre (``link``, None for any other event) publishes its draws and ends to
+    the hub (again until the hub acknowledges: services/centre.py)."""
     if link is not None:
         outbox_put(link=link, kind=kind, game=game.number, number=number, payload=payload)
-        _sync_on_commit(game.event_id)
+        _sync_on_commit(link.event_id)
 
 
 def _linked(event: Event) -> bool:
@@ -133,7 +143,7 @@ def _linked(event: Event) -> bool:
 def on_round_drawn(sender: type, *, round: Round, **kwargs: Any) -> None:
     if _linked(round.game.event):
         drawn = {"rack": round.reliquat + round.new_tiles, "rejected": round.rejected, "manual": round.manual}
-        _publish(round.game, HubOutbox.Kind.DRAW, round.number, drawn)
+        _publish(drawing(round.game.event), round.game, HubOutbox.Kind.DRAW, round.number, drawn)
 
 
 def on_round_closed(sender: type, *, round: Round, **kwargs: Any) -> None:
@@ -148,17 +158,16 @@ def on_round_closed(sender: type, *, round: Round, **kwargs: Any) -> None:
 
 
 def on_round_placed(sender: type, *, round: Round, **kwargs: Any) -> None:
-    if _linked(round.game.event) and hub_link(round.game.event) is not None:
+    link = hub_link(round.game.event) if _linked(round.game.event) else None
+    if link is not None:
         # The draw centre's top for the others; every centre's results (queued by the sync).
-        _publish(
-            round.game,
-            HubOutbox.Kind.TOP,
-            round.number,
-            {"played": round.chosen, "score": round.chosen_score},
-        )
-        _sync_on_commit(round.game.event_id)
+        if link.draws:
+            top = {"played": round.chosen, "score": round.chosen_score}
+            outbox_put(link=link, kind=HubOutbox.Kind.TOP, game=round.game.number, number=round.number,
+                       payload=top)  # fmt: skip
+        _sync_on_commit(link.event_id)
 
 
 def on_game_ended(sender: type, *, game: Game, **kwargs: Any) -> None:
     if _linked(game.event):
-        _publish(game, HubOutbox.Kind.END, 0, {"reason": game.end_reason})
+        _publish(drawing(game.event), game, HubOutbox.Kind.END, 0, {"reason": game.end_reason})

@@ -338,6 +338,41 @@ def test_the_watchdog_syncs_every_centre_again_and_again(network: dict[str, Any]
     assert network["hubs"]["Dakar"].requests > before
 
 
+def test_a_placement_that_draws_the_next_rack_reads_the_link_once_and_syncs_once(
+    network: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from multiplex.linker import on_round_placed
+    from tournaments import queue
+
+    binche = network["events"]["Binche"]
+    draw = round_draw(game=game_start(event=binche))
+    assert draw is not None
+    played = _play(draw, 1)
+    syncs: list[int] = []
+    send = queue.send
+
+    def counted(task: Any, *args: Any, **kwargs: Any) -> bool:
+        if task.name == "tournaments.tasks.hub_sync_task":
+            syncs.append(args[0])
+            return True
+        return send(task, *args, **kwargs)
+
+    monkeypatch.setattr(queue, "send", counted)
+    # One transaction: round 1's top and round 2's rack are published, then one sync sends both.
+    drawn = round_place(round=played)
+    assert drawn is not None and syncs == [binche.pk]
+    owed = HubOutbox.objects.filter(link__event=binche, sent_at__isnull=True)
+    assert sorted(owed.values_list("kind", "number")) == [("draw", 2), ("top", 1)]
+    syncs.clear()
+    with CaptureQueriesContext(connection) as queries:
+        on_round_placed(sender=Round, round=Round.objects.get(pk=played.pk))
+    assert sum(HubLink._meta.db_table in q["sql"] for q in queries.captured_queries) == 1
+    assert syncs == [binche.pk]
+
+
 def test_the_draw_centre_cannot_undo_a_published_placement(network: dict[str, Any]) -> None:
     binche = network["events"]["Binche"]
     game = game_start(event=binche)
