@@ -119,6 +119,26 @@ def test_a_centre_sees_its_link_and_plays_the_hubs_rounds(console: Client, playe
     assert "<li>round 9 was never served to this centre</li>" in page
 
 
+def test_the_round_page_reads_the_centres_link_once(console: Client, played: dict[str, Any]) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    from multiplex.models import HubSealed
+
+    def reads(path: str, **headers: str) -> tuple[int, str]:
+        # Each reading of the link (multiplex.link.link_state) asks for its sealed games once.
+        with CaptureQueriesContext(connection) as queries:
+            page = console.get(path, **headers).content.decode()
+        return sum(HubSealed._meta.db_table in q["sql"] for q in queries.captured_queries), page
+
+    dakar = played["events"]["Dakar"]
+    count, page = reads(url(dakar))
+    assert count == 1 and "Waiting to be sent: 0 items" in page
+    # The status reloaded alone (its live updates) reads it itself.
+    count, status = reads(url(dakar) + "?part=status", HTTP_HX_REQUEST="true")
+    assert count == 1 and "Waiting to be sent: 0 items" in status and "<html" not in status
+
+
 def test_the_draw_centre_publishes_and_types_its_racks(console: Client, played: dict[str, Any]) -> None:
     binche = played["events"]["Binche"]
     _play(last_round(binche), 1)
