@@ -98,3 +98,22 @@ def test_behind_a_proxy_the_callers_address_is_the_forwarded_one(settings) -> No
     assert client_address(request) == "192.168.1.20"  # what the one proxy saw
     settings.ARBITER_TRUSTED_PROXIES = 3
     assert client_address(request) == "10.0.0.5"  # fewer addresses than proxies: not trusted
+
+
+@pytest.mark.parametrize(
+    ("language", "guide"), [("en", "arbitrator-guide.en.md"), ("fr", "arbitrator-guide.fr.md")]
+)
+def test_the_home_page_sends_to_the_guides_section_on_the_terminal_in_its_language(
+    client: Client, language: str, guide: str
+) -> None:
+    import html
+    import re
+    from pathlib import Path
+
+    page = html.unescape(client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode())
+    named = re.search(r"<code>(docs/[^<]+)</code>, section [“«]\s?([^”»]+?)\s?[”»]", page)
+    assert named is not None, page
+    path, section = named.groups()
+    assert path == f"docs/{guide}"
+    headings = (Path(__file__).resolve().parents[2] / path).read_text("utf-8").splitlines()
+    assert f"## {section}" in headings
