@@ -205,8 +205,8 @@ class OneThreadASGIHandler(ASGIHandler):
 
 #: How long a thread may keep the interpreter lock while another asks for it (Python's
 #: default: 5 ms). A phone's slip leaves it twice, for its two statements, and each time
-#: got it back only when the event loop's thread (streams, HTTP) let go: up to 5 ms a
-#: statement, the hall's slips queuing behind it. 0.5 ms: docs/decisions.md.
+#: gets it back only when the event loop's thread (streams, HTTP) lets go: up to the
+#: interval a statement, the hall's slips queuing behind it. Why 0.5 ms: docs/decisions.md.
 SWITCH_INTERVAL_S = 0.0005
 sys.setswitchinterval(SWITCH_INTERVAL_S)
 django.setup(set_prefix=False)

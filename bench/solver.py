@@ -79,8 +79,8 @@ def bench_positions(lexicons: dict[str, lexmod.Lexicon], quick: bool, kernel: st
         board = parse_board(row["board"], lay, tile_set(language, lay.size))
         rack = rack_codes(row["rack"])
         lex = lexicons[row["lexicon"]]
-        # The targets are set on the standard 15x15 positions; the big boards
-        # (17x17 to 21x21, up to 114,486 moves with two blanks) are reported apart.
+        # The targets are set on the standard 15x15 positions; the big boards (17x17 to
+        # 21x21, far more moves with two blanks: docs/benchmarks.md) are reported apart.
         key = f"{row['rack'].count('?')} blank(s)" + ("" if lay.size == 15 else ", big boards")
         gen = movegen.Generator(board, lex, kernel=kernel)
 

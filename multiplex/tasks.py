@@ -10,8 +10,8 @@ from multiplex.services.centre import hub_sync
 from tournaments.models import Event
 
 
-# Named as it was when it lived in tournaments.tasks: messages queued by an earlier
-# version still find it after an upgrade.
+# Its name is the one the messages already queued may carry (docs/decisions.md): a worker
+# upgraded with messages waiting still finds the task.
 @shared_task(acks_late=True, name="tournaments.tasks.hub_sync_task")
 def hub_sync_task(event_id: int, full: bool = True) -> None:
     """A centre of a multiplex talks to its hub: sends what it owes, fetches what is

@@ -81,8 +81,8 @@ def player_lines(
     """The own lines of ``players`` (ids) in three queries whatever their number: a hall's
     phones are sent theirs at each change from one reading per web process, not one
     request and three queries per phone."""
-    # Read as values: a hall's rulings and slips as model instances were most of each web
-    # process's build of its phones' panels.
+    # Read as values: a hall's rulings and slips as model instances would be most of each
+    # web process's build of its phones' panels (docs/benchmarks.md).
     slips: dict[int, OwnSlip] = {}
     for player_id, *slip in own_slip_values(round, players, *_OWN_SLIP):
         if player_id not in slips:

@@ -195,7 +195,8 @@ def standings_of_sums(
 ) -> list[Row]:
     """:func:`standings` from each player's rulings added up (``sums``, a player without
     any left out) and the (game, round) pairs that have a ruling (``played``): the same
-    rows, from a database that adds up 46,000 rulings faster than Python reads them.
+    rows, from a database that adds up a big event's rulings faster than Python reads them
+    (docs/decisions.md).
 
     Raises ``ValueError`` as :func:`standings` does, and for a player summed twice.
     """

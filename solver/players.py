@@ -67,7 +67,8 @@ _LAST: dict[str, tuple[tuple[Move, ...], list[int], dict[int, list[Move]]]] = {}
 def _by_score(ranked: Sequence[Move]) -> tuple[list[int], dict[int, list[Move]]]:
     """The distinct scores, lowest first, and the moves making each (in ``ranked``'s
     order): made once for the round's list, which every virtual player of a hall reads
-    (300 players went through every move of it each, and the list has thousands)."""
+    (each going through every move of it, thousands, would cost a big simulated event
+    more than the engine: docs/benchmarks.md)."""
     last = _LAST.get("table")
     if last is not None and last[0] is ranked:  # a tuple: the same moves as last time
         return last[1], last[2]

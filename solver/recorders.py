@@ -129,9 +129,8 @@ class BestMoves(TopMoves):
     the highest walked first, none once the best found beats every bound left) and the
     generator returns -1 for the count. The Python walker walks everything (and counts).
 
-    The search pays only when the rack holds a blank (measured on the whole corpus: 0.78
-    against 0.92 ms with one, but 0.104 against 0.084 ms without: the bound, the bingo
-    bonus above all, is too loose to skip enough of a blank-free walk to pay for itself),
+    The search pays only when the rack holds a blank (docs/benchmarks.md: the bound, the
+    bingo bonus above all, is too loose to skip enough of a blank-free walk to pay for itself),
     so without one the kernel walks everything and counts; ``always`` searches best first
     on any rack (the tests pin the search on every reference position)."""
 

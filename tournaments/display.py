@@ -27,7 +27,7 @@ PREMIUM_CLASS = {
 
 #: Each premium told in letters, not by colour alone: the short mark printed on an empty
 #: square (the customary "LD/MT" of French boards, "DL/TW" in English) and its name read
-#: out (docs/decisions.md: told apart by colour alone, the double letter was hard to see).
+#: out (docs/decisions.md: by colour alone, the double letter is hard to tell from a plain square).
 PREMIUM_MARKS = {
     "l2": (pgettext_lazy("premium square", "DL"), _("double letter")),
     "l3": (pgettext_lazy("premium square", "TL"), _("triple letter")),

@@ -2,10 +2,10 @@
 phones' slips and panels), so that work nobody watches (a backup) goes once it is done.
 
 A hall's web process and its backups share one interpreter and, on a club's laptop, two
-cores: a backup built while the console's page and the phones' panels of a placement are,
-slowed both (docs/benchmarks.md, the arbitrator's actions at hall size). The front-ends mark their
-work (:meth:`Foreground.busy`); the backups' thread waits for a quiet moment
-(:meth:`Foreground.wait_quiet`), never longer than it is told."""
+cores: a backup built at the same time as the console's page and the phones' panels of a
+placement slows both (docs/benchmarks.md, the arbitrator's actions at hall size). The
+front-ends mark their work (:meth:`Foreground.busy`); the backups' thread waits for a quiet
+moment (:meth:`Foreground.wait_quiet`), never longer than it is told."""
 
 from __future__ import annotations
 

@@ -647,8 +647,8 @@ class PlayerToken(models.Model):
     device = models.CharField(max_length=120, blank=True)
 
     class Meta:
-        # Made by the api app before the domain owned the join flow: the table keeps its
-        # name so that the move between apps changed no data (migration 0005).
+        # The api app's table: migration 0005 gave the model to the domain and left its
+        # rows where they are.
         db_table = "api_playertoken"
         verbose_name = _("player token")
         verbose_name_plural = _("player tokens")
@@ -691,7 +691,8 @@ class PrintedSheet(models.Model):
     printed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        # Made by the scoring app before scoring became pure rules: see migration 0005.
+        # The scoring app's table: migration 0005 gave the model to the domain and left its
+        # rows where they are.
         db_table = "scoring_printedsheet"
         ordering = ["-requested_at"]
 

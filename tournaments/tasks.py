@@ -58,9 +58,10 @@ def sheet_print_task(sheet_id: int) -> None:
     sheets.sheet_print(sheet_id=sheet_id)
 
 
-# Its own limits: the largest list allowed (ARBITER_LEXICON_MAX_MB, 16 MB) compiles in about
-# 30 s here; a round's limits (2 minutes) would fail it on a slow laptop. The automaton is
-# built in one C call, which the soft limit interrupts only once it returns.
+# Its own limits: the largest list allowed (ARBITER_LEXICON_MAX_MB) takes a good part of a
+# round's limits (2 minutes) to compile (docs/benchmarks.md), and would fail them on a slow
+# laptop. The automaton is built in one C call, which the soft limit interrupts only once
+# it returns.
 @shared_task(acks_late=True, soft_time_limit=600, time_limit=720)
 def lexicon_import_task(lexicon_id: int, language: str) -> None:
     """An uploaded word list compiled in a worker; its refusals said in ``language``, the

@@ -1,4 +1,4 @@
-"""The arbitrator's actions at hall size (issue 32): ``python -m bench.hall --actions N``.
+"""The arbitrator's actions at hall size: ``python -m bench.hall --actions N``.
 
 After the measured round of the hall benchmark (its phones joined, their slips ruled),
 the arbitrator plays N more cycles from the console, as a browser does: a form posted
@@ -49,7 +49,7 @@ from bench.sse import SseParser
 from solver.boards import layout
 
 ACTIONS = ("publish", "correction", "place", "open", "close")
-#: The issue's targets: the server's time for an action at p95, every screen at p99.
+#: The targets (docs/benchmarks.md): the server's time for an action at p95, every screen at p99.
 TARGET_SERVER_P95_S = 0.3
 TARGET_SCREENS_P99_S = 1.0
 #: How long the bench waits for every phone and the projector to show an action.

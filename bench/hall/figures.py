@@ -15,7 +15,7 @@ from bench.hall.client import parse_time
 from bench.hall.phone import Phone
 from bench.live.figures import percentile
 
-#: The issue's targets (issue 12).
+#: What a hall's round must meet (docs/benchmarks.md).
 TARGET_P99_S = 1.0
 TARGET_STREAMS_S = 5.0
 TARGET_RULED_S = 2.0
@@ -260,8 +260,8 @@ def done_after_close(run: Mapping[str, Any]) -> float:
 
 def per_slip(phases: Sequence[Mapping[str, Any]], slips: int) -> dict[str, float | None]:
     """The CPU a slip costs, in ms, from the window's phase (the slips are all that happens
-    then): the web processes', the database's, the broker's (issue 31's bound: 2,000
-    slips in 10 s leave about 4 ms of a core each, web and database together)."""
+    then): the web processes', the database's, the broker's, to hold against the bound a
+    hall's slips leave each (docs/benchmarks.md)."""
     window = next((p for p in phases if p["phase"] == "window -> deadline"), None)
     if window is None or not slips:
         return {"web_ms": None, "database_ms": None, "broker_ms": None}

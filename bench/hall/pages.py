@@ -64,9 +64,9 @@ _ROUND = ' data-round="'
 def round_key(text: str) -> tuple[int, int] | None:
     """(game, round) of the receipt box's ``data-round="1-3"``, as phone.js reads it (a
     part that is not a number: None, the slip then says no round)."""
-    # One attribute searched, not every one of the page parsed: 2,000 phones read each
-    # panel pushed, and parsing them all was most of the bench's own CPU at each change
-    # (py-spy), its phones late by that much.
+    # One attribute searched, not every one of the page parsed: a hall's phones read each
+    # panel pushed, and parsing them all would be most of the bench's own CPU at each
+    # change, its phones late by that much (docs/benchmarks.md).
     start = text.find(_ROUND)
     value = (
         html.unescape(text[start + len(_ROUND) : text.find('"', start + len(_ROUND))]) if start >= 0 else ""

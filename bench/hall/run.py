@@ -45,8 +45,8 @@ STATE_POLL_SECONDS = 0.05
 VERIFY_PAUSE_SECONDS = 0.5
 #: The joins are paced (--join-rate, and at most JOIN_IN_FLIGHT at once): faster than
 #: the server can take them, they time out, are tried again and pile up until the server
-#: spends its time on pages nobody waits for any more (1,000 phones at 100 a second
-#: against one uvicorn process: 72 joined in 3 minutes). The round is what is measured.
+#: spends its time on pages nobody waits for any more (docs/benchmarks.md). The round is
+#: what is measured.
 JOIN_IN_FLIGHT = 50
 #: The bench waits this long for every stream before it opens the round anyway.
 STREAM_WAIT_SECONDS = 30.0

@@ -21,10 +21,9 @@ WARMUP_TIMEOUT = 15.0
 #: How long the bench waits for every phone to see a change before the next one.
 SEEN_TIMEOUT = 5.0
 MAX_CHANGES = 20
-#: The capacity run: this many clients asking without pause, for this long each. With 8,
-#: each keep-alive connection waits about 40 ms per answer (runserver writes an answer in
-#: five small packets: Nagle's algorithm against the client's delayed ACK), which caps
-#: them below what the server can do; 16 keep its CPU busy.
+#: The capacity run: this many clients asking without pause, for this long each. A few
+#: keep-alive connections cannot keep the server busy: each waits on runserver's small
+#: packets (Nagle's algorithm against the client's delayed ACK: docs/benchmarks.md); 16 do.
 HAMMER_CLIENTS = (8, 16)
 HAMMER_SECONDS = 5.0
 HAMMER_MAX_REQUESTS = 500_000

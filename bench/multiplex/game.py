@@ -22,7 +22,7 @@ from bench.multiplex.relay import Relay
 
 #: The hub's event and every centre's: a centre joins only with the hub's settings.
 SETTINGS = ("--language", "english", "--notation", "gcg")
-#: Setup commands at once: each Django command spends 1-2 s of CPU starting, on 2 cores.
+#: Setup commands at once: a Django command's start is CPU-bound (docs/benchmarks.md).
 SETUP_PARALLEL = 3
 #: Bounds (seconds).
 SERVE_TIMEOUT = 300.0

@@ -90,7 +90,7 @@ def multiplex_create(
 
 def new_seal_key() -> str:
     """A game's Fernet key, never starting with "-": typed after ``--key`` on a command
-    line, it would be taken for an option (as a centre key once was)."""
+    line, it would be taken for an option (docs/decisions.md)."""
     while (key := Fernet.generate_key().decode()).startswith("-"):
         pass
     return key

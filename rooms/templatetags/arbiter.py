@@ -384,7 +384,8 @@ def _move_link(ruling: ListedRuling, path: str, words: Mapping[str, str]) -> str
 @register.simple_tag
 def watch_rows(slips: list[Slip] | list[WatchedSlip]) -> SafeString:
     """The console's watch of an open round: a row for each slip handed in, newest first
-    (a hall's 2,000 through the template language were most of the page)."""
+    (a hall's 2,000 through the template language would be most of the page:
+    docs/benchmarks.md)."""
     paper = " · " + escape(gettext("paper"))  # not in an f-string: makemessages reads the call
     return mark_safe(  # every name and word escaped
         "".join(

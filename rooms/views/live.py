@@ -219,8 +219,8 @@ class _Channel:
         self.loop = asyncio.get_running_loop()
         self._changed: asyncio.Future[None] = self.loop.create_future()
         #: Done only when what a phone's stream writes changes: ``full`` changes with every
-        #: slip, and 2,000 phones' streams woken five times a second in the last seconds
-        #: of a round, to write nothing, cost the hall's slips a tenth of a core.
+        #: slip, and a hall's streams woken at every look (five a second) in a round's last
+        #: seconds, to write nothing, would take CPU from the slips (docs/decisions.md).
         self._changed_for_phones: asyncio.Future[None] = self.loop.create_future()
         self._task: asyncio.Task[None] | None = None
         #: Set by a message of another process (tournaments/notify.py): look now.

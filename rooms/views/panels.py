@@ -2,7 +2,7 @@
 
 At each public change (a round drawn, opened, closed, ruled, placed) every phone of a hall
 wants its panel at once. Asking for it costs each phone a request, and a hall's requests
-would take the whole lead of a round before its last 10 s (docs/decisions.md). Instead
+would take the server the whole time before the round's slips come (docs/decisions.md). Instead
 each web process builds,
 once per public version, the panel every phone shares (one per language and rack order)
 and the own lines of the players whose phones listen to it there (three queries for all

@@ -68,8 +68,8 @@ def round_adjudicate(*, round_id: int) -> Round:
 #: A round ruled again because in-time slips reached it after its ruling (they queued in
 #: the server behind the close) is ruled once they stop coming: once no new one came for
 #: this long (seconds), or after RULE_AGAIN_MAX_WAIT at most. Each ruling is a new panel
-#: for every phone; ruled as each slip came, an overloaded hall of 2,000 was ruled 217 times
-#: in two minutes, each time slowing the queue that caused it.
+#: for every phone; ruled as each slip came, an overloaded hall is ruled again and again,
+#: each time slowing the queue that caused it (docs/decisions.md).
 RULE_AGAIN_QUIET = 1.0
 RULE_AGAIN_MAX_WAIT = 8.0
 
@@ -460,8 +460,9 @@ def _recredit(round: Round, *, by: User, reason: str, corrected: int) -> None:
     after the placement moves the tops and the solo as well."""
     event = round.game.event
     settings = adjudication_settings(event)
-    # Unordered: the model's ordering joined the players to sort 2,000 rulings for nothing.
-    # As values: building 2,000 rulings as models was most of a correction's time.
+    # Unordered: the model's ordering joins the players to sort the rulings for nothing.
+    # As values: a hall's rulings built as models would be most of a correction's time
+    # (docs/benchmarks.md).
     locked = Ruling.objects.select_for_update(of=("self",)).filter(round=round).order_by()
     rulings = {r.player_id: r for r in (_Credited(*row) for row in locked.values_list(*_CREDITED))}
     verdicts = {pid: _stored_verdict(r, settings) for pid, r in rulings.items()}

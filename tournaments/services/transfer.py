@@ -58,7 +58,7 @@ Item = TypeVar("Item", bound="DataclassInstance")
 OVERRIDE, SHIFT = "override", "shift"
 #: Those a restored game may change: they do not change a ruling.
 FREE_SETTINGS = ("round_seconds",)
-#: A 300-player, 23-round game file is about 1 MB.
+#: Many times the size of a big event's game file (docs/benchmarks.md, backups).
 MAX_FILE_BYTES = 32 * 1024 * 1024
 
 

@@ -38,8 +38,8 @@ PARTS = ("status", "watch", "review", "board")
 
 def _round_context(request: HttpRequest, event: Event, part: str | None = None) -> dict[str, Any]:
     """What the round's page shows, or only its ``part`` (one of PARTS): a change reloads
-    the four at once, and each built the whole page's (the review of 2,000 rulings four
-    times after a close)."""
+    the four at once, and each building the whole page's would build a hall's review four
+    times after a close (docs/benchmarks.md)."""
     wants = {part} if part else set(PARTS)
     versions = live_versions(event)
     game = current_game(event)
