@@ -45,9 +45,10 @@ from api.views import slips
 from arbiter import cache
 from arbiter.gathered import Gathered
 from rooms.views import live
+from tournaments import statements
 from tournaments.models import PlayerToken
 from tournaments.selectors.players import aplayer_tokens
-from tournaments.services.phone_slips import Batches, batch_function_sql
+from tournaments.services.phone_slips import Batches
 
 logger = logging.getLogger(__name__)
 
@@ -98,7 +99,7 @@ async def _configure(db: psycopg.AsyncConnection[Any]) -> None:
         await db.execute(wrapper.ops.set_time_zone_sql(), [timezone_name])
     if role := wrapper.settings_dict["OPTIONS"].get("assume_role"):
         await db.execute(psycopg.sql.SQL("SET ROLE {}").format(psycopg.sql.Identifier(role)))
-    await db.execute(batch_function_sql())
+    await db.execute(statements.phone_slips_function.sql("postgresql"))
 
 
 class _OnLoop:

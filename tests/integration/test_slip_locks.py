@@ -1,4 +1,4 @@
-"""How a slip locks on PostgreSQL (tournaments/services/slips.py, ``_lock_sql``): the round
+"""How a slip locks on PostgreSQL (tournaments/statements.py, ``locked_round``): the round
 in SHARE mode, the player's row for update.
 
 A hall's slips must not wait for each other (two web processes each waiting for the round
@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from tests.integration.conftest import event_with_players, require_postgres
 from tests.tournaments.services.test_phone_slips import _entry, _row, token
-from tests.tournaments.test_rows import same_as_the_orm
+from tests.tournaments.test_statements import same_as_the_orm
 from tournaments.models import HistoryEntry, Player, Round, Ruling, Slip
 from tournaments.services.games import game_start
 from tournaments.services.phone_slips import PhoneSlip, phone_slip
@@ -240,7 +240,7 @@ def test_the_same_quick_slip_twice_at_once_is_one_slip(open_round) -> None:
 
 
 def test_the_hot_paths_rows_are_the_orms_on_postgresql() -> None:
-    """tests/tournaments/test_rows.py's comparison, on PostgreSQL (psycopg's own types)."""
+    """tests/tournaments/test_statements.py's comparison, on PostgreSQL (psycopg's own types)."""
     require_postgres()
     event, players = event_with_players("Rows", 2, seed=6)
     same_as_the_orm(game_start(event=event), players)
@@ -251,7 +251,7 @@ def ruling_ahead(round: Round, monkeypatch: pytest.MonkeyPatch, at: str) -> Abst
     until the block ends: ``at`` "judging" (its reading and judging, the round not locked
     yet) or "writing" (the round locked, its rulings to write)."""
     from scoring import adjudication
-    from tournaments import rows
+    from tournaments import statements
     from tournaments.services import rulings
 
     def job(hold: Callable[[], None]) -> int | None:
@@ -260,8 +260,8 @@ def ruling_ahead(round: Round, monkeypatch: pytest.MonkeyPatch, at: str) -> Abst
             credit = adjudication.credit_round
             monkeypatch.setattr(adjudication, "credit_round", lambda *a, **k: (hold(), credit(*a, **k))[1])
         else:
-            lock = rows.lock_shared
-            monkeypatch.setattr(rows, "lock_shared", lambda *a: (lock(*a), hold())[0])
+            lock = statements.round_shared.run
+            monkeypatch.setattr(statements.round_shared, "run", lambda *a: (lock(*a), hold())[0])
         return rulings.round_rule_ahead(round_id=round.pk)
 
     return held(job, "the pass")

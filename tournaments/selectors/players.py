@@ -3,36 +3,21 @@ phones waiting for the arbitrator's confirmation."""
 
 from __future__ import annotations
 
-import functools
 from typing import Any, cast
 
 import psycopg
-from django.db import connection
 from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
-from tournaments import rows
+from tournaments import statements
 from tournaments.models import JOIN_WAIT, Event, Player, PlayerToken
-
-_TOKEN = rows.Columns(PlayerToken, Player, Event)
-
-
-@functools.cache
-def _token_sql(vendor: str, match: str = "= %s") -> str:
-    c = rows.column
-    return (
-        f"SELECT {_TOKEN.select()} FROM {rows.table(PlayerToken)}"
-        f" INNER JOIN {rows.table(Player)} ON {c(Player, 'pk')} = {c(PlayerToken, 'player')}"
-        f" INNER JOIN {rows.table(Event)} ON {c(Event, 'pk')} = {c(Player, 'event')}"
-        f" WHERE {c(PlayerToken, 'key')} {match} AND {c(PlayerToken, 'confirmed_at')} IS NOT NULL"
-    )
 
 
 def player_token(key: str) -> PlayerToken | None:
     """The token of ``key`` with its player and the player's event, or None; a token
     waiting for the arbitrator's confirmation is none yet. Every slip of a hall reads it
-    (the API's player authentication): in SQL written once (tournaments/rows.py)."""
-    found = rows.fetch(_token_sql(connection.vendor), [key], _TOKEN)
+    (the API's player authentication): :func:`tournaments.statements.confirmed_token`."""
+    found = statements.confirmed_token.rows([key])
     return _token_of(found[0]) if found else None
 
 
@@ -40,8 +25,8 @@ async def aplayer_tokens(keys: list[str], db: psycopg.AsyncConnection[Any]) -> d
     """:func:`player_token` of each of ``keys`` found, by key, on an event loop, through
     ``db`` (PostgreSQL: arbiter/hall.py, the phones' live streams opened there)."""
     async with psycopg.AsyncCursor(db) as cursor:
-        await cursor.execute(_token_sql("postgresql", "= ANY(%s)"), [keys], prepare=True)
-        found = [_token_of(_TOKEN.instances(row)) for row in await cursor.fetchall()]
+        await cursor.execute(statements.confirmed_token.sql("postgresql", many=True), [keys], prepare=True)
+        found = [_token_of(row) for row in statements.confirmed_token.instances(await cursor.fetchall())]
     return {token.key: token for token in found}
 
 

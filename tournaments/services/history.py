@@ -7,7 +7,7 @@ from typing import Any
 
 from django.contrib.auth.models import User as AuthUser
 
-from tournaments import rows
+from tournaments import statements
 from tournaments.core import User
 from tournaments.models import Event, HistoryEntry
 from tournaments.notify import event_changed
@@ -19,9 +19,6 @@ def actor(by: User) -> tuple[AuthUser | None, str]:
     if not isinstance(by, AuthUser):
         return None, "system"
     return by, by.get_username()
-
-
-_INSERT = rows.Insert(HistoryEntry)
 
 
 def history_record(
@@ -38,7 +35,7 @@ def history_record(
     user, label = actor(by)
     if entity not in PRIVATE_ENTITIES and action not in PRIVATE_ACTIONS:
         event_changed(event.pk)  # every phone and the projector follow it
-    # Written in SQL once (tournaments/rows.py): each slip of a hall writes an entry.
+    # Written in SQL once (tournaments/statements.py): each slip of a hall writes an entry.
     entry = HistoryEntry(
         event=event,
         entity=entity,
@@ -50,5 +47,5 @@ def history_record(
         new=new,
         reason=reason,
     )
-    _INSERT(entry)
+    statements.insert_history(entry)
     return entry

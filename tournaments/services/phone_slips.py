@@ -33,7 +33,6 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
-import functools
 import time
 from collections.abc import Callable, Sequence
 from contextlib import AbstractAsyncContextManager
@@ -42,11 +41,10 @@ from typing import Any
 
 import psycopg
 from django.db import connection, transaction
-from django.db.models import Model
 
-from tournaments import rows
+from tournaments import statements
 from tournaments.core import ApplicationError
-from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Slip
+from tournaments.models import Event, Game, HistoryEntry, Round, Slip
 from tournaments.services.history import history_record
 from tournaments.services.slips import (
     SubmitResult,
@@ -73,7 +71,6 @@ class PhoneSlip:
     sent_at: dt.datetime | None
 
 
-_CURRENT = rows.Columns(Round, Game, Event)
 #: How long a process takes the current round it read for the round of its slips (step 1).
 #: Not for their checks, which step 3 makes again: a round that changed meanwhile costs
 #: a slip a second reading, nothing else.
@@ -81,28 +78,6 @@ KNOWN_SECONDS = 2.0
 #: event id -> (monotonic time of the reading, the current round, its game and event set).
 #: The instances are shared by the process's slips and only read.
 _known: dict[int, tuple[float, Round]] = {}
-
-
-def _c(model: type[Model], name: str) -> str:
-    return rows.column(model, name)
-
-
-def _own(model: type[Model], name: str) -> str:
-    """The column of field ``name``, unqualified (for a table under another name)."""
-    return rows.quote(str(getattr(model._meta.get_field(name), "column", name)))
-
-
-@functools.cache
-def _current_sql(vendor: str) -> str:
-    """Step 1: the current round of an event, as ``slip_submit`` finds it: the last round
-    of the game being played."""
-    return (
-        f"SELECT {_CURRENT.select()} FROM {rows.table(Event)}"
-        f" INNER JOIN {rows.table(Game)} ON {_c(Game, 'event')} = {_c(Event, 'pk')}"
-        f" INNER JOIN {rows.table(Round)} ON {_c(Round, 'game')} = {_c(Game, 'pk')}"
-        f" WHERE {_c(Event, 'pk')} = %s AND {_c(Game, 'state')} = %s"
-        f" ORDER BY {_c(Round, 'number')} DESC LIMIT 1"
-    )
 
 
 def _current_params(event_id: int) -> list[Any]:
@@ -114,7 +89,7 @@ def _remember(event_id: int, row: tuple[Any, ...] | None) -> Round | None:
         _known.pop(event_id, None)
         return None
     round: Round
-    round, game, event = _CURRENT.instances(row)
+    ((round, game, event),) = statements.current_round.instances([row])
     game.event = event
     round.game = game
     _known[event_id] = (time.monotonic(), round)
@@ -137,159 +112,11 @@ def _current(event_id: int) -> Round | None:
     """Step 1, read now (and remembered)."""
     if connection.vendor == "postgresql":
         with _postgresql_cursor() as cursor:
-            cursor.execute(_current_sql(connection.vendor), _current_params(event_id), prepare=True)
+            cursor.execute(statements.current_round.sql(), _current_params(event_id), prepare=True)
             return _remember(event_id, cursor.fetchone())
     with connection.cursor() as cursor:
-        cursor.execute(_current_sql(connection.vendor), _current_params(event_id))
+        cursor.execute(statements.current_round.sql(), _current_params(event_id))
         return _remember(event_id, cursor.fetchone())
-
-
-_SLIP_FIELDS = [f for f in Slip._meta.concrete_fields if not f.primary_key]
-#: Given by the statement: the token's player.
-_SLIP_PLAYER = Slip._meta.get_field("player")
-_HISTORY_FIELDS = [f for f in HistoryEntry._meta.concrete_fields if not f.primary_key]
-
-
-@functools.cache
-def _insert_sql(vendor: str) -> str:
-    """The slip, inserted only if what the checks read still holds (under the locks), for
-    the token's player."""
-    marks = ", ".join(_c(Player, "pk") if f is _SLIP_PLAYER else _mark(f, vendor) for f in _SLIP_FIELDS)
-    names = ", ".join(rows.quote(str(f.column)) for f in _SLIP_FIELDS)
-    deadline, paused = _c(Round, "deadline"), _c(Round, "paused_at")
-    return (
-        f"INSERT INTO {rows.table(Slip)} ({names}) SELECT {marks} FROM {rows.table(Round)}"
-        f" INNER JOIN {rows.table(Game)} ON {_c(Game, 'pk')} = {_c(Round, 'game')}"
-        f" INNER JOIN {rows.table(Event)} ON {_c(Event, 'pk')} = {_c(Game, 'event')}"
-        f" INNER JOIN {rows.table(Player)} ON {_c(Player, 'event')} = {_c(Event, 'pk')}"
-        f" INNER JOIN {rows.table(PlayerToken)} ON {_c(PlayerToken, 'player')} = {_c(Player, 'pk')}"
-        f" AND {_c(PlayerToken, 'key')} = %s AND {_c(PlayerToken, 'confirmed_at')} IS NOT NULL"
-        f" WHERE {_c(Round, 'pk')} = %s AND {_c(Game, 'state')} = %s"
-        f" AND ({_c(Round, 'state')} = %s OR ({_c(Round, 'state')} = %s AND {_c(Round, 'closed_at')} >= %s))"
-        f" AND {_c(Round, 'first_published_at')} IS NULL"
-        f" AND ({deadline} IS NULL OR {paused} IS NOT NULL OR {deadline} >= %s)"
-        f" AND {_c(Event, 'mode')} = %s AND {_c(Event, 'notation')} = %s AND {_c(Event, 'board')} = %s"
-        f" AND {_c(Event, 'first_slip_best_placement')} = %s"
-        # Still the event's current round (step 1 may be a few seconds old).
-        f" AND NOT EXISTS (SELECT 1 FROM {rows.table(Round)} AS later"
-        f" INNER JOIN {rows.table(Game)} AS its ON its.{_own(Game, 'id')} = later.{_own(Round, 'game')}"
-        f" WHERE its.{_own(Game, 'event')} = {_c(Event, 'pk')} AND its.{_own(Game, 'state')} = %s"
-        f" AND later.{_own(Round, 'number')} > {_c(Round, 'number')})"
-        f" AND {_c(Player, 'withdrawn_at')} IS NULL AND NOT EXISTS ("
-        f"SELECT 1 FROM {rows.table(Slip)} AS known"
-        f" WHERE known.{_own(Slip, 'player')} = {_c(Player, 'pk')}"
-        f" AND ((known.{_own(Slip, 'round')} = {_c(Round, 'pk')} AND known.{_own(Slip, 'current')})"
-        f" OR known.{_own(Slip, 'client_id')} = %s))"
-        f" RETURNING {rows.quote('id')}, {_own(Slip, 'player')}"
-    )
-
-
-def _mark(field: Any, vendor: str) -> str:
-    """A value's placeholder, with its column's type on PostgreSQL: the statements are
-    prepared there, and a parameter in a SELECT list (a NULL above all) has no other."""
-    if vendor != "postgresql":
-        return "%s"
-    return f"CAST(%s AS {field.db_type(connection)})"
-
-
-@functools.cache
-def _lock_sql(vendor: str) -> str:
-    """The locks of step 3, as ``slip_submit`` takes them: the round shared, so that slips
-    never wait for each other and the close waits for them; the token's player for update,
-    so that two slips of one player go one after the other."""
-    return (
-        f"SELECT 1 FROM {rows.table(Round)}, {rows.table(PlayerToken)}"
-        f" INNER JOIN {rows.table(Player)} ON {_c(Player, 'pk')} = {_c(PlayerToken, 'player')}"
-        f" WHERE {_c(Round, 'pk')} = %s AND {_c(PlayerToken, 'key')} = %s"
-        f" FOR SHARE OF {rows.table(Round)} FOR NO KEY UPDATE OF {rows.table(Player)}"
-    )
-
-
-@functools.cache
-def _write_sql(vendor: str, into: str = "") -> str:
-    """Step 3 on PostgreSQL, after the locks: the slip and its history entry, one statement
-    (the entry's ``new`` given the slip's player); ``into``: PL/pgSQL's INTO clause."""
-    names = ", ".join(rows.quote(str(f.column)) for f in _HISTORY_FIELDS)
-    values = ", ".join(_history_value(f, vendor) for f in _HISTORY_FIELDS)
-    return (
-        f"WITH slip AS ({_insert_sql(vendor)}),"
-        f" entry AS (INSERT INTO {rows.table(HistoryEntry)} ({names}) SELECT {values} FROM slip)"
-        f" SELECT {rows.quote('id')}, {_own(Slip, 'player')}{into} FROM slip"
-    )
-
-
-#: Step 3 for a batch of slips on the event loop (arbiter/hall.py): a function of each
-#: connection's own (created with it), run in one statement, one round trip and one
-#: transaction for every slip that queued while the previous batch was written.
-BATCH_FUNCTION = "pg_temp.arbiter_phone_slips"
-
-
-def _recheck_fields() -> list[Any]:
-    """The columns the recheck's parameters are compared with, in the order of _plan's."""
-    token, round, game, event = PlayerToken._meta, Round._meta, Game._meta, Event._meta
-    return [
-        token.get_field("key"), round.pk, game.get_field("state"), round.get_field("state"),
-        round.get_field("state"), round.get_field("closed_at"), round.get_field("deadline"),
-        event.get_field("mode"), event.get_field("notation"), event.get_field("board"),
-        event.get_field("first_slip_best_placement"), game.get_field("state"),
-        Slip._meta.get_field("client_id"),
-    ]  # fmt: skip
-
-
-@functools.cache
-def _batch_types() -> list[str]:
-    """The SQL type of each parameter of a plan (:class:`_Plan`, ``lock + write + history``)."""
-    fields = [
-        Round._meta.pk, PlayerToken._meta.get_field("key"),
-        *(f for f in _SLIP_FIELDS if f is not _SLIP_PLAYER), *_recheck_fields(),
-        *(f for f in _HISTORY_FIELDS if f.name != "object_id"),
-    ]  # fmt: skip
-    return [str(f.db_type(connection)) for f in fields]
-
-
-def _arrayed(sql: str, first: int) -> str:
-    """``sql`` with its placeholders as the i-th items of the function's arrays from ``first``."""
-    parts = sql.split("%s")
-    return parts[0] + "".join(f"p{first + n}[i]{part}" for n, part in enumerate(parts[1:]))
-
-
-@functools.cache
-def batch_function_sql() -> str:
-    """The batch function (its CREATE): the round locked once for all, then for each slip,
-    as :func:`phone_slip` does it, the player locked and the slip written, each statement
-    with a snapshot of its own taken after its locks were granted."""
-    types = _batch_types()
-    arguments = ", ".join(f"p{n} {kind}[]" for n, kind in enumerate(types, 1))
-    player_lock = (
-        f"PERFORM 1 FROM {rows.table(PlayerToken)}"
-        f" INNER JOIN {rows.table(Player)} ON {_c(Player, 'pk')} = {_c(PlayerToken, 'player')}"
-        f" WHERE {_c(PlayerToken, 'key')} = p2[i] FOR NO KEY UPDATE OF {rows.table(Player)}"
-    )
-    write = _arrayed(_write_sql("postgresql", " INTO slip_id, slip_player"), 3)
-    return (
-        f"CREATE OR REPLACE FUNCTION {BATCH_FUNCTION}({arguments})"
-        f" RETURNS TABLE (slip_index integer, slip_id {Slip._meta.pk.db_type(connection)},"
-        f" slip_player {Player._meta.pk.db_type(connection)})"
-        " LANGUAGE plpgsql AS $arbiter$\n#variable_conflict use_column\nBEGIN\n"
-        f"PERFORM 1 FROM {rows.table(Round)} WHERE {_c(Round, 'pk')} = ANY(p1)"
-        f" FOR SHARE OF {rows.table(Round)};\n"
-        f"FOR i IN 1 .. cardinality(p1) LOOP\n{player_lock};\n{write};\n"
-        "slip_index := i;\nRETURN NEXT;\nEND LOOP;\nEND\n$arbiter$"
-    )
-
-
-@functools.cache
-def _batch_call_sql() -> str:
-    casts = ", ".join(f"CAST(%s AS {kind}[])" for kind in _batch_types())
-    return f"SELECT slip_index, slip_id, slip_player FROM {BATCH_FUNCTION}({casts})"
-
-
-def _history_value(field: Any, vendor: str) -> str:
-    if field.name == "object_id":
-        return f"slip.{rows.quote('id')}"
-    if field.name == "new":
-        return f"{_mark(field, vendor)} || jsonb_build_object('player', slip.{_own(Slip, 'player')})"
-    return _mark(field, vendor)
 
 
 def _postgresql_cursor() -> psycopg.Cursor[Any]:
@@ -302,10 +129,6 @@ def _postgresql_cursor() -> psycopg.Cursor[Any]:
     return psycopg.Cursor(connection.connection)
 
 
-def _prepared(fields: list[Any], instance: Model) -> list[Any]:
-    return [f.get_db_prep_save(f.pre_save(instance, True), connection) for f in fields]
-
-
 @dataclass
 class _Plan:
     """What step 2 decided: the slip to write, its history entry, and the statements'
@@ -313,8 +136,8 @@ class _Plan:
 
     slip: Slip
     entry: HistoryEntry
-    lock: list[Any]
-    write: list[Any]  # the slip's, then the recheck's (the insert of SQLite)
+    lock: list[Any]  # the round's id, the token's key (statements.phone_slip_locks)
+    write: list[Any]  # the slip's, then the recheck's (statements.phone_slip_insert)
     history: list[Any]  # the entry's, but for its object_id (the slip's id)
 
 
@@ -350,13 +173,6 @@ def _plan(slip: PhoneSlip, round: Round | None) -> _Plan | None:
         late=False,
         current=True,
     )
-    recheck = [
-        slip.key, round.pk, Game.State.PLAYING,
-        Round.State.OPEN, Round.State.CLOSED, connection.ops.adapt_datetimefield_value(handed),
-        connection.ops.adapt_datetimefield_value(handed),
-        event.mode, event.notation, event.board, event.first_slip_best_placement, Game.State.PLAYING,
-        slip.client_id,
-    ]  # fmt: skip
     entry = HistoryEntry(
         event=event,
         entity="slip",
@@ -366,14 +182,16 @@ def _plan(slip: PhoneSlip, round: Round | None) -> _Plan | None:
         actor_label="system",
         new=slip_entry(new, round),  # its player given by the statement
     )
-    history = [
-        value for f, value in zip(_HISTORY_FIELDS, _prepared(_HISTORY_FIELDS, entry), strict=True)
-        if f.name != "object_id"
-    ]  # fmt: skip
-    values = [
-        v for f, v in zip(_SLIP_FIELDS, _prepared(_SLIP_FIELDS, new), strict=True) if f is not _SLIP_PLAYER
-    ]
-    return _Plan(new, entry, [round.pk, slip.key], values + recheck, history)
+    recheck = statements.phone_slip_recheck(
+        key=slip.key, round=round, handed=handed, client_id=slip.client_id
+    )
+    return _Plan(
+        new,
+        entry,
+        lock=[round.pk, slip.key],
+        write=statements.phone_slip_values(new) + recheck,
+        history=statements.phone_slip_history(entry),
+    )
 
 
 def _written(plan: _Plan, written: tuple[Any, ...] | None) -> SubmitResult | None:
@@ -392,14 +210,14 @@ def _write(plan: _Plan) -> SubmitResult | None:
         # each statement with a snapshot of its own, taken after the locks were granted.
         with _postgresql_cursor() as lock, _postgresql_cursor() as write:
             with lock.connection.pipeline(), lock.connection.transaction():
-                lock.execute(_lock_sql(connection.vendor), plan.lock, prepare=True)
-                write.execute(_write_sql(connection.vendor), [*plan.write, *plan.history], prepare=True)
+                lock.execute(statements.phone_slip_locks.sql(), plan.lock, prepare=True)
+                write.execute(statements.phone_slip_write.sql(), [*plan.write, *plan.history], prepare=True)
             return _written(plan, write.fetchone())
     # SQLite takes one writer at a time (the settings' IMMEDIATE transactions): the same
     # statement, then the entry, in one transaction.
     with transaction.atomic():
         with connection.cursor() as cursor:
-            cursor.execute(_insert_sql(connection.vendor), plan.write)
+            cursor.execute(statements.phone_slip_insert.sql(), plan.write)
             written = cursor.fetchone()
         if written is not None:
             history_record(
@@ -433,7 +251,7 @@ async def awrite_batch(plans: Sequence[_Plan], db: psycopg.AsyncConnection[Any])
         list(c) for c in zip(*(plans[n].lock + plans[n].write + plans[n].history for n in order), strict=True)
     ]
     async with psycopg.AsyncCursor(db) as cursor:
-        await cursor.execute(_batch_call_sql(), columns, prepare=True)
+        await cursor.execute(statements.phone_slips_call.sql("postgresql"), columns, prepare=True)
         written = {row[0]: row[1:] for row in await cursor.fetchall()}
     results: list[SubmitResult | None] = [None] * len(plans)
     for index, n in enumerate(order, 1):
@@ -469,7 +287,9 @@ class Batches:
             if done is not None:
                 return done
         async with self.connect() as db, psycopg.AsyncCursor(db) as cursor:
-            await cursor.execute(_current_sql("postgresql"), _current_params(slip.event_id), prepare=True)
+            await cursor.execute(
+                statements.current_round.sql("postgresql"), _current_params(slip.event_id), prepare=True
+            )
             plan = _plan(slip, _remember(slip.event_id, await cursor.fetchone()))
         return None if plan is None else await self._written(plan)
 

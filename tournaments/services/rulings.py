@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
 from solver.tiles import rack_codes
-from tournaments import queue, rows
+from tournaments import queue, statements
 from tournaments.core import MAX_ANNOUNCED, MAX_CREDITED, MAX_WARNINGS, ApplicationError, User
 from tournaments.display import ruling_text, shown_move
 from tournaments.judging import adjudication_settings, judging_rules, prior_warnings, solo_players
@@ -135,7 +135,7 @@ def _still_open(round_id: int) -> bool:
     for its reading and judging; then whether it is still open and none of its rulings
     corrected by the arbitrator (a close or a correction may have come since the pass
     read them; the close applies corrections, a pass would write over them)."""
-    rows.lock_shared(Round, round_id)
+    statements.round_shared.run([round_id])
     corrected = Ruling.objects.filter(round_id=round_id).filter(
         Q(overridden=True) | Q(reason=adj.Reason.SHIFT_ACCEPTED)
     )

@@ -5,18 +5,17 @@ kept and ruled 0."""
 from __future__ import annotations
 
 import datetime as dt
-import functools
 from dataclasses import dataclass, field
 from typing import Any, cast
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from scoring import adjudication as adj
 from solver.boards import layout
-from tournaments import queue, rows
+from tournaments import queue, statements
 from tournaments.core import MAX_ANNOUNCED, ApplicationError, User
 from tournaments.judging import SlipJudge
 from tournaments.messages import say_notes
@@ -217,46 +216,12 @@ class _Exclusive(Exception):
     """The slip needs the round's lock for itself (it rules the round again): retried so."""
 
 
-#: The row of :func:`_lock_sql`: the round, its game and its event.
-_LOCKED = rows.Columns(Round, Game, Event)
-
-
-@functools.cache
-def _lock_sql(vendor: str, by_event: bool, exclusive: bool) -> str:
-    """The round (with its game and event) and the player, locked, in one statement.
-
-    On PostgreSQL a slip takes the round in SHARE mode: slips do not wait for each other
-    (with the lock exclusive, a hall's slips would queue one behind the other across every
-    web process, each waiting for the round held by another: docs/decisions.md), while the
-    close and the ruling, which take
-    it FOR UPDATE, wait for the slips already in and are waited for by the ones after. The
-    player's row, locked for update, keeps two slips of one player (a retry, a correction)
-    one after the other: each sees the other's slip. FOR NO KEY UPDATE, so that the key
-    share that a new slip's foreign key takes on the row never waits. SQLite takes one
-    writer at a time (IMMEDIATE transactions, the settings): no locking clause there."""
-    c = rows.column
-    sql = (
-        f"SELECT {_LOCKED.select()} FROM {rows.table(Round)}"
-        f" INNER JOIN {rows.table(Game)} ON {c(Game, 'pk')} = {c(Round, 'game')}"
-        f" INNER JOIN {rows.table(Event)} ON {c(Event, 'pk')} = {c(Game, 'event')}"
-        f" INNER JOIN {rows.table(Player)}"
-        f" ON {c(Player, 'pk')} = %s AND {c(Player, 'event')} = {c(Event, 'pk')}"
-    )
-    if by_event:
-        sql += f" WHERE {c(Event, 'pk')} = %s AND {c(Game, 'state')} = %s ORDER BY {c(Round, 'number')} DESC"
-    else:
-        sql += f" WHERE {c(Round, 'pk')} = %s"
-    sql += " LIMIT 1"
-    if vendor == "postgresql":
-        mode = "UPDATE" if exclusive else "SHARE"
-        sql += f" FOR {mode} OF {rows.table(Round)} FOR NO KEY UPDATE OF {rows.table(Player)}"
-    return sql
-
-
 def _fetch_locked(player: Player, exclusive: bool, round_id: int | None, event_id: int) -> Round | None:
+    """The round (its game and event set) and the player, locked
+    (:func:`tournaments.statements.locked_round`); None when not found together."""
     by_event = round_id is None
     params: list[Any] = [player.pk, event_id, Game.State.PLAYING] if by_event else [player.pk, round_id]
-    found = rows.fetch(_lock_sql(connection.vendor, by_event, exclusive), params, _LOCKED)
+    found = statements.locked_round.rows(params, by_event=by_event, exclusive=exclusive)
     if not found:
         return None
     round, game, event = found[0]
@@ -265,35 +230,19 @@ def _fetch_locked(player: Player, exclusive: bool, round_id: int | None, event_i
     return cast(Round, round)
 
 
-_SLIP = rows.Columns(Slip)
-_INSERT_SLIP = rows.Insert(Slip)
-
-
-@functools.cache
-def _known_sql(vendor: str, with_client_id: bool) -> str:
-    c = rows.column
-    mine = f"({c(Slip, 'round')} = %s AND {c(Slip, 'current')} = %s)"
-    if with_client_id:
-        mine = f"({mine} OR {c(Slip, 'client_id')} = %s)"
-    return (
-        f"SELECT {_SLIP.select()} FROM {rows.table(Slip)} WHERE {c(Slip, 'player')} = %s AND {mine}"
-        f" ORDER BY {c(Slip, 'pk')}"
-    )
-
-
 def _known_slips(player: Player, round: Round, client_id: str) -> list[Slip]:
     """The player's slips that matter to a new one, in one reading: the one with this
     client_id (any round: the answer to a slip of the round before may have been lost, and
     the phone sends it again after the next round has opened), and the current ones of this
     round (replaced by the new one, or kept beside it)."""
     params: list[Any] = [player.pk, round.pk, True] + ([client_id] if client_id else [])
-    return [slip for (slip,) in rows.fetch(_known_sql(connection.vendor, bool(client_id)), params, _SLIP)]
+    return [slip for (slip,) in statements.known_slips.rows(params, with_client_id=bool(client_id))]
 
 
 def _locked_round(round: Round | None, event: Event | None, player: Player, exclusive: bool) -> Round:
     """``round``, or without it ``event``'s current round while a game is played (every
     slip of a hall: found and locked in one query), locked with the player (see
-    :func:`_lock_sql`)."""
+    :func:`tournaments.statements.locked_round`)."""
     event_id = player.event_id
     locked = _fetch_locked(player, exclusive, None if round is None else round.pk, event_id)
     if locked is None and event is not None:  # between games: the last round of the last game says why not
@@ -447,7 +396,7 @@ class _Submission:
                 late=late,
                 current=not late,
             )
-            _INSERT_SLIP(slip)
+            statements.insert_slip(slip)
             if not late and locked.state != Round.State.OPEN:
                 _rule_again(locked, slip)
             if late and locked.state == Round.State.ADJUDICATED:

@@ -10,7 +10,7 @@ import pytest
 
 from tests.tournaments.helpers import draw_and_open as _open_round
 from tests.tournaments.helpers import draw_round
-from tournaments import queue, rows, tasks
+from tournaments import queue, statements, tasks
 from tournaments.models import HistoryEntry, Player, Round, Ruling, Slip
 from tournaments.selectors.live import live_versions
 from tournaments.services.rounds import round_close, round_open, round_place, round_publish, round_reopen
@@ -191,13 +191,13 @@ def test_a_close_just_before_the_pass_took_the_round_stops_it(hall, monkeypatch)
     _event, players, game = hall
     round = _open_round(game)
     _hand_in(round, players[0], round.tops[0], round.top_score)
-    real = rows.lock_shared
+    real = statements.round_shared.run
 
-    def closed_first(model: Any, pk: int) -> None:
-        Round.objects.filter(pk=pk).update(state=Round.State.CLOSED)
-        real(model, pk)
+    def closed_first(params: list[Any]) -> None:
+        Round.objects.filter(pk=params[0]).update(state=Round.State.CLOSED)
+        real(params)
 
-    monkeypatch.setattr(rows, "lock_shared", closed_first)
+    monkeypatch.setattr(statements.round_shared, "run", closed_first)
     assert round_rule_ahead(round_id=round.pk) is None
     assert not Ruling.objects.filter(round=round).exists()
 

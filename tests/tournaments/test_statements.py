@@ -1,7 +1,7 @@
-"""The hot path's hand-written SQL (tournaments/rows.py) gives what the ORM gives: the same
+"""The hot path's statements (tournaments/statements.py) give what the ORM gives: the same
 instances, every field equal and of the same type (aware datetimes, JSON, booleans), and
-the same rows chosen. :func:`same_as_the_orm` runs here on the tests' SQLite and on
-PostgreSQL in tests/integration/test_slip_locks.py."""
+the same rows chosen; each locks as its vendor allows. :func:`same_as_the_orm` runs here
+on the tests' SQLite and on PostgreSQL in tests/integration/test_slip_locks.py."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from django.db import transaction
 from django.db.models import Model, Q, signals
 from django.utils import timezone
 
-from tournaments.models import Game, HistoryEntry, Player, PlayerToken, Round, Slip
-from tournaments.rows import Columns, column
+from tournaments import statements
+from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Slip
 from tournaments.selectors.players import player_token
 from tournaments.services import slips
 from tournaments.services.events import event_create
@@ -59,7 +59,7 @@ def same_as_the_orm(game: Game, players: list[Player]) -> None:
             announced_score=None,
             client_id=client_id,
         )
-        # Inserted in SQL (rows.Insert): the row read back is the instance returned.
+        # Inserted in SQL (statements.insert_slip): the row read back is the instance returned.
         assert_same(submitted.slip, Slip.objects.get(pk=submitted.slip.pk), read=False)
         assert timezone.is_aware(submitted.slip.received_at)
     entry = history_record(
@@ -77,13 +77,24 @@ def same_as_the_orm(game: Game, players: list[Player]) -> None:
     assert_same(token.player.event, orm_token.player.event)
     assert player_token(key + "x") is None
 
+    orm_round = Round.objects.select_related("game__event").get(pk=round.pk)
+    ((current, its_game, its_event),) = statements.current_round.rows([event.pk, Game.State.PLAYING])
+    assert_same(current, orm_round)
+    assert_same(its_game, orm_round.game)
+    assert_same(its_event, orm_round.game.event)
+
     with transaction.atomic():
         locked = slips._locked_round(None, event, anne, exclusive=False)
-        orm_round = Round.objects.select_related("game__event").get(pk=round.pk)
         assert_same(locked, orm_round)
         assert_same(locked.game, orm_round.game)
         assert_same(locked.game.event, orm_round.game.event)
         assert locked.deadline is not None and timezone.is_aware(locked.deadline)
+        for exclusive in (False, True):  # by the round's id, in either mode
+            by_id = slips._fetch_locked(anne, exclusive, round.pk, event.pk)
+            assert by_id is not None
+            assert_same(by_id, orm_round)
+            assert_same(by_id.game.event, orm_round.game.event)
+        statements.round_shared.run([round.pk])
 
         for client_id in ("a-1", "", "nothing"):
             known = slips._known_slips(anne, locked, client_id)
@@ -119,16 +130,69 @@ def test_the_round_of_another_event_or_a_player_of_another_is_not_found(
 
 
 def test_no_receiver_misses_the_rows_inserted_in_sql() -> None:
-    """rows.Insert sends no pre_save/post_save: nothing may listen to those models."""
+    """statements.Insert sends no pre_save/post_save: nothing may listen to those models."""
     for model in (Slip, HistoryEntry):
         assert not signals.pre_save.has_listeners(model)
         assert not signals.post_save.has_listeners(model)
 
 
 def test_a_column_that_is_no_column_is_refused() -> None:
-    assert column(Slip, "player").endswith('"player_id"')
+    assert statements.column(Slip, "player").endswith('"player_id"')
+    assert statements.own(Slip, "player") == '"player_id"'
     with pytest.raises(ValueError, match="not a column"):
-        column(Player, "slips")  # the reverse side of a foreign key
-    assert len(Columns(Round, Game).select().split(", ")) == len(Round._meta.concrete_fields) + len(
+        statements.column(Player, "slips")  # the reverse side of a foreign key
+    assert len(statements.columns(Round, Game).split(", ")) == len(Round._meta.concrete_fields) + len(
         Game._meta.concrete_fields
     )
+
+
+ROUND, PLAYER = '"tournaments_round"', '"tournaments_player"'
+
+
+def test_slips_share_the_round_on_postgresql_and_lock_nothing_on_sqlite() -> None:
+    """The lock clauses are PostgreSQL's: the round shared by slips (FOR UPDATE when a
+    slip rules it again), the player for update without its key, the ruling pass's round
+    shared; SQLite takes one writer at a time and is given none."""
+    for by_event in (False, True):
+        shared = statements.locked_round.sql("postgresql", by_event=by_event, exclusive=False)
+        assert shared.endswith(f" LIMIT 1 FOR SHARE OF {ROUND} FOR NO KEY UPDATE OF {PLAYER}")
+        exclusive = statements.locked_round.sql("postgresql", by_event=by_event, exclusive=True)
+        assert exclusive.endswith(f" LIMIT 1 FOR UPDATE OF {ROUND} FOR NO KEY UPDATE OF {PLAYER}")
+        for mode in (False, True):
+            assert " FOR " not in statements.locked_round.sql("sqlite", by_event=by_event, exclusive=mode)
+    assert statements.phone_slip_locks.sql("postgresql").endswith(
+        f" FOR SHARE OF {ROUND} FOR NO KEY UPDATE OF {PLAYER}"
+    )
+    assert statements.round_shared.sql("postgresql").endswith(" = %s FOR SHARE")
+    assert statements.round_shared.sql("sqlite") == ""
+
+
+def test_a_statement_is_written_once_per_vendor_and_variant() -> None:
+    first = statements.known_slips.sql("sqlite", with_client_id=True)
+    assert statements.known_slips.sql("sqlite", with_client_id=True) is first
+    assert statements.known_slips.sql("sqlite", with_client_id=False) != first
+    assert statements.locked_round.__name__ == "locked_round" and "SHARE" in (
+        statements.locked_round.__doc__ or ""
+    )
+
+
+def test_a_select_reads_no_row_as_none_and_each_row_as_its_models(
+    event: Event, players: list[Player]
+) -> None:
+    assert statements.confirmed_token.rows(["nobody"]) == []
+    assert statements.current_round.rows([event.pk, Game.State.PLAYING]) == []  # no game yet
+    keys = [PlayerToken.objects.create(player=p, confirmed_at=timezone.now()).key for p in players[:2]]
+    waiting = PlayerToken.objects.create(player=players[2]).key  # not confirmed: not found
+    found = [statements.confirmed_token.rows([key]) for key in [*keys, waiting]]
+    assert [[type(m) for m in row] for (row,) in found[:2]] == [[PlayerToken, Player, Event]] * 2
+    assert [row[0].key for (row,) in found[:2]] == keys and found[2] == []
+
+
+def test_the_insert_gives_the_row_its_id_and_fills_what_save_fills(event: Event) -> None:
+    entry = HistoryEntry(event=event, entity="slip", object_id=7, action="submit", actor_label="system")
+    assert entry.pk is None and entry.at is None
+    assert statements.insert_history(entry) is entry
+    assert entry.pk is not None and entry.at is not None and not entry._state.adding
+    assert_same(entry, HistoryEntry.objects.get(pk=entry.pk), read=False)
+    assert statements.insert_history.sql().startswith('INSERT INTO "tournaments_historyentry" (')
+    assert statements.insert_history.sql().endswith(' RETURNING "id"')
