@@ -2,14 +2,15 @@
 [--calls 1000] [--repeat 5] [--slips 150] [--workers 2]``.
 
 Per call, in microseconds (the best and the median of ``--repeat`` runs of ``--calls``
-calls, all in one transaction rolled back at the end): the round and player locked as a
-slip locks them (tournaments/statements.py's ``locked_round``) against the ORM's
-``select_for_update`` (two statements, the round exclusive: it has no SHARE mode) and
-against the same SQL through ``Model.objects.raw()``; the player's known slips likewise
-against the ORM and ``raw()``; a history entry inserted against the ORM's own insert
-(``_insert``, which ``save()`` runs) and ``save()``; the converters of a three-model row
-worked out, as a raw query does at each call. The bare cursor (the statement alone, no
-instances made) is the floor.
+calls, the ways taking turns, in one transaction rolled back at the end): the round and
+the player locked as a slip locks them (tournaments/statements.py's ``locked_round``,
+three instances made) against the ORM's ``select_for_update`` (two statements, the round
+exclusive: it has no SHARE mode) and against the same SQL through
+``Model.objects.raw()`` (the round alone made, the other columns left as they came); the
+player's known slips likewise against the ORM and ``raw()``; a history entry inserted
+against the ORM's own insert (``_insert``, which ``save()`` runs) and ``save()``; the
+converters of a three-model row worked out, as a raw query does at each call. The bare
+cursor (the statement alone, no instances made) is the floor.
 
 On PostgreSQL, then, the lock waits: ``--workers`` processes hand in ``--slips`` slips
 each at once on one round through ``slip_submit``, the round taken in SHARE mode (as it
@@ -95,7 +96,7 @@ def _slip(round: Any, player: Any, client_id: str) -> Any:
 
 def per_call(number: int, repeat: int) -> list[tuple[str, str, float, float, str]]:
     """(what, how, best, median, load) a call, in microseconds: the figures of the module's
-    text, each with the load average when it was measured."""
+    text, each with the load average at its last run."""
     from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
     from django.db.models import Q
 
@@ -105,13 +106,6 @@ def per_call(number: int, repeat: int) -> list[tuple[str, str, float, float, str
 
     event, (anne, *_others), round = hall(4)
     _slip(round, anne, "bench-1")
-    figures: list[tuple[str, str, float, float, str]] = []
-
-    def timed(what: str, how: str, call: Callable[[], object]) -> None:
-        call()
-        runs = timeit.repeat(call, number=number, repeat=repeat)
-        best, median = min(runs) / number * 1e6, statistics.median(runs) / number * 1e6
-        figures.append((what, how, best, median, load()))
 
     lock_sql = statements.locked_round.sql(by_event=False, exclusive=False)
     lock_params = [anne.pk, round.pk]
@@ -157,11 +151,22 @@ def per_call(number: int, repeat: int) -> list[tuple[str, str, float, float, str
         ("insert", "save()", lambda: entry().save(force_insert=True)),
         ("converters", "each call", lambda: reader._compiler(wrapper).get_converters(reader._cols)),
     ]
+    # Each way's runs in turn, not one after the other: a change of the machine's load
+    # then falls on every way alike.
+    runs: list[list[float]] = [[] for _ in calls]
+    loads = [""] * len(calls)
     with transaction.atomic():
-        for what, how, call in calls:
-            timed(what, how, call)
+        for _what, _how, call in calls:
+            call()
+        for _ in range(repeat):
+            for n, (_what, _how, call) in enumerate(calls):
+                runs[n].append(timeit.timeit(call, number=number) / number * 1e6)
+                loads[n] = load()
         transaction.set_rollback(True)
-    return figures
+    return [
+        (what, how, min(times), statistics.median(times), at)
+        for (what, how, _call), times, at in zip(calls, runs, loads, strict=True)
+    ]
 
 
 def _hand_in(args: tuple[int, list[int], bool, Any]) -> tuple[float, float, list[tuple[float, float]]]:
