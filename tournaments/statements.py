@@ -2,11 +2,11 @@
 named and explained here, with the few tools that write and run them. Everything else goes
 through the ORM.
 
-Why SQL at all (docs/decisions.md): compiling a slip's ORM queries cost about half of the
-slip's time in the web process, and a slip needs what the ORM cannot say: the round locked
-in SHARE mode beside its player locked FOR NO KEY UPDATE, in the statement that reads them;
-a slip checked and written by one INSERT ... SELECT, in one round trip; a new row's id by
-RETURNING, without ``save()``'s machinery.
+Why SQL at all (docs/decisions.md): compiling the ORM's queries again at every slip is a
+large part of a slip's time in the web process, and a slip needs what the ORM cannot say:
+the round locked in SHARE mode beside its player locked FOR NO KEY UPDATE, in the
+statement that reads them; a slip checked and written by one INSERT ... SELECT, in one
+round trip; a new row's id by RETURNING, without ``save()``'s machinery.
 
 Each statement is written once per database vendor (and per variant) from the models' own
 tables and columns (``Model._meta``, ``connection.ops``), and its rows come back as the ORM
@@ -17,6 +17,7 @@ query cannot give (tests/tournaments/test_statements.py compares them with the O
 
 from __future__ import annotations
 
+import datetime as dt
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
@@ -123,9 +124,8 @@ class Select(Statement):
         self._names = [[f.attname for f in model._meta.concrete_fields] for model in models]
         self._cols = [f.get_col(m._meta.db_table) for m in models for f in m._meta.concrete_fields]
         self._query = Query(models[0])
-        #: Per connection (each thread has its own): the converters of the row's columns.
-        #: Worked out at each call, as a raw query does, they cost more than running the
-        #: statement (docs/decisions.md).
+        #: Per connection (each thread has its own): the converters of the row's columns,
+        #: worked out once, not at each call as a raw query does (docs/decisions.md).
         self._converters: weakref.WeakKeyDictionary[Any, Converters] = weakref.WeakKeyDictionary()
 
     @classmethod
@@ -337,7 +337,7 @@ def _recheck_fields() -> list[Any]:
     ]  # fmt: skip
 
 
-def phone_slip_recheck(*, key: str, round: Round, handed: Any, client_id: str) -> list[Any]:
+def phone_slip_recheck(*, key: str, round: Round, handed: dt.datetime, client_id: str) -> list[Any]:
     """What :func:`phone_slip_insert` checks again under the locks, its parameters after
     the slip's: the token, ``round`` (its game and event as the checks read them) still
     open, or closed after the slip was ``handed`` in, and still the event's current round,
