@@ -256,9 +256,10 @@ def _ruling(
 
 
 def _corrected(verdict: adj.Verdict, credit: adj.Credit, actions: Mapping[str, Any]) -> adj.Verdict:
-    """The arbitrator's figures in place of the slip's, as tournaments.services.rulings
-    builds them: score = credited + penalty, the penalty fixed; an override's move scores
-    that score, an average is no move."""
+    """The arbitrator's figures in place of the slip's, as
+    tournaments.services.ruling_store.verdict_overridden builds them: score = credited +
+    penalty, the penalty fixed; an override's move scores that score, an average is no
+    move."""
     if "average" in actions:
         values = {"credited": actions["average"], "warnings": 0, "penalty": 0}
         reason = adj.Reason.AVERAGE

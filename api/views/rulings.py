@@ -23,7 +23,7 @@ from api.views.base import (
 )
 from tournaments.models import Ruling
 from tournaments.selectors.review import event_ruling
-from tournaments.services.rulings import ruling_accept_shift, ruling_average, ruling_override
+from tournaments.services.corrections import ruling_accept_shift, ruling_average, ruling_override
 
 
 class RulingMixin(EventMixin):

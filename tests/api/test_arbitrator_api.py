@@ -19,11 +19,11 @@ from scoring import adjudication as adj
 from tests.api.helpers import assert_error, event_url, top_slip
 from tests.tournaments.helpers import open_round_with_a_shift
 from tournaments.models import Event, Game, HistoryEntry, Player, Round, Ruling, Slip
+from tournaments.services.corrections import round_average
 from tournaments.services.events import event_create
 from tournaments.services.games import game_start, round_draw
 from tournaments.services.players import player_add
 from tournaments.services.rounds import round_close, round_open, round_place
-from tournaments.services.rulings import round_average
 from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db

@@ -27,12 +27,12 @@ from tests.tournaments.helpers import simulated_event as _simulated_event
 from tournaments import exports, queue
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
+from tournaments.services.corrections import round_average
 from tournaments.services.events import event_create, event_update
 from tournaments.services.games import game_end, game_start, round_draw
 from tournaments.services.lexicons import lexicon_compile
 from tournaments.services.players import player_add, player_update
 from tournaments.services.rounds import round_close, round_open, round_place
-from tournaments.services.rulings import round_average
 from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db

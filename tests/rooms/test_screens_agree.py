@@ -28,10 +28,10 @@ from tournaments.models import Event, Game, Player, Round, Ruling, Slip
 from tournaments.printing import render_sheet
 from tournaments.selectors.review import round_review
 from tournaments.selectors.slips import slip_watch
+from tournaments.services.corrections import ruling_override, slip_correct
 from tournaments.services.games import game_end, game_start, round_draw
 from tournaments.services.players import player_add, players_import
 from tournaments.services.rounds import round_close, round_open, round_place, round_publish
-from tournaments.services.rulings import ruling_override, slip_correct
 from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db

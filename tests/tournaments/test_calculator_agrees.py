@@ -26,12 +26,12 @@ from solver.boards import layout
 from solver.notation import parse_move
 from tournaments.display import shown_move
 from tournaments.models import Event, Game, Player, Round, Ruling, Slip
+from tournaments.services.corrections import ruling_accept_shift, ruling_average, ruling_override
 from tournaments.services.events import event_create
 from tournaments.services.games import game_start, round_draw
 from tournaments.services.lexicons import lexicon_bundled
 from tournaments.services.players import player_add
 from tournaments.services.rounds import round_close, round_open, round_place, top_choose
-from tournaments.services.rulings import ruling_accept_shift, ruling_average, ruling_override
 from tournaments.services.slips import SECOND_SLIP, paper_slip_submit, slip_submit
 
 pytestmark = pytest.mark.django_db

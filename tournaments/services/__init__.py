@@ -11,7 +11,11 @@ listed before it, so that none imports another in a circle:
   file of :mod:`tournaments.exports` only when it writes one, after the placement's commit;
 - ``games`` (start, draws, end), on ``backups``;
 - ``rounds`` (open, close, solve, top, place), on ``games``;
-- ``rulings`` (the close's adjudication, overrides, shifted references), on ``rounds``;
+- ``ruling_store`` (a round's slips and rulings read as values, written in bulk with their
+  history), on ``history``;
+- ``rulings`` (a round ruled whole: at the close, ahead while open), on ``rounds`` and
+  ``ruling_store``; ``corrections`` (the arbitrator's: overrides, averages, shifted
+  references, slips read again), on ``rulings``;
 - ``slips``, on ``rulings``; ``phone_slips`` (a phone's slip in one round trip, the
   hall's hot path), on ``slips``;
 - ``watchdog`` (the tasks of rounds left waiting sent again), on ``games``;

@@ -23,7 +23,8 @@ from tournaments.models import Event, Game, Player, Round, Ruling, Slip
 from tournaments.selectors.games import current_round
 from tournaments.services.games import check_playing
 from tournaments.services.history import actor, history_record
-from tournaments.services.rulings import RULE_AGAIN_QUIET, arrived_after_time
+from tournaments.services.ruling_store import arrived_after_time
+from tournaments.services.rulings import RULE_AGAIN_QUIET
 
 
 @dataclass

@@ -39,13 +39,14 @@ from solver.formats.record import GameRecord, RecordError
 from solver.game import EndReason, replay
 from tournaments.core import FILE_SETTINGS, RECORD_SETTINGS, ApplicationError, User
 from tournaments.models import Event, Lexicon, Round, Ruling, Slip
+from tournaments.services.corrections import ruling_accept_shift, ruling_override
 from tournaments.services.events import event_create
 from tournaments.services.games import game_end, game_start, round_draw
 from tournaments.services.history import history_record
 from tournaments.services.lexicons import lexicon_bundled
 from tournaments.services.players import player_add
 from tournaments.services.rounds import round_close, round_open, round_place, round_solve
-from tournaments.services.rulings import round_adjudicate, ruling_accept_shift, ruling_override
+from tournaments.services.rulings import round_adjudicate
 from tournaments.services.slips import slip_submit
 from tournaments.state import solver_lexicon
 

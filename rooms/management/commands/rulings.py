@@ -39,8 +39,8 @@ from scoring.adjudication import Reason
 from tournaments.models import Event, Game, Round, Ruling
 from tournaments.selectors.games import RULED, game_round, last_ruled_round
 from tournaments.selectors.review import player_ruling, round_review
+from tournaments.services.corrections import ruling_accept_shift, ruling_average, ruling_override
 from tournaments.services.rounds import round_publish
-from tournaments.services.rulings import ruling_accept_shift, ruling_average, ruling_override
 
 
 def _who(ruling: Ruling) -> str:

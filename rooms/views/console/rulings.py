@@ -25,7 +25,7 @@ from tournaments.models import (
     Ruling,
 )
 from tournaments.selectors.events import ruling_history
-from tournaments.services.rulings import (
+from tournaments.services.corrections import (
     round_average,
     ruling_accept_shift,
     ruling_average,

@@ -30,6 +30,7 @@ from multiplex.services.hub import centre_add, multiplex_create
 from solver.players import VirtualPlayer
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Player, Round, Slip
+from tournaments.services.corrections import ruling_override
 from tournaments.services.events import event_create, event_update
 from tournaments.services.games import game_end, game_start, round_draw
 from tournaments.services.players import player_add, player_remove, player_update, player_withdraw
@@ -41,7 +42,6 @@ from tournaments.services.rounds import (
     round_unplace,
     top_choose,
 )
-from tournaments.services.rulings import ruling_override
 from tournaments.services.slips import slip_submit
 from tournaments.standings import event_standings
 from tournaments.state import game_record

@@ -26,8 +26,8 @@ from solver.game import Game as SolverGame
 from tests.tournaments.helpers import simulated_event
 from tournaments.core import ApplicationError
 from tournaments.models import Event, HistoryEntry, Round, Ruling, Slip
+from tournaments.services.corrections import _recredit as recredit
 from tournaments.services.events import event_create
-from tournaments.services.rulings import _recredit as recredit
 from tournaments.standings import event_standings
 from tournaments.state import event_config, solver_lexicon
 

@@ -13,8 +13,10 @@ from tests.tournaments.helpers import draw_round
 from tournaments import queue, statements, tasks
 from tournaments.models import HistoryEntry, Player, Round, Ruling, Slip
 from tournaments.selectors.live import live_versions
+from tournaments.services.corrections import ruling_override
 from tournaments.services.rounds import round_close, round_open, round_place, round_publish, round_reopen
-from tournaments.services.rulings import RULING_FIELDS, round_adjudicate, round_rule_ahead, ruling_override
+from tournaments.services.ruling_store import RULING_FIELDS
+from tournaments.services.rulings import round_adjudicate, round_rule_ahead
 from tournaments.services.slips import slip_submit
 from tournaments.standings import game_standings
 

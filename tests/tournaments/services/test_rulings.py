@@ -1,5 +1,6 @@
-"""The rulings of a round (tournaments.services.rulings): the adjudication at the close, a
-second run, the arbitrator's overrides and accepted shifted references."""
+"""The rulings of a round: the adjudication at the close and a second run
+(tournaments.services.rulings), the arbitrator's overrides and accepted shifted references
+(tournaments.services.corrections)."""
 
 from __future__ import annotations
 
@@ -12,18 +13,17 @@ from tests.tournaments.helpers import draw_and_open as _open_round
 from tests.tournaments.helpers import open_round_with_a_shift
 from tournaments.core import MAX_CREDITED, MAX_WARNINGS, ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
-from tournaments.services.events import event_create
-from tournaments.services.games import game_start, round_draw
-from tournaments.services.players import player_add, player_withdraw
-from tournaments.services.rounds import round_close, round_open, round_place
-from tournaments.services.rulings import (
-    RULE_AGAIN_QUIET,
-    round_adjudicate,
+from tournaments.services.corrections import (
     round_average,
     ruling_accept_shift,
     ruling_average,
     ruling_override,
 )
+from tournaments.services.events import event_create
+from tournaments.services.games import game_start, round_draw
+from tournaments.services.players import player_add, player_withdraw
+from tournaments.services.rounds import round_close, round_open, round_place
+from tournaments.services.rulings import RULE_AGAIN_QUIET, round_adjudicate
 from tournaments.services.slips import late_reason, slip_submit
 
 pytestmark = pytest.mark.django_db

@@ -22,11 +22,11 @@ from tournaments import exports
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Ruling, Slip
 from tournaments.services import transfer
+from tournaments.services.corrections import ruling_override
 from tournaments.services.events import event_create, event_update
 from tournaments.services.games import game_end, game_start, round_draw
 from tournaments.services.players import player_add
 from tournaments.services.rounds import round_close, round_open, round_place, top_choose
-from tournaments.services.rulings import ruling_override
 from tournaments.services.slips import slip_submit
 
 pytestmark = pytest.mark.django_db
