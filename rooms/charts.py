@@ -31,7 +31,7 @@ def player_chart(view: GameView | None, round: Round | None, lines: PlayerLines)
     tops = [p.top_score for p in view.placed]
     scores: list[int | None] = [lines.credited.get(p.number) for p in view.placed]
     if view.top_score is not None and round.state != Round.State.PLACED:
-        # Published, not placed yet: counted already (tournaments.models.counted_rounds).
+        # Published, not placed yet: counted already (tournaments.models.rounds.counted_rounds).
         tops.append(view.top_score)
         scores.append(lines.credited.get(round.number))
     if not tops:

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING
 from django.utils import formats, translation
 
 from tournaments.linked import linker
-from tournaments.models import Event, Game, Player, Round, Ruling, counted_rounds
+from tournaments.models import Event, Game, Player, Round, Ruling
+from tournaments.models.rounds import counted_rounds
 from tournaments.standings import (
     counted_round_numbers,
     event_standings,

@@ -8,7 +8,8 @@ from typing import Any
 from django.db.models import Count, Q, QuerySet, Sum
 
 from scoring.standings import PlayerInfo, PlayerSums, RoundResult, Row, standings, standings_of_sums
-from tournaments.models import Event, Game, Player, Ruling, counted_rounds
+from tournaments.models import Event, Game, Player, Ruling
+from tournaments.models.rounds import counted_rounds
 
 
 def _players(event: Event) -> list[PlayerInfo]:

@@ -16,7 +16,8 @@ from django.views.decorators.http import require_POST
 
 from plumbing.middleware import client_address
 from solver.boards import LAYOUT_NAMES
-from tournaments.models import Event, board_choice
+from tournaments.models import Event
+from tournaments.models.events import board_choice
 from tournaments.selectors.events import arbitrated_events
 from tournaments.services.demo import event_demo
 

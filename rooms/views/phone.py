@@ -33,7 +33,8 @@ from rooms.views.common import (
 )
 from tournaments.core import ApplicationError
 from tournaments.display import sorted_rack
-from tournaments.models import Event, Player, PlayerToken, Round, seat_code_clean
+from tournaments.models import Event, Player, PlayerToken, Round
+from tournaments.models.players import seat_code_clean
 from tournaments.selectors.events import event_with_code
 from tournaments.selectors.games import current_round, player_sight, results_being_checked
 from tournaments.selectors.live import LiveVersions, live_versions_of

@@ -83,7 +83,8 @@ def test_a_games_standings_summed_by_the_database_are_the_rulings_own(
     import random
 
     from scoring.standings import standings
-    from tournaments.models import Player, counted_rounds
+    from tournaments.models import Player
+    from tournaments.models.rounds import counted_rounds
     from tournaments.services.players import player_add
     from tournaments.standings import _players, read_results
 

@@ -4,7 +4,7 @@ import django.db.models.deletion
 from django.conf import settings
 from django.db import migrations, models
 
-import tournaments.models
+import tournaments.models.events
 
 
 class Migration(migrations.Migration):
@@ -64,7 +64,7 @@ class Migration(migrations.Migration):
                 (
                     "code",
                     models.CharField(
-                        default=tournaments.models._join_code,
+                        default=tournaments.models.events._join_code,
                         max_length=6,
                         unique=True,
                         verbose_name="join code",
@@ -122,7 +122,9 @@ class Migration(migrations.Migration):
                 ),
                 (
                     "random_seed",
-                    models.BigIntegerField(default=tournaments.models._seed, verbose_name="random seed"),
+                    models.BigIntegerField(
+                        default=tournaments.models.events._seed, verbose_name="random seed"
+                    ),
                 ),
                 (
                     "round_seconds",

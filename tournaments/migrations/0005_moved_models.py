@@ -15,7 +15,7 @@ from django.db import migrations, models
 from django.db.backends.base.schema import BaseDatabaseSchemaEditor
 from django.db.migrations.state import StateApps
 
-import tournaments.models
+import tournaments.models.players
 
 MOVED = {"PlayerToken": "api", "PrintedSheet": "scoring"}
 
@@ -55,7 +55,7 @@ class Migration(migrations.Migration):
                         (
                             "key",
                             models.CharField(
-                                default=tournaments.models._token_key,
+                                default=tournaments.models.players._token_key,
                                 editable=False,
                                 max_length=40,
                                 unique=True,

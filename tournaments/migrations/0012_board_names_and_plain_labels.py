@@ -2,7 +2,7 @@
 
 from django.db import migrations, models
 
-import tournaments.models
+import tournaments.models.events
 
 
 class Migration(migrations.Migration):
@@ -39,7 +39,7 @@ class Migration(migrations.Migration):
         migrations.AlterField(
             model_name="event",
             name="random_seed",
-            field=models.BigIntegerField(default=tournaments.models._seed, verbose_name="draw number"),
+            field=models.BigIntegerField(default=tournaments.models.events._seed, verbose_name="draw number"),
         ),
         migrations.AlterField(
             model_name="event",

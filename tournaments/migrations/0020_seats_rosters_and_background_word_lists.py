@@ -4,7 +4,7 @@ from typing import Any
 
 from django.db import migrations, models
 
-import tournaments.models
+import tournaments.models.players
 
 
 def _seat_codes_and_confirmed_tokens(apps: Any, schema_editor: Any) -> None:
@@ -15,9 +15,9 @@ def _seat_codes_and_confirmed_tokens(apps: Any, schema_editor: Any) -> None:
     for event_id in Player.objects.values_list("event_id", flat=True).distinct():
         taken: set[str] = set()
         for player in Player.objects.filter(event_id=event_id).only("pk"):
-            code = tournaments.models.new_seat_code()
+            code = tournaments.models.players.new_seat_code()
             while code in taken:
-                code = tournaments.models.new_seat_code()
+                code = tournaments.models.players.new_seat_code()
             taken.add(code)
             Player.objects.filter(pk=player.pk).update(seat_code=code)
     PlayerToken.objects.filter(confirmed_at__isnull=True).update(confirmed_at=models.F("created_at"))
@@ -90,7 +90,7 @@ class Migration(migrations.Migration):
             model_name="player",
             name="seat_code",
             field=models.CharField(
-                default=tournaments.models.new_seat_code, max_length=8, verbose_name="seat code"
+                default=tournaments.models.players.new_seat_code, max_length=8, verbose_name="seat code"
             ),
         ),
         migrations.AddField(

@@ -10,7 +10,8 @@ from django.db.models import OuterRef, QuerySet, Subquery
 from django.utils import timezone
 
 from tournaments import statements
-from tournaments.models import JOIN_WAIT, Event, Player, PlayerToken
+from tournaments.models import Event, Player, PlayerToken
+from tournaments.models.players import JOIN_WAIT
 
 
 def player_token(key: str) -> PlayerToken | None:

@@ -107,7 +107,7 @@ def game_view(game: Game) -> GameView:
         values=[(ALPHABET[c - 1], tiles.values[c]) for c in range(1, 27)],
         placed=placed,
         # The rounds counted in every total: the placed ones, and the current one once its
-        # results are published (tournaments.models.counted_rounds).
+        # results are published (tournaments.models.rounds.counted_rounds).
         top_total=sum(p.top_score for p in placed)
         + ((current.top_score or 0) if current is not None and sight is not None and sight.answers else 0),
     )

@@ -8,7 +8,8 @@ from typing import Any, Generic, TypeVar
 
 from django.db.models import QuerySet
 
-from tournaments.models import Event, Player, Round, Ruling, Slip, counted_rounds
+from tournaments.models import Event, Player, Round, Ruling, Slip
+from tournaments.models.rounds import counted_rounds
 from tournaments.selectors.games import player_sight
 
 #: A slip of a watch: the model's (the API) or the values a page reads of it (the console's,

@@ -18,15 +18,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from tournaments.core import ApplicationError, User
-from tournaments.models import (
-    JOIN_WAIT,
-    Event,
-    Player,
-    PlayerToken,
-    new_seat_code,
-    new_token_key,
-    seat_code_clean,
-)
+from tournaments.models import Event, Player, PlayerToken
+from tournaments.models.players import JOIN_WAIT, new_seat_code, new_token_key, seat_code_clean
 from tournaments.services.history import history_record
 
 

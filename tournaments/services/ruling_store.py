@@ -14,7 +14,8 @@ from typing import Any, Protocol
 from django.db.models import Q
 
 from scoring import adjudication as adj
-from tournaments.models import Event, HistoryEntry, Round, Ruling, handed_in_at
+from tournaments.models import Event, HistoryEntry, Round, Ruling
+from tournaments.models.slips import handed_in_at
 from tournaments.services.history import actor
 
 # ------------------------------------------------------------------ the slips handed in

@@ -7,7 +7,8 @@ import pytest
 from django.utils import timezone
 
 from tournaments.core import ApplicationError
-from tournaments.models import JOIN_WAIT, Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
+from tournaments.models import Event, Game, HistoryEntry, Player, PlayerToken, Round, Ruling, Slip
+from tournaments.models.players import JOIN_WAIT
 from tournaments.selectors.players import join_requests, player_token, waiting_token
 from tournaments.services.games import round_draw
 from tournaments.services.players import (
