@@ -28,7 +28,7 @@ class GameStateFieldExtension(OpenApiSerializerFieldExtension):  # type: ignore[
     would be named after the field and collide. A component of its own gives the game's
     one a stable name without touching the project's settings."""
 
-    target_class = "api.serializers.GameStateField"
+    target_class = "api.serializers.games.GameStateField"
 
     def map_serializer_field(self, auto_schema: Any, direction: Any) -> dict[str, Any]:
         component = ResolvedComponent(  # type: ignore[no-untyped-call]

@@ -26,7 +26,8 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from api.permissions import IsEventArbitrator
-from api.serializers import MAX_NUMBER, ErrorSerializer, StandingsRowSerializer, number_field
+from api.serializers.base import MAX_NUMBER, ErrorSerializer, number_field
+from api.serializers.results import StandingsRowSerializer
 from api.views.base import EventMixin
 from multiplex.auth import CentreKeyAuthentication, CentrePrincipal
 from multiplex.models import Centre, Multiplex

@@ -19,10 +19,7 @@ from api.permissions import (
     IsEventPlayer,
     event_player_token,
 )
-from api.serializers import (
-    MAX_NUMBER,
-    ErrorSerializer,
-)
+from api.serializers.base import MAX_NUMBER, ErrorSerializer
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, Player, PlayerToken, Round
 from tournaments.selectors import games

@@ -24,7 +24,7 @@ from api.permissions import (
     IsEventArbitrator,
     is_arbitrator,
 )
-from api.serializers import (
+from api.serializers.events import (
     MAX_PAGE_SIZE,
     PAGE_SIZE,
     EventSerializer,

@@ -14,11 +14,7 @@ from rest_framework.views import APIView
 from api.permissions import (
     IsEventArbitrator,
 )
-from api.serializers import (
-    GameEndInputSerializer,
-    GameSerializer,
-    GameViewSerializer,
-)
+from api.serializers.games import GameEndInputSerializer, GameSerializer, GameViewSerializer
 from api.views.base import (
     ERRORS,
     EventMixin,

@@ -17,7 +17,7 @@ from rest_framework.views import APIView
 from api.permissions import (
     IsEventArbitrator,
 )
-from api.serializers import (
+from api.serializers.players import (
     ArbitratorPlayerSerializer,
     JoinInputSerializer,
     JoinOutputSerializer,

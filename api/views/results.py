@@ -16,10 +16,7 @@ from api.permissions import (
     IsEventArbitrator,
     is_arbitrator,
 )
-from api.serializers import (
-    StandingsQuerySerializer,
-    StandingsSerializer,
-)
+from api.serializers.results import StandingsQuerySerializer, StandingsSerializer
 from api.views.base import (
     ERRORS,
     NUMBER,

@@ -16,22 +16,20 @@ from api.permissions import (
     IsEventArbitrator,
     is_arbitrator,
 )
-from api.serializers import (
+from api.serializers.games import GameOverSerializer
+from api.serializers.rounds import (
     AddTimeInputSerializer,
     DrawInputSerializer,
-    GameOverSerializer,
     OpenInputSerializer,
     PlaceInputSerializer,
     PlaceResultSerializer,
     ReopenInputSerializer,
-    ReviewSerializer,
-    RoundRulingSerializer,
     RoundSerializer,
-    RulingQuerySerializer,
-    SlipWatchSerializer,
     TopChoiceSerializer,
     TopInputSerializer,
 )
+from api.serializers.rulings import ReviewSerializer, RoundRulingSerializer, RulingQuerySerializer
+from api.serializers.slips import SlipWatchSerializer
 from api.views.base import (
     ARBITRATOR,
     ERRORS,

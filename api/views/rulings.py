@@ -12,11 +12,7 @@ from rest_framework.views import APIView
 from api.permissions import (
     IsEventArbitrator,
 )
-from api.serializers import (
-    AcceptShiftInputSerializer,
-    OverrideInputSerializer,
-    RoundRulingSerializer,
-)
+from api.serializers.rulings import AcceptShiftInputSerializer, OverrideInputSerializer, RoundRulingSerializer
 from api.views.base import (
     ERRORS,
     EventMixin,

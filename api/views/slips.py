@@ -28,8 +28,8 @@ from api.permissions import (
     is_arbitrator,
     tries_allowed,
 )
-from api.serializers import (
-    MAX_NUMBER,
+from api.serializers.base import MAX_NUMBER
+from api.serializers.slips import (
     MoveInputSerializer,
     PreviewSerializer,
     SlipInputSerializer,

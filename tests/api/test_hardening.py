@@ -20,7 +20,8 @@ from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from api.parsers import MAX_DEPTH, MAX_INTEGER, BodyRefused, nesting_depth, parse_json
-from api.serializers import MAX_NUMBER, MAX_PAGE_SIZE, PAGE_SIZE
+from api.serializers.base import MAX_NUMBER
+from api.serializers.events import MAX_PAGE_SIZE, PAGE_SIZE
 from api.views import events as event_views
 from arbiter.urls import handler400, handler404, handler500
 from tests.api.helpers import assert_error, event_url, top_slip

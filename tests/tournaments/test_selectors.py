@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.utils import timezone
 
-from api.serializers import RoundSerializer
+from api.serializers.rounds import RoundSerializer
 from tests.tournaments.helpers import closed_unruled, draw_and_open, draw_round
 from tournaments.models import Event, Game, HistoryEntry, Lexicon, Player, Round, Slip
 from tournaments.selectors.games import (
