@@ -22,8 +22,8 @@ from django.contrib.auth import get_user_model
 from multiplex.services.hub import centre_add, multiplex_create
 from tests.e2e.axe import assert_accessible
 from tests.integration.conftest import in_ci
+from tests.multiplex.helpers import master_game
 from tests.tournaments.helpers import closed_unruled
-from tests.tournaments.services.test_sealed import master  # noqa: F401 (a fixture)
 from tournaments.models import Event, Game, Player, Round, Ruling, Slip
 from tournaments.services.events import event_create, event_update
 from tournaments.services.games import game_end, game_start, round_draw
@@ -1370,7 +1370,6 @@ def test_a_simultanes_pages_meet_wcag_21_aa(
     browser: Any,
     event: Event,
     locale: str,
-    master: dict[str, Any],  # noqa: F811
 ) -> None:
     """Issue 16, prepared: the hub's games with their keys and the read-out form; a centre
     whose game waits sealed, with the form to type a key read out; by axe-core."""
@@ -1382,6 +1381,7 @@ def test_a_simultanes_pages_meet_wcag_21_aa(
     from multiplex.services import centre as centre_service
 
     base = live_server.url
+    master = master_game(event)
     Event.objects.filter(pk=event.pk).update(masters=[master])
     event.refresh_from_db()
     start = timezone.now() + dt.timedelta(hours=1)

@@ -10,7 +10,6 @@ from typing import Any
 
 import pytest
 from django.utils import timezone
-from rest_framework.test import APIClient
 
 from multiplex.models import (
     CentrePlayer,
@@ -25,13 +24,13 @@ from multiplex.models import (
 )
 from multiplex.selectors import multiplex_standings
 from multiplex.services import centre as centre_service
-from multiplex.services.centre import HubRefused, HubUnreachable
-from multiplex.services.hub import centre_add, multiplex_create
-from solver.players import VirtualPlayer
+from multiplex.services.centre import HubRefused
+from multiplex.services.hub import centre_add
+from tests.multiplex.helpers import ClientHub, centre_event, move_text, play
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Player, Round, Slip
 from tournaments.services.corrections import ruling_override
-from tournaments.services.events import event_create, event_update
+from tournaments.services.events import event_update
 from tournaments.services.games import game_end, game_start, round_draw
 from tournaments.services.players import player_add, player_remove, player_update, player_withdraw
 from tournaments.services.rounds import (
@@ -47,104 +46,9 @@ from tournaments.standings import event_standings
 from tournaments.state import game_record
 
 
-class ClientHub:
-    """The hub's API through Django's test client, with a centre key; cut with ``online``."""
-
-    def __init__(self, key: str) -> None:
-        self.client = APIClient()
-        self.client.credentials(HTTP_AUTHORIZATION=f"Centre {key}")
-        self.online = True
-        self.requests = 0
-
-    def get(self, path: str) -> Any:
-        return self._answer(lambda: self.client.get("/api/hub/" + path))
-
-    def post(self, path: str, body: Any) -> Any:
-        return self._answer(lambda: self.client.post("/api/hub/" + path, body, format="json"))
-
-    def put(self, path: str, body: Any) -> Any:
-        return self._answer(lambda: self.client.put("/api/hub/" + path, body, format="json"))
-
-    def _answer(self, send: Any) -> Any:
-        if not self.online:
-            raise HubUnreachable("the hub cannot be reached: connection refused")
-        self.requests += 1
-        response = send()
-        if response.status_code >= 400:
-            raise HubRefused(response.json()["error"]["message"], response.status_code)
-        return response.json()
-
-
-@pytest.fixture
-def hub_event(event: Event) -> Event:
-    multiplex_create(event=event, max_delay_minutes=90)
-    return event
-
-
-def _centre_event(hub_event: Event, name: str, seed: int) -> Event:
-    return event_create(
-        name=name,
-        starts_on=dt.date(2026, 11, 25),
-        lexicon=hub_event.lexicon,
-        language="english",
-        notation="gcg",
-        random_seed=seed,
-    )
-
-
-@pytest.fixture
-def network(hub_event: Event, monkeypatch: pytest.MonkeyPatch) -> dict[str, Any]:
-    """Three centres joined to the hub: Binche draws, Dakar and Rabat follow. Their syncs
-    (the tasks sent on each close and placement, run in the process) reach the hub
-    through the test client."""
-    hubs: dict[str, ClientHub] = {}
-    events: dict[str, Event] = {}
-    multiplex = hub_event.multiplex
-    for name, draws, seed in (("Binche", True, 5), ("Dakar", False, 8), ("Rabat", False, 9)):
-        _, key = centre_add(multiplex=multiplex, name=name, draws=draws)
-        events[name] = _centre_event(hub_event, f"Multiplex, {name}", seed)
-        hubs[name] = ClientHub(key)
-        centre_service.hub_join(event=events[name], url="http://hub.test", key=key, hub=hubs[name])
-        for table in range(1, 4):
-            player_add(event=events[name], name=f"{name} {table}", virtual_level=2 + table)
-    by_event = {e.pk: hubs[n] for n, e in events.items()}
-    monkeypatch.setattr(centre_service, "hub_client", lambda link: by_event[link.event_id])
-    return {"hubs": hubs, "events": events}
-
-
-def _slips(round: Round, seed: int) -> None:
-    """The centre's players hand in a slip each (virtual players of levels 3 to 5)."""
-    analysis = analysis_for(round)
-    for player in Player.objects.filter(event=round.game.event).order_by("table"):
-        move = VirtualPlayer(player.virtual_level or 6, seed=seed * 100 + player.table + round.number).choose(
-            analysis.ranked, analysis.tops
-        )
-        if move is None:
-            continue
-        coords, word = move_text(move)
-        slip_submit(round=round, player=player, coordinates=coords, word=word,
-                             announced_score=move.score, source="virtual")  # fmt: skip
-
-
-def move_text(move: Any) -> tuple[str, str]:
-    from solver.notation import format_coord, format_word
-
-    return format_coord(move.row, move.col, move.across, "gcg"), format_word(move.word, "gcg")
-
-
-def _play(round: Round, seed: int) -> Round:
-    """Open, slips, close (ruled in the process): the round is ready to be placed."""
-    round = round_open(round=Round.objects.get(pk=round.pk))
-    _slips(round, seed)
-    round_close(round=round)
-    round.refresh_from_db()
-    assert round.state == Round.State.ADJUDICATED
-    return round
-
-
 def test_a_centre_joins_only_with_the_hubs_settings(hub_event: Event) -> None:
     _, key = centre_add(multiplex=hub_event.multiplex, name="Dakar")
-    other = _centre_event(hub_event, "Dakar", 3)
+    other = centre_event(hub_event, "Dakar", 3)
     other = event_update(event=other, solo_bonus=5)
     with pytest.raises(ApplicationError, match=r"solo_bonus \(10 / 5\)"):
         centre_service.hub_join(event=other, url="http://hub.test", key=key, hub=ClientHub(key))
@@ -152,7 +56,7 @@ def test_a_centre_joins_only_with_the_hubs_settings(hub_event: Event) -> None:
         centre_service.hub_join(event=other, url="http://hub.test", key="nope", hub=ClientHub("nope"))
     with pytest.raises(ApplicationError, match="http"):
         centre_service.hub_join(event=other, url="hub.test", key=key, hub=ClientHub(key))
-    fine = _centre_event(hub_event, "Dakar 2", 3)
+    fine = centre_event(hub_event, "Dakar 2", 3)
     link = centre_service.hub_join(event=fine, url="http://hub.test", key=key, hub=ClientHub(key))
     assert (link.centre_name, link.draws) == ("Dakar", False)
 
@@ -175,14 +79,14 @@ def test_a_centre_plays_the_hubs_racks_and_tops_and_sends_its_results(network: d
     mine = round_draw(game=following)
     assert mine is not None and mine.rack == draw.rack
     # Dakar plays as fast as Binche: closed before the hub has the top.
-    mine = _play(mine, 2)
+    mine = play(mine, 2)
     with pytest.raises(ApplicationError, match="has not sent the move placed on round 1"):
         round_place(round=mine)
     assert HubOutbox.objects.get(link__event=dakar, kind="close").sent_at is not None
     serving = Serving.objects.get(centre__name="Dakar", round__number=1)
     assert serving.closed_at is not None and len(serving.slips_digest) == 64 and serving.top_at is None
     # Binche places its choice among the tops; Dakar takes it at its next sync.
-    theirs = _play(Round.objects.get(pk=draw.pk), 1)
+    theirs = play(Round.objects.get(pk=draw.pk), 1)
     top_choose(round=theirs, move_text=theirs.tops[-1])
     round_place(round=Round.objects.get(pk=theirs.pk), draw_next=False)
     centre_service.hub_sync(event=dakar)
@@ -207,7 +111,7 @@ def test_a_centre_fetches_ahead_and_plays_through_a_lost_connection(network: dic
     round = round_draw(game=drawing)
     for _ in range(4):  # Binche plays 4 rounds, publishing as it goes
         assert round is not None
-        played = _play(round, 1)
+        played = play(round, 1)
         round = round_place(round=played)
     centre_service.hub_sync(event=rabat)
     assert HubCopy.objects.filter(link__event=rabat, top__isnull=False).count() == 4
@@ -216,7 +120,7 @@ def test_a_centre_fetches_ahead_and_plays_through_a_lost_connection(network: dic
     mine = round_draw(game=game)
     for number in range(1, 5):
         assert mine is not None and mine.number == number
-        mine = round_place(round=_play(mine, 3))
+        mine = round_place(round=play(mine, 3))
     assert mine is not None and mine.number == 5  # Binche had drawn round 5 before the cut
     link = rabat.hub_link
     link.refresh_from_db()
@@ -240,12 +144,12 @@ def test_a_correction_after_the_placement_is_sent_again_and_recorded(
     drawing = game_start(event=binche)
     draw = round_draw(game=drawing)
     assert draw is not None
-    round_place(round=_play(draw, 1), draw_next=False)
+    round_place(round=play(draw, 1), draw_next=False)
     centre_service.hub_sync(event=dakar)
     game = game_start(event=dakar)
     mine = round_draw(game=game)
     assert mine is not None
-    round_place(round=_play(mine, 2), draw_next=False)
+    round_place(round=play(mine, 2), draw_next=False)
     ruling = mine.rulings.select_related("player").order_by("player__table").first()
     assert ruling is not None
     built: list[int] = []
@@ -267,10 +171,10 @@ def test_a_correction_after_the_placement_is_sent_again_and_recorded(
     assert entry.reason == "sent by centre Dakar"
 
 
-def hub_event_of(centre_event: Event) -> Event:
+def hub_event_of(centre: Event) -> Event:
     from multiplex.models import Multiplex
 
-    return Multiplex.objects.get(centres__name=centre_event.hub_link.centre_name).event
+    return Multiplex.objects.get(centres__name=centre.hub_link.centre_name).event
 
 
 def test_the_merged_ranking_is_the_ranking_of_one_event(network: dict[str, Any], hub_event: Event) -> None:
@@ -282,19 +186,19 @@ def test_the_merged_ranking_is_the_ranking_of_one_event(network: dict[str, Any],
     round = round_draw(game=drawing)
     for _ in range(6):
         assert round is not None
-        round = round_place(round=_play(round, 1))
+        round = round_place(round=play(round, 1))
     for name, seed in (("Dakar", 7), ("Rabat", 8)):
         centre_service.hub_sync(event=events[name])
         game = game_start(event=events[name])
         mine = round_draw(game=game)
         for _ in range(6):
             assert mine is not None
-            mine = round_place(round=_play(mine, seed))
+            mine = round_place(round=play(mine, seed))
     for event in events.values():
         centre_service.hub_sync(event=event)
     merged, centres = multiplex_standings(hub_event.multiplex)
 
-    one = _centre_event(hub_event, "One hall", 1)
+    one = centre_event(hub_event, "One hall", 1)
     Event.objects.filter(pk=one.pk).update(masters=[game_record(drawing).to_dict()])
     one.refresh_from_db()
     who = {}
@@ -378,7 +282,7 @@ def test_the_draw_centre_cannot_undo_a_published_placement(network: dict[str, An
     game = game_start(event=binche)
     draw = round_draw(game=game)
     assert draw is not None
-    round_place(round=_play(draw, 1), draw_next=False)
+    round_place(round=play(draw, 1), draw_next=False)
     with pytest.raises(ApplicationError, match="cannot undo a placement"):
         round_unplace(game=game)
 
@@ -389,7 +293,7 @@ def test_a_game_stopped_with_a_rack_drawn_ends_on_every_centre(network: dict[str
     drawing = game_start(event=binche)
     draw = round_draw(game=drawing)
     assert draw is not None
-    pending = round_place(round=_play(draw, 1))  # round 2 drawn and published
+    pending = round_place(round=play(draw, 1))  # round 2 drawn and published
     assert pending is not None
     game_end(game=drawing, reason="stopped")
     assert HubOutbox.objects.get(link__event=binche, kind="end").sent_at is not None
@@ -397,10 +301,10 @@ def test_a_game_stopped_with_a_rack_drawn_ends_on_every_centre(network: dict[str
     game = game_start(event=dakar)
     mine = round_draw(game=game)
     assert mine is not None
-    mine = round_place(round=_play(mine, 2))
+    mine = round_place(round=play(mine, 2))
     assert mine is not None and mine.number == 2
     with pytest.raises(ApplicationError, match="ended on round 2 \\(stopped\\): end the game"):
-        round_place(round=_play(mine, 2))
+        round_place(round=play(mine, 2))
     game_end(game=game, reason="stopped")
     assert Game.objects.get(pk=game.pk).state == Game.State.ENDED
 
@@ -432,7 +336,7 @@ def test_a_centre_too_late_for_a_game_skips_it_and_plays_the_next(
     drawing = game_start(event=binche)
     first = round_draw(game=drawing)
     assert first is not None
-    round_place(round=_play(first, 1))
+    round_place(round=play(first, 1))
     HubGame.objects.update(started_at=timezone.now() - dt.timedelta(minutes=91))
     assert "at most 90 minutes late" in centre_service.hub_sync(event=rabat).refused[0]
     skipped = game_start(event=rabat)
@@ -443,13 +347,13 @@ def test_a_centre_too_late_for_a_game_skips_it_and_plays_the_next(
     game_end(game=drawing, reason="stopped")  # round 2 drawn: the hub's game 1 ends on it
     second = round_draw(game=game_start(event=binche))
     assert second is not None and second.game.number == 2
-    round_place(round=_play(second, 1), draw_next=False)
+    round_place(round=play(second, 1), draw_next=False)
     report = centre_service.hub_sync(event=rabat)
     assert report.refused == [] and report.fetched == 1
     assert not HubLink.objects.get(event=rabat).last_error  # the refusal is over
     mine = round_draw(game=game_start(event=rabat))
     assert mine is not None and (mine.game.number, mine.number, mine.rack) == (2, 1, second.rack)
-    round_place(round=_play(mine, 3), draw_next=False)
+    round_place(round=play(mine, 3), draw_next=False)
     centre_service.hub_sync(event=rabat)
     assert CentreRuling.objects.filter(player__centre__name="Rabat", serving__round__game=2).count() == 3
     assert not CentreRuling.objects.filter(player__centre__name="Rabat", serving__round__game=1).exists()
@@ -466,7 +370,7 @@ def test_one_sync_at_a_time(network: dict[str, Any]) -> None:
 
 def test_a_centre_sends_its_roster_at_its_join_and_again_when_its_players_change(hub_event: Event) -> None:
     _, key = centre_add(multiplex=hub_event.multiplex, name="Dakar")
-    dakar = _centre_event(hub_event, "Dakar", 3)
+    dakar = centre_event(hub_event, "Dakar", 3)
     ana = player_add(event=dakar, name="Ana", club="ASC Jaraaf")
     bea = player_add(event=dakar, name="Bea")
     cy = player_add(event=dakar, name="Cy")
@@ -505,14 +409,14 @@ def test_the_results_name_tables_only_and_go_after_the_roster(network: dict[str,
     drawing = game_start(event=binche)
     draw = round_draw(game=drawing)
     assert draw is not None
-    round_place(round=_play(draw, 1), draw_next=False)
+    round_place(round=play(draw, 1), draw_next=False)
     centre_service.hub_sync(event=dakar)
     hubs["Dakar"].online = False
     player_add(event=dakar, name="Dakar 4", virtual_level=6)
     game = game_start(event=dakar)
     mine = round_draw(game=game)
     assert mine is not None
-    mine = _play(mine, 2)
+    mine = play(mine, 2)
     round_place(round=mine, draw_next=False)
     payload = centre_service.results_payload(mine)
     assert set(payload) == {"rulings", "taking_part"} and len(payload["rulings"]) == 4

@@ -14,62 +14,13 @@ from django.utils import timezone
 
 from multiplex.models import CentreRuling, HubCopy, HubGame, HubLink, HubOutbox, HubSealed, Multiplex, Serving
 from multiplex.services import centre as centre_service
-from multiplex.services.hub import centre_add, multiplex_create
+from multiplex.services.hub import multiplex_create
 from multiplex.services.serving import game_schedule, key_read_out
-from tests.tournaments.services.test_centre import ClientHub, _centre_event, _play
+from tests.multiplex.helpers import ROUNDS, ClientHub, centre_event, play, started
 from tournaments.core import ApplicationError
 from tournaments.models import Event, Game, HistoryEntry, Round
 from tournaments.services.games import game_end, game_start, round_draw
-from tournaments.services.players import player_add
 from tournaments.services.rounds import round_place
-from tournaments.state import game_record
-
-ROUNDS = 3
-
-
-@pytest.fixture
-def master(event: Event) -> dict[str, Any]:
-    """A game of three rounds played elsewhere, stopped after its third placement."""
-    source = _centre_event(event, "Where the game was prepared", 11)
-    game = game_start(event=source)
-    round = round_draw(game=game)
-    for number in range(1, ROUNDS + 1):
-        assert round is not None
-        round = round_place(round=_play(round, 1), draw_next=number < ROUNDS)
-    game_end(game=game, reason="stopped")
-    return game_record(Game.objects.get(pk=game.pk)).to_dict()
-
-
-@pytest.fixture
-def games() -> int:
-    """How many games the simultané has (the master game played again and again)."""
-    return 1
-
-
-@pytest.fixture
-def simultane(
-    event: Event, master: dict[str, Any], games: int, monkeypatch: pytest.MonkeyPatch
-) -> dict[str, Any]:
-    Event.objects.filter(pk=event.pk).update(masters=[master] * games)
-    event.refresh_from_db()
-    start = timezone.now() + dt.timedelta(hours=1)
-    multiplex = multiplex_create(event=event, mode=Multiplex.Mode.PREPARED, starts_at=start)
-    hubs, events = {}, {}
-    for name, seed in (("Lomé", 3), ("Namur", 4)):
-        _, key = centre_add(multiplex=multiplex, name=name)
-        events[name] = _centre_event(event, f"Simultané, {name}", seed)
-        hubs[name] = ClientHub(key)
-        centre_service.hub_join(event=events[name], url="http://hub.test", key=key, hub=hubs[name])
-        player_add(event=events[name], name=f"{name} 1", virtual_level=5)
-    by_event = {e.pk: hubs[n] for n, e in events.items()}
-    monkeypatch.setattr(centre_service, "hub_client", lambda link: by_event[link.event_id])
-    return {"multiplex": multiplex, "hubs": hubs, "events": events, "start": start}
-
-
-def started(multiplex: Multiplex, game: int, ago: dt.timedelta = dt.timedelta(seconds=1)) -> None:
-    """The clock reaches the game's start (``ago``): scheduled while it was to come."""
-    start = timezone.now() - ago
-    game_schedule(multiplex=multiplex, game=game, starts_at=start, now=start - dt.timedelta(seconds=1))
 
 
 def _play_all(event: Event) -> Game:
@@ -78,7 +29,7 @@ def _play_all(event: Event) -> Game:
     game = playing or game_start(event=event)
     round = round_draw(game=game)
     while round is not None:
-        round = round_place(round=_play(round, 2))
+        round = round_place(round=play(round, 2))
     game.refresh_from_db()
     return game
 
@@ -222,7 +173,7 @@ def test_a_key_read_out_makes_the_results_taken_however_late_the_centre_comes_ba
     )
     with pytest.raises(ApplicationError, match="not a centre of this multiplex"):
         other = multiplex_create(
-            event=_centre_event(multiplex.event, "Another hub", 5), mode=Multiplex.Mode.LIVE
+            event=centre_event(multiplex.event, "Another hub", 5), mode=Multiplex.Mode.LIVE
         )
         key_read_out(multiplex=other, game=1, centre=centre)
 

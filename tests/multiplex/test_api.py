@@ -13,7 +13,6 @@ from rest_framework.test import APIClient
 from multiplex.models import Serving
 from solver.game import Game as SolverGame
 from tests.api.helpers import assert_error, event_url
-from tests.tournaments.services.test_sealed import master  # noqa: F401 (a fixture)
 from tournaments.models import Event, HistoryEntry
 from tournaments.state import event_config, solver_lexicon
 
@@ -193,7 +192,7 @@ def test_results_are_idempotent_checked_and_merged(
 def test_the_arbitrator_moves_a_prepared_games_start_over_the_api(
     event: Event,
     staff: APIClient,
-    master: dict[str, Any],  # noqa: F811
+    master: dict[str, Any],
 ) -> None:
     import datetime as dt
 

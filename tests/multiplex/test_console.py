@@ -2,7 +2,7 @@
 centre column, its CSV) and a centre's round page (the link to the hub: last contact,
 items waiting, problems said in words, "sync now"; the hub's rack and move, no typed
 rack and no choice of top). The hub and its centres share the test database; the centres
-reach the hub's API through the test client (tests/tournaments/services/test_centre.py)."""
+reach the hub's API through the test client (tests/multiplex/conftest.py)."""
 
 from __future__ import annotations
 
@@ -16,9 +16,8 @@ from django.test import Client
 from multiplex.models import HubGame, HubOutbox, Serving
 from multiplex.services import centre as centre_service
 from rooms.management.commands._common import draw_lines
+from tests.multiplex.helpers import play, started
 from tests.rooms.helpers import last_round, messages, url
-from tests.tournaments.services.test_centre import _play, hub_event, network  # noqa: F401 (fixtures)
-from tests.tournaments.services.test_sealed import games, master, simultane, started  # noqa: F401 (fixtures)
 from tournaments.models import Event, Round
 from tournaments.services.games import game_start, round_draw
 from tournaments.services.rounds import round_place
@@ -27,7 +26,7 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def played(network: dict[str, Any], arbitrator: User) -> dict[str, Any]:  # noqa: F811
+def played(network: dict[str, Any], arbitrator: User) -> dict[str, Any]:
     """Binche (the draw centre) places two rounds; Dakar plays the first, and has the
     second ruled, waiting for the hub's move; every centre is the arbitrator's."""
     events = network["events"]
@@ -35,22 +34,22 @@ def played(network: dict[str, Any], arbitrator: User) -> dict[str, Any]:  # noqa
     drawing = game_start(event=events["Binche"])
     round = round_draw(game=drawing)
     assert round is not None
-    round = round_place(round=_play(round, 1))
+    round = round_place(round=play(round, 1))
     assert round is not None
-    round_place(round=_play(round, 1))
+    round_place(round=play(round, 1))
     centre_service.hub_sync(event=events["Dakar"])
     game = game_start(event=events["Dakar"])
     mine = round_draw(game=game)
     assert mine is not None
-    mine = round_place(round=_play(mine, 2))
+    mine = round_place(round=play(mine, 2))
     assert mine is not None
-    _play(mine, 2)
+    play(mine, 2)
     return network
 
 
 def test_the_hub_page_lists_its_centres_and_the_merged_ranking(
     console: Client,
-    hub_event: Event,  # noqa: F811
+    hub_event: Event,
     played: dict[str, Any],
 ) -> None:
     page = console.get(url(hub_event, "multiplex/")).content.decode()
@@ -141,7 +140,7 @@ def test_the_round_page_reads_the_centres_link_once(console: Client, played: dic
 
 def test_the_draw_centre_publishes_and_types_its_racks(console: Client, played: dict[str, Any]) -> None:
     binche = played["events"]["Binche"]
-    _play(last_round(binche), 1)
+    play(last_round(binche), 1)
     page = console.get(url(binche)).content.decode()
     assert (
         "This event is the draw centre (Binche): its racks and placed moves are published to the hub." in page
@@ -151,7 +150,7 @@ def test_the_draw_centre_publishes_and_types_its_racks(console: Client, played: 
 
 def test_the_merged_standings_sheet_has_a_centre_column(
     console: Client,
-    hub_event: Event,  # noqa: F811
+    hub_event: Event,
     played: dict[str, Any],
 ) -> None:
     from multiplex.selectors import multiplex_standings
@@ -174,7 +173,7 @@ def test_the_merged_standings_sheet_has_a_centre_column(
 def test_a_simultane_shows_its_keys_from_the_start_and_a_centre_types_one(
     console: Client,
     event: Event,
-    simultane: dict[str, Any],  # noqa: F811
+    simultane: dict[str, Any],
     arbitrator: User,
 ) -> None:
     lome = simultane["events"]["Lomé"]
@@ -207,7 +206,7 @@ def test_a_simultane_shows_its_keys_from_the_start_and_a_centre_types_one(
 
 def test_the_hub_prints_its_round_by_round_and_exports_every_centres_rulings(
     console: Client,
-    hub_event: Event,  # noqa: F811
+    hub_event: Event,
     played: dict[str, Any],
 ) -> None:
     from multiplex.models import CentreRuling
@@ -233,7 +232,7 @@ def test_the_hub_prints_its_round_by_round_and_exports_every_centres_rulings(
 
 def test_the_hub_arbitrator_removes_a_player_from_the_merged_ranking_on_the_page(
     console: Client,
-    hub_event: Event,  # noqa: F811
+    hub_event: Event,
     played: dict[str, Any],
 ) -> None:
     from multiplex.models import CentrePlayer

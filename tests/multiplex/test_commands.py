@@ -117,7 +117,7 @@ def test_a_simultane_sealed_ahead_opened_with_the_key_read_out(live_server, tmp_
     """A prepared multiplex from the terminal, over real HTTP: the master game imported,
     served from its start; a centre fetches it sealed the day before, cannot reach the hub
     at the start, opens it with the key the hub's arbitrator reads out, and syncs later."""
-    from tests.tournaments.services.test_centre import _play
+    from tests.multiplex.helpers import play
     from tournaments.services.games import game_end, game_start, round_draw
     from tournaments.services.rounds import round_place
 
@@ -126,7 +126,7 @@ def test_a_simultane_sealed_ahead_opened_with_the_key_read_out(live_server, tmp_
     round = round_draw(game=game)
     for number in (1, 2, 3):
         assert round is not None
-        round = round_place(round=_play(round, 1), draw_next=number < 3)
+        round = round_place(round=play(round, 1), draw_next=number < 3)
     game_end(game=game, reason="stopped")
     record = tmp_path / "master.json"
     run("export", "record", "--event", source.code, "--out", str(record))
