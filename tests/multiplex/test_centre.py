@@ -254,7 +254,7 @@ def test_a_placement_that_draws_the_next_rack_reads_the_link_once_and_syncs_once
     binche = network["events"]["Binche"]
     draw = round_draw(game=game_start(event=binche))
     assert draw is not None
-    played = _play(draw, 1)
+    played = play(draw, 1)
     syncs: list[int] = []
     send = queue.send
 
