@@ -5,8 +5,11 @@ duplicate rules never import Django), and its module map, checked against the tr
 
 from __future__ import annotations
 
+import logging
 import re
 import tomllib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from importlinter.cli import lint_imports
@@ -15,8 +18,24 @@ ROOT = Path(__file__).resolve().parent.parent
 CONFIG = ROOT / "pyproject.toml"
 
 
+@contextmanager
+def _logging_kept() -> Iterator[None]:
+    """import-linter configures logging (``dictConfig``), which disables every logger that
+    exists: the tests after this one in its process would log nothing (the error page's
+    reference, say)."""
+    root = logging.getLogger()
+    loggers = [lg for lg in logging.root.manager.loggerDict.values() if isinstance(lg, logging.Logger)]
+    kept = [(lg, lg.disabled, lg.level, lg.propagate, list(lg.handlers)) for lg in [root, *loggers]]
+    try:
+        yield
+    finally:
+        for lg, disabled, level, propagate, handlers in kept:
+            lg.disabled, lg.level, lg.propagate, lg.handlers = disabled, level, propagate, handlers
+
+
 def test_the_import_contracts_hold() -> None:
-    assert lint_imports(config_filename=str(CONFIG), no_cache=True) == 0
+    with _logging_kept():
+        assert lint_imports(config_filename=str(CONFIG), no_cache=True) == 0
 
 
 def test_every_package_of_the_project_is_under_the_contracts() -> None:
