@@ -9,54 +9,15 @@ import datetime as dt
 from typing import Any
 
 import pytest
-from django.contrib.auth import get_user_model
-from django.contrib.auth.models import User
-from django.core.cache import cache
-from django.test import Client
 from django.utils import timezone
 
 from multiplex.models import Multiplex
 from multiplex.services import centre as centre_service
 from multiplex.services.hub import centre_add, multiplex_create
 from tests.multiplex.helpers import ClientHub, centre_event, master_game
+from tests.web import _english, _fresh_cache, arbitrator, console  # noqa: F401 (fixtures)
 from tournaments.models import Event
 from tournaments.services.players import player_add
-
-
-@pytest.fixture(autouse=True)
-def _english(settings) -> None:
-    """These tests match the English messages (the msgids), for the services as for the
-    pages, the API and the terminal commands; tests/test_i18n.py checks the French side."""
-    settings.LANGUAGE_CODE = "en"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_cache() -> None:
-    """The cache holds the API's throttles and the pages' cached parts."""
-    from django.core.cache import caches
-
-    from rooms.views import live, phone
-
-    cache.clear()
-    caches["fragments"].clear()
-    live.forget()
-    phone.forget_shared()
-
-
-@pytest.fixture
-def arbitrator(event: Event) -> User:
-    """The hub event's arbitrator."""
-    user = get_user_model().objects.create_user("arbitre", password="secret-pass")
-    Event.objects.filter(pk=event.pk).update(created_by=user)
-    event.refresh_from_db()
-    return user
-
-
-@pytest.fixture
-def console(arbitrator: User) -> Client:
-    client = Client()
-    client.force_login(arbitrator)
-    return client
 
 
 @pytest.fixture
