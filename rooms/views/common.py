@@ -157,6 +157,11 @@ class _PageThrottle(SimpleRateThrottle):
         return self.cache_format % {"scope": self.scope, "ident": f"page-{self.ident}"}
 
 
+def rate_key(scope: str, ident: str) -> str:
+    """The cache key that counts the page's posts of ``scope`` for ``ident``."""
+    return _PageThrottle(scope, ident).get_cache_key(None, None)
+
+
 def within_rate(request: HttpRequest, scope: str, ident: str) -> bool:
     """Count one more of the page's posts of ``scope`` ("join", "slips") for ``ident``;
     False past the scope's rate."""

@@ -12,4 +12,6 @@ def _joins_counted_per_test() -> None:
     counters go: in CI the cache's Redis database is also Celery's broker."""
     from django.core.cache import cache
 
-    cache.delete_many([f"arbiter:rate:join:{address}" for address in ("127.0.0.1", "::1")])
+    from rooms.views.common import rate_key
+
+    cache.delete_many([rate_key("join", address) for address in ("127.0.0.1", "::1")])

@@ -155,6 +155,23 @@ def test_join_is_rate_limited(event: Event, players) -> None:
     assert client.get(f"/p/{event.pk}/").status_code == 302  # not joined
 
 
+def test_the_joins_counted_are_under_the_key_named(event: Event, players) -> None:
+    # The browser tests forget their joins by this key between tests (tests/e2e/conftest.py).
+    from django.core.cache import cache
+
+    from rooms.views.common import rate_key
+
+    client = Client()
+    for _ in range(10):
+        client.post("/j/", {"code": "NOPE", "who": "1"})
+    assert cache.get(rate_key("join", "127.0.0.1"))
+    cache.delete(rate_key("join", "127.0.0.1"))
+    response = client.post(
+        "/j/", {"code": event.code, "who": event.players.get(table=1).seat_code}, follow=True
+    )
+    assert not any("Too many" in m or "Trop" in m for m in _messages(response))
+
+
 def test_the_phone_needs_a_join_and_a_stranger_is_not_given_the_code(event: Event, players) -> None:
     # Event ids are sequential: the join code once leaked to anyone who asked /p/<id>/.
     stranger = Client()
