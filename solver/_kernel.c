@@ -21,12 +21,16 @@
  *          rack_size, bingo_bonus, down_on_empty, mode, keep) -> (count, stride, records)
  *     Every legal placement of the rack, both directions, in one call. Each move is
  *     counted; what is kept depends on `mode`: 0 nothing, 1 every move, 2 every move of
- *     the best score, 3 the `keep` best (ties at the cut in generation order); 4 every
+ *     the best score, 3 the `keep` best (ties at the cut in board order); 4 every
  *     move of the best score by a bounded best-first search, which does not count
  *     (count -1): the anchors are walked highest bound first, until the best score
  *     found beats every bound left. Kept moves
  *     come back as int32 records of `stride` = 6 + n ints: score, across, line, start,
  *     length, tiles placed, then the word's codes (a blank is letter | 64).
+ *     A rack's blank is spent on the walk only for a letter the rack lacks; the moves
+ *     that play a blank for a letter it holds are made when a word is complete (emit),
+ *     so each word in each place is walked once. The moves come in the walk's order,
+ *     which is the reference walker's only for a rack without a blank.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -359,6 +363,9 @@ typedef struct {
     int tiles[MAXN], xscore[MAXN], lm[MAXN], wm[MAXN], lrun[MAXN], rrun[MAXN], buf[MAXN];
     uint32_t cross[MAXN];
     int rack[NLETTERS + 1], values[NLETTERS + 1], face[128];
+    int blanks;                  /* blanks not yet spent on the path */
+    int reals[NLETTERS + 1];     /* the rack's own letters (rack[] counts down on the path) */
+    int rack_blanks;             /* the rack's blanks */
     int rack_size, bingo_bonus, across, line;
     int anchor, right_free, left_limit, down_single_skip;
     uint32_t sep_gate, sep_tile;
@@ -369,9 +376,7 @@ typedef struct {
     Py_ssize_t rec_n, rec_cap; /* records kept (mode 1, 2; mode 3: slots used) */
     long best;
     int has_best;
-    int *heap;              /* mode 3: slot numbers, a min-heap by (score, -seq) */
-    long long *seq;         /* mode 3: the generation number of each slot's move */
-    long long counter;
+    int *heap;              /* mode 3: slot numbers, the worst move on top (worse, below) */
     int oom;
 } Ctx;
 
@@ -392,7 +397,7 @@ static int grow_heap(Ctx *c) {
     Py_ssize_t cap = c->rec_cap ? c->rec_cap * 2 : 64;
     if (cap > c->keep) cap = c->keep;
     if (resize(&c->rec, (size_t)cap * c->stride * sizeof(int32_t)) < 0 ||
-        resize(&c->heap, (size_t)cap * sizeof(int)) < 0 || resize(&c->seq, (size_t)cap * sizeof(long long)) < 0) {
+        resize(&c->heap, (size_t)cap * sizeof(int)) < 0) {
         c->oom = 1;
         return -1;
     }
@@ -410,11 +415,28 @@ static void fill(Ctx *c, int32_t *r, int start, int end, int nplaced, long score
     for (int i = start; i <= end; i++) r[6 + i - start] = c->buf[i];
 }
 
-/* Worse move first: lower score, or the same score generated later. */
-static inline int worse(Ctx *c, int a, int b) {
-    int32_t sa = slot(c, a)[0], sb = slot(c, b)[0];
-    return sa < sb || (sa == sb && c->seq[a] > c->seq[b]);
+/* Two records in board order, as solver.move.Move orders moves: row, column, down before
+ * across, then the word's codes (a letter's tile before any blank, as uppercase before
+ * lowercase), a word before the longer words it begins. */
+static int board_order(const int32_t *x, const int32_t *y) {
+    int32_t xr = x[1] ? x[2] : x[3], xc = x[1] ? x[3] : x[2];
+    int32_t yr = y[1] ? y[2] : y[3], yc = y[1] ? y[3] : y[2];
+    if (xr != yr) return xr < yr ? -1 : 1;
+    if (xc != yc) return xc < yc ? -1 : 1;
+    if (x[1] != y[1]) return x[1] < y[1] ? -1 : 1;
+    int32_t len = x[4] < y[4] ? x[4] : y[4];
+    for (int32_t i = 0; i < len; i++)
+        if (x[6 + i] != y[6 + i]) return x[6 + i] < y[6 + i] ? -1 : 1;
+    return x[4] == y[4] ? 0 : (x[4] < y[4] ? -1 : 1);
 }
+
+/* Worse move first: lower score, or the same score later in board order (so the moves
+ * kept at a tie do not depend on the order the walk finds them in). */
+static inline int worse_record(const int32_t *x, const int32_t *y) {
+    return x[0] < y[0] || (x[0] == y[0] && board_order(x, y) > 0);
+}
+
+static inline int worse(Ctx *c, int a, int b) { return worse_record(slot(c, a), slot(c, b)); }
 
 static void sift_down(Ctx *c, int i) {
     int n = (int)c->rec_n;
@@ -437,9 +459,8 @@ static void sift_up(Ctx *c, int i) {
     }
 }
 
-static void emit(Ctx *c, int start, int end, int nplaced, long score) {
-    if (nplaced == 1 && c->down_single_skip) return; /* the across pass has this one */
-    if (nplaced == c->rack_size) score += c->bingo_bonus;
+/* One move, its blanks marked in buf. */
+static void keep_move(Ctx *c, int start, int end, int nplaced, long score) {
     c->found++;
     switch (c->mode) {
     case MODE_ALL:
@@ -454,25 +475,85 @@ static void emit(Ctx *c, int start, int end, int nplaced, long score) {
         fill(c, slot(c, c->rec_n++), start, end, nplaced, score);
         return;
     case MODE_TOPN: {
-        long long s = c->counter++;
         if (c->rec_n < c->keep) {
             if (grow_heap(c) < 0) return;
             int i = (int)c->rec_n++;
             fill(c, slot(c, i), start, end, nplaced, score);
-            c->seq[i] = s;
             c->heap[i] = i;
             sift_up(c, i);
-        } else if (score > slot(c, c->heap[0])[0]) { /* equal: the earlier one stays */
-            int i = c->heap[0];
-            fill(c, slot(c, i), start, end, nplaced, score);
-            c->seq[i] = s;
-            sift_down(c, 0);
+        } else if (score >= slot(c, c->heap[0])[0]) {
+            int32_t move[6 + MAXN];
+            fill(c, move, start, end, nplaced, score);
+            int32_t *top = slot(c, c->heap[0]);
+            if (worse_record(top, move)) {
+                memcpy(top, move, (size_t)c->stride * sizeof(int32_t));
+                sift_down(c, 0);
+            }
         }
         return;
     }
     default:
         return;
     }
+}
+
+/* The walk places a letter from the rack while it has one and a blank only for a letter
+ * it lacks, so it walks each word in each place once; the moves that play a blank for a
+ * letter the rack also holds are made here, at the leaf: every way of choosing which of
+ * the word's new tiles are blanks (as many as the letters lacking, at least, and no more
+ * than the rack's blanks). A blank on square i costs its letter's value there, in the
+ * main word (times `wmul`, the word's multiplier) and in the cross word, if any. */
+typedef struct {
+    int at[MAXN], letter[MAXN], cost[MAXN], k;
+    int reals[NLETTERS + 1], blanks;
+    int start, end, nplaced;
+} Leaf;
+
+static void assign(Ctx *c, Leaf *f, int j, long score) {
+    if (c->oom) return;
+    if (c->mode == MODE_BEST && c->has_best && score < c->best) return; /* blanks only lower it; no count */
+    if (j == f->k) {
+        keep_move(c, f->start, f->end, f->nplaced, score);
+        return;
+    }
+    int i = f->at[j], letter = f->letter[j];
+    if (f->reals[letter]) { /* the rack's own tile */
+        f->reals[letter]--;
+        assign(c, f, j + 1, score);
+        f->reals[letter]++;
+    }
+    if (f->blanks) { /* a blank */
+        f->blanks--;
+        c->buf[i] = letter | BLANK_BIT;
+        assign(c, f, j + 1, score - f->cost[j]);
+        c->buf[i] = letter;
+        f->blanks++;
+    }
+}
+
+static void emit(Ctx *c, int start, int end, int nplaced, long score, int wmul) {
+    if (nplaced == 1 && c->down_single_skip) return; /* the across pass has this one */
+    if (nplaced == c->rack_size) score += c->bingo_bonus;
+    if (!c->rack_blanks) {
+        keep_move(c, start, end, nplaced, score);
+        return;
+    }
+    Leaf f;
+    f.k = 0;
+    for (int i = start; i <= end; i++) {
+        if (c->tiles[i]) continue;
+        int letter = c->buf[i];
+        f.at[f.k] = i;
+        f.letter[f.k] = letter;
+        f.cost[f.k] = c->values[letter] * c->lm[i] * (wmul + (c->xscore[i] == NO_CROSS ? 0 : c->wm[i]));
+        f.k++;
+    }
+    memcpy(f.reals, c->reals, sizeof f.reals);
+    f.blanks = c->rack_blanks;
+    f.start = start;
+    f.end = end;
+    f.nplaced = nplaced;
+    assign(c, &f, 0, score);
 }
 
 /* Follow the board tiles at q = from, from + step, ... up to `to` (excluded) from *node:
@@ -503,22 +584,39 @@ static void go_right_entry(Ctx *c, uint32_t node, int start, int nplaced, int ms
         int end = c->rrun[c->anchor];
         uint32_t a = 0;
         if (!walk_run(c, &node, &a, &msum, pos, end, 1)) return;
-        if (a) emit(c, start, end - 1, nplaced, (long)msum * wmul + xsum);
-        if (end < c->n && c->g->mask[node] && (rbits || c->rack[0]))
+        if (a) emit(c, start, end - 1, nplaced, (long)msum * wmul + xsum, wmul);
+        if (end < c->n && c->g->mask[node] && (rbits || c->blanks))
             go_right(c, end, node, start, nplaced, msum, wmul, xsum, rbits);
-    } else if (rbits || c->rack[0]) {
+    } else if (rbits || c->blanks) {
         go_right(c, pos, node, start, nplaced, msum, wmul, xsum, rbits);
     }
+}
+
+/* Take letter `bit` from the rack for the path: its own tile while it has one, else a
+ * blank (the walk's caller checked that one is left). Returns the rack's letters left
+ * and sets *any to the letters a blank may still be. */
+static inline uint32_t take_tile(Ctx *c, int letter, uint32_t bit, uint32_t rbits, uint32_t *any) {
+    int cnt = c->rack[letter];
+    c->rack[letter] = cnt - 1; /* below 0: letters played as blanks */
+    if (cnt > 0) {
+        *any = c->blanks ? ALL_LETTERS : 0;
+        return cnt == 1 ? rbits ^ bit : rbits;
+    }
+    c->blanks--;
+    *any = c->blanks ? ALL_LETTERS : 0;
+    return rbits;
+}
+
+static inline void give_back(Ctx *c, int letter) {
+    if (++c->rack[letter] <= 0) c->blanks++;
 }
 
 static void go_left(Ctx *c, int pos, uint32_t node, int nplaced, int msum, int wmul, int xsum,
                     uint32_t rbits) {
     if (c->oom) return;
     const Graph *g = c->g;
-    int blanks = c->rack[0];
-    uint32_t any_real = blanks ? ALL_LETTERS : 0, any_blank = blanks > 1 ? ALL_LETTERS : 0;
     uint32_t m = g->mask[node];
-    uint32_t allowed = (blanks ? (m & c->cross[pos]) : (m & c->cross[pos] & rbits)) & ALL_LETTERS;
+    uint32_t allowed = m & c->cross[pos] & (c->blanks ? ALL_LETTERS : rbits);
     if (!allowed) return;
     uint32_t acc = g->accepts[node];
     int lmv = c->lm[pos], wmv = c->wm[pos], xs = c->xscore[pos];
@@ -541,35 +639,17 @@ static void go_left(Ctx *c, int pos, uint32_t node, int nplaced, int msum, int w
             sep = child(g, node2, m2, 1);
             sep_m = g->mask[sep] & c->sep_gate;
         }
-        int cnt = c->rack[letter];
-        if (cnt) {
-            int tv = c->values[letter] * lmv;
-            c->buf[pos] = letter;
-            int ms = msum + tv + run_sum;
-            int xsum2 = xs < 0 ? xsum : xsum + (xs + tv) * wmv;
-            if (a && c->right_free) emit(c, start, c->anchor, placed, (long)ms * nwmul + xsum2);
-            if (lg || sep_m) {
-                c->rack[letter] = cnt - 1;
-                uint32_t rb = cnt == 1 ? (rbits ^ bit) : rbits;
-                if (lg & (rb | any_real)) go_left(c, start - 1, node2, placed, ms, nwmul, xsum2, rb);
-                if (sep_m & (c->sep_tile | rb | any_real))
-                    go_right_entry(c, sep, start, placed, ms, nwmul, xsum2, rb);
-                c->rack[letter] = cnt;
-            }
-        }
-        if (blanks) {
-            c->buf[pos] = letter | BLANK_BIT;
-            int ms = msum + run_sum;
-            int xsum2 = xs < 0 ? xsum : xsum + xs * wmv;
-            if (a && c->right_free) emit(c, start, c->anchor, placed, (long)ms * nwmul + xsum2);
-            if (lg || sep_m) {
-                c->rack[0] = blanks - 1;
-                uint32_t other = rbits | any_blank;
-                if (lg & other) go_left(c, start - 1, node2, placed, ms, nwmul, xsum2, rbits);
-                if (sep_m & (c->sep_tile | other))
-                    go_right_entry(c, sep, start, placed, ms, nwmul, xsum2, rbits);
-                c->rack[0] = blanks;
-            }
+        int tv = c->values[letter] * lmv;
+        c->buf[pos] = letter;
+        int ms = msum + tv + run_sum;
+        int xsum2 = xs < 0 ? xsum : xsum + (xs + tv) * wmv;
+        if (a && c->right_free) emit(c, start, c->anchor, placed, (long)ms * nwmul + xsum2, nwmul);
+        if (lg || sep_m) {
+            uint32_t any;
+            uint32_t rb = take_tile(c, letter, bit, rbits, &any);
+            if (lg & (rb | any)) go_left(c, start - 1, node2, placed, ms, nwmul, xsum2, rb);
+            if (sep_m & (c->sep_tile | rb | any)) go_right_entry(c, sep, start, placed, ms, nwmul, xsum2, rb);
+            give_back(c, letter);
         }
         if (c->oom) return;
     }
@@ -579,10 +659,8 @@ static void go_right(Ctx *c, int pos, uint32_t node, int start, int nplaced, int
                      int xsum, uint32_t rbits) {
     if (c->oom) return;
     const Graph *g = c->g;
-    int blanks = c->rack[0];
-    uint32_t any_real = blanks ? ALL_LETTERS : 0, any_blank = blanks > 1 ? ALL_LETTERS : 0;
     uint32_t m = g->mask[node];
-    uint32_t allowed = (blanks ? (m & c->cross[pos]) : (m & c->cross[pos] & rbits)) & ALL_LETTERS;
+    uint32_t allowed = m & c->cross[pos] & (c->blanks ? ALL_LETTERS : rbits);
     if (!allowed) return;
     uint32_t acc = g->accepts[node];
     int lmv = c->lm[pos], wmv = c->wm[pos], xs = c->xscore[pos];
@@ -599,32 +677,16 @@ static void go_right(Ctx *c, int pos, uint32_t node, int start, int nplaced, int
         int run_sum = 0; /* board tiles right of pos */
         if (!walk_run(c, &node2, &a, &run_sum, pos + 1, end, 1)) continue;
         uint32_t more = g->mask[node2] & right_gate;
-        int cnt = c->rack[letter];
-        if (cnt) {
-            int tv = c->values[letter] * lmv;
-            c->buf[pos] = letter;
-            int ms = msum + tv + run_sum;
-            int xsum2 = xs < 0 ? xsum : xsum + (xs + tv) * wmv;
-            if (a) emit(c, start, end - 1, placed, (long)ms * nwmul + xsum2);
-            if (more) {
-                uint32_t rb = cnt == 1 ? (rbits ^ bit) : rbits;
-                if (more & (rb | any_real)) {
-                    c->rack[letter] = cnt - 1;
-                    go_right(c, end, node2, start, placed, ms, nwmul, xsum2, rb);
-                    c->rack[letter] = cnt;
-                }
-            }
-        }
-        if (blanks) {
-            c->buf[pos] = letter | BLANK_BIT;
-            int ms = msum + run_sum;
-            int xsum2 = xs < 0 ? xsum : xsum + xs * wmv;
-            if (a) emit(c, start, end - 1, placed, (long)ms * nwmul + xsum2);
-            if (more & (rbits | any_blank)) {
-                c->rack[0] = blanks - 1;
-                go_right(c, end, node2, start, placed, ms, nwmul, xsum2, rbits);
-                c->rack[0] = blanks;
-            }
+        int tv = c->values[letter] * lmv;
+        c->buf[pos] = letter;
+        int ms = msum + tv + run_sum;
+        int xsum2 = xs < 0 ? xsum : xsum + (xs + tv) * wmv;
+        if (a) emit(c, start, end - 1, placed, (long)ms * nwmul + xsum2, nwmul);
+        if (more) {
+            uint32_t any;
+            uint32_t rb = take_tile(c, letter, bit, rbits, &any);
+            if (more & (rb | any)) go_right(c, end, node2, start, placed, ms, nwmul, xsum2, rb);
+            give_back(c, letter);
         }
         if (c->oom) return;
     }
@@ -763,7 +825,7 @@ static void load_strip(Ctx *c, int across, int line, const int *squares, const u
     }
 }
 
-/* Kept moves as bytes, best first for mode 3 (score, then generation order). */
+/* Kept moves as bytes, best first for mode 3 (score, then board order). */
 static PyObject *records(Ctx *c) {
     Py_ssize_t count = c->rec_n, size = (Py_ssize_t)c->stride * sizeof(int32_t);
     PyObject *out = PyBytes_FromStringAndSize(NULL, count * size);
@@ -823,6 +885,8 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     c->g = g;
     c->n = n;
     for (int i = 1; i <= NLETTERS; i++) c->face[i] = c->values[i]; /* blanks: 0 */
+    memcpy(c->reals, c->rack, sizeof c->reals);
+    c->blanks = c->rack_blanks = c->rack[0];
     c->rack_size = rack_size;
     c->bingo_bonus = bingo_bonus;
     c->mode = mode;
@@ -899,7 +963,6 @@ done:
     for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
     PyMem_Free(c->rec);
     PyMem_Free(c->heap);
-    PyMem_Free(c->seq);
     PyMem_Free(c);
     return result;
 }

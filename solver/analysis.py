@@ -65,14 +65,16 @@ def analyse(
     board: Board, lexicon: Lexicon, rack: list[int], rules: Rules | None = None, *, keep: int | str = 0
 ) -> Analysis:
     """Count the moves and find the tops. ``keep``: also return the ``keep`` best moves
-    ranked by score (an int), or ``"all"`` of them (virtual players need the full list)."""
+    ranked by score, equal scores in board order (an int), or ``"all"`` of them (virtual
+    players need the full list)."""
     rules = rules or Rules()
     gen = Generator(board, lexicon, rules.gen_settings())
     ranked: tuple[Move, ...] = ()
     if keep == "all":
         rec_all = AllMoves()
         count = gen.generate(rack, rec_all)
-        moves = sorted(rec_all.moves, key=lambda m: -(m.score or 0))
+        # Equal scores in board order: the walkers find them in orders of their own.
+        moves = sorted(rec_all.moves, key=lambda m: (-(m.score or 0), m.row, m.col, m.across, m.word))
         ranked = tuple(moves)
         best = moves[0].score if moves else None
         tops = [m for m in moves if m.score == best]

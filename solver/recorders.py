@@ -139,25 +139,36 @@ class BestMoves(TopMoves):
         self.always = always
 
 
+class _Later:
+    """A move that ranks lower the later it comes in board order (:class:`Move`'s own)."""
+
+    __slots__ = ("move",)
+
+    def __init__(self, move: Move):
+        self.move = move
+
+    def __lt__(self, other: _Later) -> bool:
+        return other.move < self.move
+
+
 class TopN(Recorder):
-    """Keeps the ``n`` best moves (ties at the cut kept in generation order)."""
+    """Keeps the ``n`` best moves; at a tie at the cut, the first in board order (row,
+    column, down before across, the word), whatever order the walk finds them in."""
 
     def __init__(self, n: int) -> None:
         if n < 1:
             raise ValueError("TopN needs n >= 1")
         self.n = n
-        self._heap: list[tuple[int, int, Move]] = []
-        self._seq = 0
+        self._heap: list[tuple[int, _Later]] = []  # the worst kept move on top
         self._ranked: list[Move] | None = None
 
     def add(self, score: int, across: bool, line: int, start: int, word: list[int], placed: int) -> None:
-        self._seq += 1
-        item = (score, -self._seq, _move(score, across, line, start, word))
+        item = (score, _Later(_move(score, across, line, start, word)))
         if len(self._heap) < self.n:
             heapq.heappush(self._heap, item)
             if len(self._heap) == self.n:
                 self.threshold = self._heap[0][0]
-        elif item[:2] > self._heap[0][:2]:
+        elif self._heap[0] < item:
             heapq.heapreplace(self._heap, item)
             self.threshold = self._heap[0][0]
 
@@ -165,7 +176,7 @@ class TopN(Recorder):
     def moves(self) -> list[Move]:
         if self._ranked is not None:
             return self._ranked
-        return [m for _, _, m in sorted(self._heap, reverse=True)]
+        return [item.move for _, item in sorted(self._heap, reverse=True)]
 
 
 class CountOnly(Recorder):
