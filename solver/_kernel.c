@@ -11,26 +11,27 @@
  *     refused when it is loaded, never read past its end.
  *
  * cross_update(graph, squares, n, face, snap, cross_a, xs_a, cross_d, xs_d, full) -> int
- *     The cross-sets of a board, kept in the caller's buffers and recomputed only for the
- *     lines whose squares changed since the snapshot `snap` (bytes of the squares, updated
- *     here); `full` recomputes every line. cross_a/xs_a serve the across pass (letters
- *     allowed by the word down through a square, and that word's tiles' face values, -1
- *     for no such word), cross_d/xs_d the down pass. Returns the number of lines redone.
+ *     The cross-sets of a board (face: the 128 board codes' values, int32), kept in the
+ *     caller's buffers and recomputed only for the lines whose squares changed since the
+ *     snapshot `snap` (bytes of the squares, updated here); `full` recomputes every line.
+ *     cross_a/xs_a serve the across pass (letters allowed by the word down through a
+ *     square, and that word's tiles' face values, -1 for no such word), cross_d/xs_d the
+ *     down pass. Returns the number of lines redone.
  *
- * generate(graph, squares, n, lm, wm, cross_a, xs_a, cross_d, xs_d, rack, values,
- *          rack_size, bingo_bonus, down_on_empty, mode, keep) -> (count, stride, records)
- *     Every legal placement of the rack, both directions, in one call. Each move is
- *     counted; what is kept depends on `mode`: 0 nothing, 1 every move, 2 every move of
- *     the best score, 3 the `keep` best (ties at the cut in board order); 4 every
- *     move of the best score by a bounded best-first search, which does not count
- *     (count -1): the anchors are walked highest bound first, until the best score
- *     found beats every bound left. Kept moves
- *     come back as int32 records of `stride` = 6 + n ints: score, across, line, start,
- *     length, tiles placed, then the word's codes (a blank is letter | 64).
- *     A rack's blank is spent on the walk only for a letter the rack lacks; the moves
- *     that play a blank for a letter it holds are made when a word is complete (emit),
- *     so each word in each place is walked once. The moves come in the walk's order,
- *     which is the reference walker's only for a rack without a blank.
+ * generate(graph, squares, n, lm, wm, face, snap, cross_a, xs_a, cross_d, xs_d, full, rack,
+ *          values, rack_size, bingo_bonus, down_on_empty, mode, keep) -> (count, stride, records)
+ *     Every legal placement of the rack, both directions, in one call, the cross-sets
+ *     first brought up to date as cross_update does (the squares read once). Each move
+ *     is counted; what is kept depends on `mode`: 0 nothing, 1 every move, 2 every move
+ *     of the best score, 3 the `keep` best (ties at the cut in board order); 4 every move
+ *     of the best score by a bounded best-first search, which does not count (count -1):
+ *     the anchors are walked highest bound first, until the best score found beats every
+ *     bound left. Kept moves come back as int32 records of `stride` = 6 + n ints: score,
+ *     across, line, start, length, tiles placed, then the word's codes (a blank is
+ *     letter | 64). A rack's blank is spent on the walk only for a letter the rack lacks;
+ *     the moves that play a blank for a letter it holds are made when a word is complete
+ *     (emit), so each word in each place is walked once. The moves come in the walk's
+ *     order, which is the reference walker's only for a rack without a blank.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -46,6 +47,18 @@
 #define NO_CROSS (-1)
 
 enum { MODE_COUNT = 0, MODE_ALL = 1, MODE_TOP = 2, MODE_TOPN = 3, MODE_BEST = 4 };
+
+/* The set bits of x. Without the popcnt instruction (not in the x86-64 baseline) GCC's
+ * builtin is a call into libgcc, a tenth of the walk's instructions; this is inline. */
+static inline uint32_t pop(uint32_t x) {
+#if defined(__POPCNT__) || !defined(__x86_64__)
+    return pop(x);
+#else
+    x = x - ((x >> 1) & 0x55555555u);
+    x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+    return (((x + (x >> 4)) & 0x0F0F0F0Fu) * 0x01010101u) >> 24;
+#endif
+}
 
 /* Resize *ptr to `bytes` (PyMem_Realloc): 0, or -1 with *ptr untouched (still freed by
  * its owner) when memory runs out. */
@@ -80,15 +93,24 @@ static uint64_t fast_array(const uint32_t *w, Py_ssize_t len, uint64_t seed) {
     return out;
 }
 
+/* A node as the walks read it: one 16-byte record, so that a step reads one cache line,
+ * with the letters of its separator child (`sep`, 0 for none) beside its own: whether a
+ * left part may turn right there is then known without reading that child. */
+typedef struct {
+    uint32_t mask, accepts, base, sep;
+} Node;
+
 typedef struct {
     PyObject_HEAD
     Py_buffer views[4];
     int held;
     const uint32_t *mask, *accepts, *base, *kids;
     Py_ssize_t nodes, arcs;
+    Node *node; /* made from the four arrays once they are checked */
 } Graph;
 
 static void Graph_dealloc(Graph *self) {
+    PyMem_Free(self->node);
     for (int i = 0; i < self->held; i++) PyBuffer_Release(&self->views[i]);
     Py_TYPE(self)->tp_free((PyObject *)self);
 }
@@ -143,7 +165,7 @@ static int Graph_init(Graph *self, PyObject *args, PyObject *kwds) {
     for (Py_ssize_t node = 0; node < self->nodes; node++) {
         uint32_t m = self->mask[node];
         if ((m & ~ALL_LABELS) || (self->accepts[node] & ~m) ||
-            (uint64_t)self->base[node] + (uint64_t)__builtin_popcount(m) > (uint64_t)self->arcs) {
+            (uint64_t)self->base[node] + (uint64_t)pop(m) > (uint64_t)self->arcs) {
             PyErr_Format(PyExc_ValueError, "damaged lexicon: node %zd is out of range", node);
             return -1;
         }
@@ -153,6 +175,15 @@ static int Graph_init(Graph *self, PyObject *args, PyObject *kwds) {
             PyErr_Format(PyExc_ValueError, "damaged lexicon: arc %zd leads out of the automaton", i);
             return -1;
         }
+    }
+    self->node = PyMem_Malloc((size_t)self->nodes * sizeof(Node));
+    if (self->node == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    for (Py_ssize_t i = 0; i < self->nodes; i++) {
+        uint32_t m = self->mask[i];
+        self->node[i] = (Node){m, self->accepts[i], self->base[i], (m & 1) ? self->mask[self->kids[self->base[i]]] : 0};
     }
     return 0;
 }
@@ -185,7 +216,7 @@ static Graph *as_graph(PyObject *obj) {
 
 /* Child of node along the label `bit` (present in m = mask[node]): in range, by Graph_init. */
 static inline uint32_t child(const Graph *g, uint32_t node, uint32_t m, uint32_t bit) {
-    return g->kids[g->base[node] + (uint32_t)__builtin_popcount(m & (bit - 1))];
+    return g->kids[g->node[node].base + pop(m & (bit - 1))];
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -253,6 +284,51 @@ static int get_exact(PyObject *obj, Py_buffer *view, Py_ssize_t len, int writabl
 /* ------------------------------------------------------------------------------------ */
 /* Cross-sets.                                                                            */
 
+/* Walk the tiles perp[from], perp[from + step], ... up to `to` (excluded) from `node`;
+ * UINT32_MAX when the automaton has no such path. */
+static inline uint32_t walk_tiles(const Graph *g, uint32_t node, const int *perp, int from, int to, int step) {
+    for (int q = from; q != to; q += step) {
+        uint32_t bit = 1u << (perp[q] & LETTER_MASK), m = g->node[node].mask;
+        if (!(m & bit)) return UINT32_MAX;
+        node = child(g, node, m, bit);
+    }
+    return node;
+}
+
+/* The letters L that make a word of up + L + down (up = perp[a..j-1], down =
+ * perp[j+1..b-1], one of them maybe empty), read in the GADDAG from whichever side walks
+ * least: a word below only is rev(down) L, a word above only rev(up) ^ L, each one walk
+ * and the accept bits of its last node; with words both sides, one walk of the longer
+ * side and, for each letter, one of the shorter. */
+static uint32_t cross_letters(const Graph *g, const int *perp, int a, int j, int b) {
+    uint32_t allowed = 0;
+    if (a == j || (b > j + 1 && b - 1 - j >= j - a)) { /* rev(down) L rev(up): the per-letter walk is up */
+        uint32_t node = walk_tiles(g, 0, perp, b - 1, j, -1);
+        if (node == UINT32_MAX) return 0;
+        uint32_t m0 = g->node[node].mask, letters = m0 & ALL_LETTERS;
+        if (a == j) return g->node[node].accepts & letters; /* nothing above: the word ends with L */
+        while (letters) {
+            uint32_t bit = letters & (~letters + 1);
+            letters ^= bit;
+            uint32_t cur = walk_tiles(g, child(g, node, m0, bit), perp, j - 1, a, -1);
+            if (cur != UINT32_MAX && (g->node[cur].accepts >> (perp[a] & LETTER_MASK) & 1)) allowed |= bit;
+        }
+        return allowed;
+    }
+    /* rev(up) ^ L down: the per-letter walk is down */
+    uint32_t node = walk_tiles(g, 0, perp, j - 1, a - 1, -1);
+    if (node == UINT32_MAX || !(g->node[node].mask & 1)) return 0;
+    uint32_t sep = child(g, node, g->node[node].mask, 1), m0 = g->node[sep].mask, letters = m0 & ALL_LETTERS;
+    if (b == j + 1) return g->node[sep].accepts & letters; /* nothing below: the word ends with L */
+    while (letters) {
+        uint32_t bit = letters & (~letters + 1);
+        letters ^= bit;
+        uint32_t cur = walk_tiles(g, child(g, sep, m0, bit), perp, j + 1, b - 1, 1);
+        if (cur != UINT32_MAX && (g->node[cur].accepts >> (perp[b - 1] & LETTER_MASK) & 1)) allowed |= bit;
+    }
+    return allowed;
+}
+
 /* One perpendicular line: for each empty square j of perp (n tiles), the letters the word
  * through j allows and the face value of that word's tiles; written at out[j * step]. */
 static void cross_line(const Graph *g, const int *perp, int n, const int *face, uint32_t *cross,
@@ -272,83 +348,80 @@ static void cross_line(const Graph *g, const int *perp, int n, const int *face, 
         for (int q = a; q < j; q++) sum += face[perp[q]];
         for (int q = j + 1; q < b; q++) sum += face[perp[q]];
         xs[j * step] = sum;
-        /* rev(up + L + down) = rev(down) L rev(up): walk rev(down) once, then each L. */
-        uint32_t node = 0;
-        int dead = 0;
-        for (int q = b - 1; q > j; q--) {
-            uint32_t bit = 1u << (perp[q] & LETTER_MASK), m = g->mask[node];
-            if (!(m & bit)) { dead = 1; break; }
-            node = child(g, node, m, bit);
-        }
-        uint32_t allowed = 0;
-        if (!dead) {
-            uint32_t m0 = g->mask[node], letters = m0 & ALL_LETTERS;
-            while (letters) {
-                uint32_t bit = letters & (~letters + 1);
-                letters ^= bit;
-                if (a == j) { /* nothing above: the word ends with L */
-                    if (g->accepts[node] & bit) allowed |= bit;
-                    continue;
-                }
-                uint32_t cur = child(g, node, m0, bit);
-                int ok = 1;
-                for (int q = j - 1; q > a; q--) {
-                    uint32_t b2 = 1u << (perp[q] & LETTER_MASK), m = g->mask[cur];
-                    if (!(m & b2)) { ok = 0; break; }
-                    cur = child(g, cur, m, b2);
-                }
-                if (ok && (g->accepts[cur] >> (perp[a] & LETTER_MASK) & 1)) allowed |= bit;
-            }
-        }
-        cross[j * step] = allowed;
+        cross[j * step] = cross_letters(g, perp, a, j, b);
     }
 }
 
+/* Bring the cross-sets up to date with `squares`: the lines holding a square that
+ * differs from the snapshot `snap` (updated here), or every line when `full`. Returns
+ * the number of lines redone. */
+static int update_cross(const Graph *g, const int *squares, int n, const int *face, uint8_t *snap, uint32_t *ca,
+                        int32_t *xa, uint32_t *cd, int32_t *xd, int full) {
+    uint8_t dirty_row[MAXN] = {0}, dirty_col[MAXN] = {0};
+    for (int i = 0; i < n * n; i++) {
+        if (full || snap[i] != (uint8_t)squares[i]) {
+            dirty_row[i / n] = dirty_col[i % n] = 1;
+            snap[i] = (uint8_t)squares[i];
+        }
+    }
+    int redone = 0, perp[MAXN];
+    for (int c = 0; c < n; c++) { /* a changed column: the words down it, for the across pass */
+        if (!dirty_col[c]) continue;
+        for (int r = 0; r < n; r++) perp[r] = squares[r * n + c];
+        cross_line(g, perp, n, face, ca + c, xa + c, n);
+        redone++;
+    }
+    for (int r = 0; r < n; r++) { /* a changed row: the words across it, for the down pass */
+        if (!dirty_row[r]) continue;
+        cross_line(g, squares + r * n, n, face, cd + r * n, xd + r * n, 1);
+        redone++;
+    }
+    return redone;
+}
+
+/* The face values of the 128 board codes, from a buffer of int32 (checked in range). */
+static int read_face(PyObject *obj, int *face) {
+    Py_buffer view;
+    if (get_exact(obj, &view, 128 * 4, 0, "face") < 0) return -1;
+    const int32_t *src = view.buf;
+    for (int i = 0; i < 128; i++) {
+        if (src[i] < 0 || src[i] > 1000000) {
+            PyBuffer_Release(&view);
+            PyErr_Format(PyExc_ValueError, "face: %d is out of range", (int)src[i]);
+            return -1;
+        }
+        face[i] = src[i];
+    }
+    PyBuffer_Release(&view);
+    return 0;
+}
+
+/* The buffers of a board's cross-sets: snap, cross_a, xs_a, cross_d, xs_d (writable). */
+static int get_cross(PyObject **objs, Py_buffer *v, int n, int *got) {
+    Py_ssize_t lens[5] = {n * n, 4 * n * n, 4 * n * n, 4 * n * n, 4 * n * n};
+    const char *names[5] = {"snap", "cross_a", "xs_a", "cross_d", "xs_d"};
+    for (; *got < 5; (*got)++)
+        if (get_exact(objs[*got], &v[*got], lens[*got], 1, names[*got]) < 0) return -1;
+    return 0;
+}
+
 static PyObject *cross_update(PyObject *self, PyObject *args) {
-    PyObject *o_graph, *o_squares, *o_face, *o_snap, *o_ca, *o_xa, *o_cd, *o_xd;
+    PyObject *o_graph, *o_squares, *o_face, *objs[5];
     int n, full;
-    if (!PyArg_ParseTuple(args, "OOiOOOOOOp", &o_graph, &o_squares, &n, &o_face, &o_snap, &o_ca, &o_xa,
-                          &o_cd, &o_xd, &full))
+    if (!PyArg_ParseTuple(args, "OOiOOOOOOp", &o_graph, &o_squares, &n, &o_face, &objs[0], &objs[1], &objs[2],
+                          &objs[3], &objs[4], &full))
         return NULL;
     Graph *g = as_graph(o_graph);
     if (g == NULL) return NULL;
     if (n < 2 || n > MAXN) return PyErr_Format(PyExc_ValueError, "board size %d out of range", n);
     int squares[MAXN * MAXN], face[128];
-    if (read_squares(o_squares, n, squares) < 0 || read_small(o_face, face, 128, "face") < 0) return NULL;
+    if (read_squares(o_squares, n, squares) < 0 || read_face(o_face, face) < 0) return NULL;
     Py_buffer v[5];
-    PyObject *objs[5] = {o_snap, o_ca, o_xa, o_cd, o_xd};
-    Py_ssize_t lens[5] = {n * n, 4 * n * n, 4 * n * n, 4 * n * n, 4 * n * n};
-    const char *names[5] = {"snap", "cross_a", "xs_a", "cross_d", "xs_d"};
     int got = 0;
     PyObject *result = NULL;
-    for (; got < 5; got++)
-        if (get_exact(objs[got], &v[got], lens[got], 1, names[got]) < 0) goto done;
-    {
-        uint8_t *snap = v[0].buf;
-        uint32_t *ca = v[1].buf, *cd = v[3].buf;
-        int32_t *xa = v[2].buf, *xd = v[4].buf;
-        uint8_t dirty_row[MAXN] = {0}, dirty_col[MAXN] = {0};
-        for (int i = 0; i < n * n; i++) {
-            if (full || snap[i] != (uint8_t)squares[i]) {
-                dirty_row[i / n] = dirty_col[i % n] = 1;
-                snap[i] = (uint8_t)squares[i];
-            }
-        }
-        int redone = 0, perp[MAXN];
-        for (int c = 0; c < n; c++) { /* a changed column: the words down it, for the across pass */
-            if (!dirty_col[c]) continue;
-            for (int r = 0; r < n; r++) perp[r] = squares[r * n + c];
-            cross_line(g, perp, n, face, ca + c, xa + c, n);
-            redone++;
-        }
-        for (int r = 0; r < n; r++) { /* a changed row: the words across it, for the down pass */
-            if (!dirty_row[r]) continue;
-            cross_line(g, squares + r * n, n, face, cd + r * n, xd + r * n, 1);
-            redone++;
-        }
-        result = PyLong_FromLong(redone);
-    }
-done:
+    if (get_cross(objs, v, n, &got) == 0)
+        result = PyLong_FromLong(update_cross(g, squares, n, face, v[0].buf, v[1].buf, v[2].buf, v[3].buf,
+                                              v[4].buf, full));
     for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
     return result;
 }
@@ -459,9 +532,11 @@ static void sift_up(Ctx *c, int i) {
     }
 }
 
-/* One move, its blanks marked in buf. */
+/* binom[u][b]: the ways to choose b of u squares (filled when the module loads). */
+static long long binom[MAXN + 1][MAXN + 1];
+
+/* Keep one move (its blanks marked in buf) as the mode asks; counted by the caller. */
 static void keep_move(Ctx *c, int start, int end, int nplaced, long score) {
-    c->found++;
     switch (c->mode) {
     case MODE_ALL:
         if (grow(c) < 0) return;
@@ -511,7 +586,7 @@ typedef struct {
 
 static void assign(Ctx *c, Leaf *f, int j, long score) {
     if (c->oom) return;
-    if (c->mode == MODE_BEST && c->has_best && score < c->best) return; /* blanks only lower it; no count */
+    if ((c->mode == MODE_TOP || c->mode == MODE_BEST) && c->has_best && score < c->best) return; /* blanks only lower it */
     if (j == f->k) {
         keep_move(c, f->start, f->end, f->nplaced, score);
         return;
@@ -535,6 +610,7 @@ static void emit(Ctx *c, int start, int end, int nplaced, long score, int wmul) 
     if (nplaced == 1 && c->down_single_skip) return; /* the across pass has this one */
     if (nplaced == c->rack_size) score += c->bingo_bonus;
     if (!c->rack_blanks) {
+        c->found++;
         keep_move(c, start, end, nplaced, score);
         return;
     }
@@ -542,14 +618,36 @@ static void emit(Ctx *c, int start, int end, int nplaced, long score, int wmul) 
     f.k = 0;
     for (int i = start; i <= end; i++) {
         if (c->tiles[i]) continue;
-        int letter = c->buf[i];
         f.at[f.k] = i;
-        f.letter[f.k] = letter;
-        f.cost[f.k] = c->values[letter] * c->lm[i] * (wmul + (c->xscore[i] == NO_CROSS ? 0 : c->wm[i]));
-        f.k++;
+        f.letter[f.k++] = c->buf[i];
+    }
+    /* The count, without making the moves: for each letter, from the blanks it needs (its
+     * tiles past the rack's own) to all of its tiles, the blanks no more than the rack's. */
+    long long ways[MAXN + 1];
+    int blanks = c->rack_blanks;
+    ways[0] = 1;
+    for (int t = 1; t <= blanks; t++) ways[t] = 0;
+    uint32_t seen = 0;
+    for (int j = 0; j < f.k; j++) {
+        int letter = f.letter[j], u = 0;
+        if (seen >> letter & 1) continue;
+        seen |= 1u << letter;
+        for (int q = j; q < f.k; q++) u += f.letter[q] == letter;
+        int need = u > c->reals[letter] ? u - c->reals[letter] : 0;
+        for (int t = blanks; t >= 0; t--) { /* t blanks in all; lower t are still the old ones */
+            long long w = 0;
+            for (int b = need; b <= u && b <= t; b++) w += ways[t - b] * binom[u][b];
+            ways[t] = w;
+        }
+    }
+    for (int t = 0; t <= blanks; t++) c->found += ways[t];
+    if (c->mode == MODE_COUNT) return;
+    for (int j = 0; j < f.k; j++) {
+        int i = f.at[j];
+        f.cost[j] = c->values[f.letter[j]] * c->lm[i] * (wmul + (c->xscore[i] == NO_CROSS ? 0 : c->wm[i]));
     }
     memcpy(f.reals, c->reals, sizeof f.reals);
-    f.blanks = c->rack_blanks;
+    f.blanks = blanks;
     f.start = start;
     f.end = end;
     f.nplaced = nplaced;
@@ -563,10 +661,11 @@ static inline int walk_run(Ctx *c, uint32_t *node, uint32_t *a, int *sum, int fr
     const Graph *g = c->g;
     for (int q = from; q != to; q += step) {
         int sq = c->tiles[q];
-        uint32_t mm = g->mask[*node], bb = 1u << (sq & LETTER_MASK);
+        const Node *nd = &g->node[*node];
+        uint32_t mm = nd->mask, bb = 1u << (sq & LETTER_MASK);
         if (!(mm & bb)) return 0;
-        *a = g->accepts[*node] & bb;
-        *node = child(g, *node, mm, bb);
+        *a = nd->accepts & bb;
+        *node = g->kids[nd->base + pop(mm & (bb - 1))];
         *sum += c->face[sq];
         c->buf[q] = sq;
     }
@@ -585,7 +684,7 @@ static void go_right_entry(Ctx *c, uint32_t node, int start, int nplaced, int ms
         uint32_t a = 0;
         if (!walk_run(c, &node, &a, &msum, pos, end, 1)) return;
         if (a) emit(c, start, end - 1, nplaced, (long)msum * wmul + xsum, wmul);
-        if (end < c->n && c->g->mask[node] && (rbits || c->blanks))
+        if (end < c->n && c->g->node[node].mask && (rbits || c->blanks))
             go_right(c, end, node, start, nplaced, msum, wmul, xsum, rbits);
     } else if (rbits || c->blanks) {
         go_right(c, pos, node, start, nplaced, msum, wmul, xsum, rbits);
@@ -615,10 +714,12 @@ static void go_left(Ctx *c, int pos, uint32_t node, int nplaced, int msum, int w
                     uint32_t rbits) {
     if (c->oom) return;
     const Graph *g = c->g;
-    uint32_t m = g->mask[node];
+    const Node *nd = &g->node[node];
+    uint32_t m = nd->mask;
     uint32_t allowed = m & c->cross[pos] & (c->blanks ? ALL_LETTERS : rbits);
     if (!allowed) return;
-    uint32_t acc = g->accepts[node];
+    uint32_t acc = nd->accepts;
+    const uint32_t *kids = g->kids + nd->base;
     int lmv = c->lm[pos], wmv = c->wm[pos], xs = c->xscore[pos];
     int nwmul = wmul * wmv;
     int start = c->lrun[pos];
@@ -628,17 +729,13 @@ static void go_left(Ctx *c, int pos, uint32_t node, int nplaced, int msum, int w
         uint32_t bit = allowed & (~allowed + 1);
         allowed ^= bit;
         int letter = __builtin_ctz(bit);
-        uint32_t node2 = child(g, node, m, bit);
+        uint32_t node2 = kids[pop(m & (bit - 1))];
         uint32_t a = acc & bit;
         int run_sum = 0; /* board tiles left of pos, read right to left */
         if (!walk_run(c, &node2, &a, &run_sum, pos - 1, start - 1, -1)) continue;
-        uint32_t m2 = g->mask[node2];
-        uint32_t lg = m2 & left_gate;
-        uint32_t sep = 0, sep_m = 0;
-        if ((m2 & 1) && c->sep_gate) {
-            sep = child(g, node2, m2, 1);
-            sep_m = g->mask[sep] & c->sep_gate;
-        }
+        const Node *n2 = &g->node[node2];
+        uint32_t lg = n2->mask & left_gate;
+        uint32_t sep_m = n2->sep & c->sep_gate;
         int tv = c->values[letter] * lmv;
         c->buf[pos] = letter;
         int ms = msum + tv + run_sum;
@@ -648,7 +745,8 @@ static void go_left(Ctx *c, int pos, uint32_t node, int nplaced, int msum, int w
             uint32_t any;
             uint32_t rb = take_tile(c, letter, bit, rbits, &any);
             if (lg & (rb | any)) go_left(c, start - 1, node2, placed, ms, nwmul, xsum2, rb);
-            if (sep_m & (c->sep_tile | rb | any)) go_right_entry(c, sep, start, placed, ms, nwmul, xsum2, rb);
+            if (sep_m & (c->sep_tile | rb | any))
+                go_right_entry(c, g->kids[n2->base], start, placed, ms, nwmul, xsum2, rb);
             give_back(c, letter);
         }
         if (c->oom) return;
@@ -659,10 +757,12 @@ static void go_right(Ctx *c, int pos, uint32_t node, int start, int nplaced, int
                      int xsum, uint32_t rbits) {
     if (c->oom) return;
     const Graph *g = c->g;
-    uint32_t m = g->mask[node];
+    const Node *nd = &g->node[node];
+    uint32_t m = nd->mask;
     uint32_t allowed = m & c->cross[pos] & (c->blanks ? ALL_LETTERS : rbits);
     if (!allowed) return;
-    uint32_t acc = g->accepts[node];
+    uint32_t acc = nd->accepts;
+    const uint32_t *kids = g->kids + nd->base;
     int lmv = c->lm[pos], wmv = c->wm[pos], xs = c->xscore[pos];
     int nwmul = wmul * wmv;
     int end = c->rrun[pos];
@@ -672,11 +772,11 @@ static void go_right(Ctx *c, int pos, uint32_t node, int start, int nplaced, int
         uint32_t bit = allowed & (~allowed + 1);
         allowed ^= bit;
         int letter = __builtin_ctz(bit);
-        uint32_t node2 = child(g, node, m, bit);
+        uint32_t node2 = kids[pop(m & (bit - 1))];
         uint32_t a = acc & bit;
         int run_sum = 0; /* board tiles right of pos */
         if (!walk_run(c, &node2, &a, &run_sum, pos + 1, end, 1)) continue;
-        uint32_t more = g->mask[node2] & right_gate;
+        uint32_t more = g->node[node2].mask & right_gate;
         int tv = c->values[letter] * lmv;
         c->buf[pos] = letter;
         int ms = msum + tv + run_sum;
@@ -760,40 +860,54 @@ static void walk_strip(Ctx *c, int empty_board) {
     for (int k = 0; k < count && !c->oom; k++) walk_anchor(c, anchors[k], limits[k], bits);
 }
 
-/* A score no move from this anchor can beat: any such move lies in [lrun[limit], n - 1]
- * and places at most k tiles on its empty squares, so its main word is worth at most the
- * window's board tiles plus the k best pairings of rack values with letter premiums, times
- * the k best word premiums; each new tile's cross word at most its square's best; and the
- * bingo bonus when the whole rack may go. Sound, not tight: it only orders and prunes. */
-static long anchor_bound(Ctx *c, int limit, int tiles_in_rack, const int *values_desc) {
-    int n = c->n, lms[MAXN], wms[MAXN], empties = 0;
-    long board_sum = 0, crosses[MAXN];
-    int vmax = values_desc[0];
-    for (int i = c->lrun[limit]; i < n; i++) {
-        if (c->tiles[i]) { board_sum += c->face[c->tiles[i]]; continue; }
-        lms[empties] = c->lm[i];
-        wms[empties] = c->wm[i];
-        crosses[empties] = c->xscore[i] == NO_CROSS ? 0 : (long)(c->xscore[i] + vmax * c->lm[i]) * c->wm[i];
-        empties++;
+/* A score no move from anchor `a` can beat. A move places its tiles on a row of empty
+ * squares from some leftmost one (not left of `limit`, the previous anchor's territory)
+ * to some rightmost one, the anchor among them, none whose cross-set bars every letter
+ * the rack can play (`playable`), at most the rack's tiles. For each such row of squares
+ * the best the rack can do there: the word's board tiles times the word multiplier, the
+ * rack's values paired highest with the squares where a point counts most (its letter
+ * premium times the word multiplier, plus the cross word's multiplier), the cross words'
+ * board tiles, the bingo bonus when the whole rack goes down. Which letter may go where
+ * is not looked at: sound, and tight enough to leave most anchors unwalked. -1: the
+ * anchor takes no tile of this rack. */
+static long anchor_bound(Ctx *c, int a, int limit, int tiles, const int *values_desc, uint32_t playable) {
+    int n = c->n, left[MAXN], right[MAXN], nl = 0, nr = 0;
+    for (int i = a; i >= limit && nl < tiles; i--) { /* left[0] is the anchor */
+        if (c->tiles[i]) continue;
+        if (!(c->cross[i] & playable)) break;
+        left[nl++] = i;
     }
-    int k = tiles_in_rack < empties ? tiles_in_rack : empties;
-    /* partial selection sorts, descending: k is at most the rack size */
-    for (int i = 0; i < k; i++) {
-        for (int j = i + 1; j < empties; j++) {
-            if (lms[j] > lms[i]) { int t = lms[i]; lms[i] = lms[j]; lms[j] = t; }
-            if (wms[j] > wms[i]) { int t = wms[i]; wms[i] = wms[j]; wms[j] = t; }
-            if (crosses[j] > crosses[i]) { long t = crosses[i]; crosses[i] = crosses[j]; crosses[j] = t; }
+    for (int i = a + 1; i < n && nr + 1 < tiles; i++) {
+        if (c->tiles[i]) continue;
+        if (!(c->cross[i] & playable)) break;
+        right[nr++] = i;
+    }
+    long best = -1;
+    for (int x = 0; x < nl; x++) {
+        for (int y = 0; y <= nr && x + 1 + y <= tiles; y++) {
+            int placed[MAXN], k = 0;
+            for (int q = x; q >= 0; q--) placed[k++] = left[q];
+            for (int q = 0; q < y; q++) placed[k++] = right[q];
+            int first = c->lrun[placed[0]], last = c->rrun[placed[k - 1]]; /* the word: [first, last) */
+            long board = 0, cross = 0, wmul = 1, eff[MAXN];
+            for (int i = first; i < last; i++)
+                if (c->tiles[i]) board += c->face[c->tiles[i]];
+            for (int q = 0; q < k; q++) wmul *= c->wm[placed[q]];
+            for (int q = 0; q < k; q++) {
+                int i = placed[q], crossed = c->xscore[i] != NO_CROSS;
+                if (crossed) cross += (long)c->xscore[i] * c->wm[i];
+                long e = (long)c->lm[i] * (wmul + (crossed ? c->wm[i] : 0));
+                int j = q; /* insertion, highest first */
+                while (j > 0 && eff[j - 1] < e) { eff[j] = eff[j - 1]; j--; }
+                eff[j] = e;
+            }
+            long bound = board * wmul + cross;
+            for (int q = 0; q < k; q++) bound += eff[q] * values_desc[q];
+            if (k == c->rack_size) bound += c->bingo_bonus;
+            if (bound > best) best = bound;
         }
     }
-    long letters = board_sum, wmul = 1, cross = 0;
-    for (int i = 0; i < k; i++) {
-        letters += (long)values_desc[i] * lms[i];
-        wmul *= wms[i];
-        cross += crosses[i];
-    }
-    long bound = letters * wmul + cross;
-    if (k == c->rack_size) bound += c->bingo_bonus;
-    return bound;
+    return best;
 }
 
 typedef struct {
@@ -848,11 +962,11 @@ static PyObject *records(Ctx *c) {
 }
 
 static PyObject *generate(PyObject *self, PyObject *args) {
-    PyObject *o_graph, *o_squares, *o_lm, *o_wm, *o_ca, *o_xa, *o_cd, *o_xd, *o_rack, *o_values;
-    int n, rack_size, bingo_bonus, down_on_empty, mode, keep;
-    if (!PyArg_ParseTuple(args, "OOiOOOOOOOOiipii", &o_graph, &o_squares, &n, &o_lm, &o_wm, &o_ca, &o_xa,
-                          &o_cd, &o_xd, &o_rack, &o_values, &rack_size, &bingo_bonus, &down_on_empty, &mode,
-                          &keep))
+    PyObject *o_graph, *o_squares, *o_lm, *o_wm, *o_face, *crossobjs[5], *o_rack, *o_values;
+    int n, full, rack_size, bingo_bonus, down_on_empty, mode, keep;
+    if (!PyArg_ParseTuple(args, "OOiOOOOOOOOpOOiipii", &o_graph, &o_squares, &n, &o_lm, &o_wm, &o_face,
+                          &crossobjs[0], &crossobjs[1], &crossobjs[2], &crossobjs[3], &crossobjs[4], &full,
+                          &o_rack, &o_values, &rack_size, &bingo_bonus, &down_on_empty, &mode, &keep))
         return NULL;
     Graph *g = as_graph(o_graph);
     if (g == NULL) return NULL;
@@ -863,11 +977,12 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     Ctx *c = PyMem_Calloc(1, sizeof(Ctx));
     if (c == NULL) return PyErr_NoMemory();
     int squares[MAXN * MAXN];
-    Py_buffer v[6];
-    int got = 0;
+    Py_buffer v[7], cv[5];
+    int got = 0, cgot = 0;
     PyObject *result = NULL, *recs = NULL;
     if (read_squares(o_squares, n, squares) < 0 || read_small(o_rack, c->rack, NLETTERS + 1, "rack") < 0 ||
-        read_small(o_values, c->values, NLETTERS + 1, "values") < 0)
+        read_small(o_values, c->values, NLETTERS + 1, "values") < 0 || read_face(o_face, c->face) < 0 ||
+        get_cross(crossobjs, cv, n, &cgot) < 0)
         goto done;
     for (int i = 0; i <= NLETTERS; i++) {
         if (c->rack[i] < 0 || c->rack[i] > MAXN) {
@@ -876,15 +991,15 @@ static PyObject *generate(PyObject *self, PyObject *args) {
         }
     }
     {
-        PyObject *objs[6] = {o_lm, o_wm, o_ca, o_xa, o_cd, o_xd};
-        Py_ssize_t lens[6] = {n * n, n * n, 4 * n * n, 4 * n * n, 4 * n * n, 4 * n * n};
-        const char *names[6] = {"lm", "wm", "cross_a", "xs_a", "cross_d", "xs_d"};
-        for (; got < 6; got++)
-            if (get_exact(objs[got], &v[got], lens[got], 0, names[got]) < 0) goto done;
+        PyObject *objs[2] = {o_lm, o_wm};
+        const char *names[2] = {"lm", "wm"};
+        for (; got < 2; got++)
+            if (get_exact(objs[got], &v[got], n * n, 0, names[got]) < 0) goto done;
     }
+    /* The cross-sets first, kept in the caller's buffers: the walk reads them. */
+    update_cross(g, squares, n, c->face, cv[0].buf, cv[1].buf, cv[2].buf, cv[3].buf, cv[4].buf, full);
     c->g = g;
     c->n = n;
-    for (int i = 1; i <= NLETTERS; i++) c->face[i] = c->values[i]; /* blanks: 0 */
     memcpy(c->reals, c->rack, sizeof c->reals);
     c->blanks = c->rack_blanks = c->rack[0];
     c->rack_size = rack_size;
@@ -894,8 +1009,8 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     c->stride = 6 + n;
     {
         const uint8_t *lm = v[0].buf, *wm = v[1].buf;
-        const uint32_t *ca = v[2].buf, *cd = v[4].buf;
-        const int32_t *xa = v[3].buf, *xd = v[5].buf;
+        const uint32_t *ca = cv[1].buf, *cd = cv[3].buf;
+        const int32_t *xa = cv[2].buf, *xd = cv[4].buf;
         int empty_board = 1;
         for (int i = 0; i < n * n; i++)
             if (squares[i]) { empty_board = 0; break; }
@@ -912,6 +1027,7 @@ static PyObject *generate(PyObject *self, PyObject *args) {
             for (int i = 0; i < tiles_in_rack; i++)
                 for (int j = i + 1; j < tiles_in_rack; j++)
                     if (values_desc[j] > values_desc[i]) { int t = values_desc[i]; values_desc[i] = values_desc[j]; values_desc[j] = t; }
+            uint32_t playable = c->rack[0] ? ALL_LETTERS : rack_bits_of(c);
             for (int across = 1; across >= 0; across--) {
                 if (empty_board && !across && !down_on_empty) continue;
                 for (int line = 0; line < n; line++) {
@@ -921,7 +1037,7 @@ static PyObject *generate(PyObject *self, PyObject *args) {
                     int count = strip_anchors(c, empty_board, anchors, limits);
                     for (int k = 0; k < count; k++) {
                         Job *j = &jobs[njobs++];
-                        j->bound = anchor_bound(c, limits[k], tiles_in_rack, values_desc);
+                        j->bound = anchor_bound(c, anchors[k], limits[k], tiles_in_rack, values_desc, playable);
                         j->across = across;
                         j->line = line;
                         j->anchor = anchors[k];
@@ -961,6 +1077,7 @@ static PyObject *generate(PyObject *self, PyObject *args) {
     result = Py_BuildValue("(LiN)", c->found, c->stride, recs);
 done:
     for (int i = 0; i < got; i++) PyBuffer_Release(&v[i]);
+    for (int i = 0; i < cgot; i++) PyBuffer_Release(&cv[i]);
     PyMem_Free(c->rec);
     PyMem_Free(c->heap);
     PyMem_Free(c);
@@ -1288,6 +1405,10 @@ static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "solver._kernel",
                                     "Compiled move generator (see solver/_kernel.c).", -1, methods};
 
 PyMODINIT_FUNC PyInit__kernel(void) {
+    for (int u = 0; u <= MAXN; u++) {
+        binom[u][0] = 1;
+        for (int b = 1; b <= u; b++) binom[u][b] = binom[u - 1][b - 1] + (b < u ? binom[u - 1][b] : 0);
+    }
     if (PyType_Ready(&GraphType) < 0) return NULL;
     PyObject *m = PyModule_Create(&module);
     if (m == NULL) return NULL;

@@ -75,11 +75,12 @@ class CrossSets:
     touches ``sq`` up or down; ``cross_d``/``xs_d`` the same across, for the down pass. Flat
     arrays the compiled kernel reads and writes in place."""
 
-    __slots__ = ("cross_a", "cross_d", "face", "fresh", "graph", "snap", "xs_a", "xs_d")
+    __slots__ = ("cross_a", "cross_d", "face", "face_buf", "fresh", "graph", "snap", "xs_a", "xs_d")
 
     def __init__(self, graph: Gaddag, face: tuple[int, ...], n: int):
         self.graph = graph
         self.face = face
+        self.face_buf = array("i", face)  # what the compiled kernel reads
         self.snap = bytearray(n * n)
         self.cross_a = array("I", [ALL_LETTERS]) * (n * n)
         self.cross_d = array("I", [ALL_LETTERS]) * (n * n)
@@ -90,6 +91,7 @@ class CrossSets:
     def copy(self) -> CrossSets:
         other = CrossSets.__new__(CrossSets)
         other.graph, other.face, other.fresh = self.graph, self.face, self.fresh
+        other.face_buf = self.face_buf  # never written
         other.snap = bytearray(self.snap)
         other.cross_a, other.cross_d = array("I", self.cross_a), array("I", self.cross_d)
         other.xs_a, other.xs_d = array("i", self.xs_a), array("i", self.xs_d)
@@ -101,7 +103,7 @@ class CrossSets:
         self.fresh = True
         if kernel == "c":
             return compiled.cross_update(
-                _graph(self.graph), squares, n, self.face, self.snap,
+                _graph(self.graph), squares, n, self.face_buf, self.snap,
                 self.cross_a, self.xs_a, self.cross_d, self.xs_d, full,
             )  # fmt: skip
         snap = self.snap
@@ -151,12 +153,18 @@ def _layout_bytes(lay: Layout) -> tuple[bytes, bytes]:
     return hit[1], hit[2]
 
 
-def cross_sets(board: Board, graph: Gaddag, kernel: str | None = None) -> CrossSets:
-    """The board's cross-sets for ``graph``, brought up to date (kept on the board)."""
+def kept_cross_sets(board: Board, graph: Gaddag) -> CrossSets:
+    """The cross-sets kept on the board for ``graph``, as they are (new ones if none)."""
     face = _face(board.tiles.values)
     cached = board.cross
     if not isinstance(cached, CrossSets) or cached.graph is not graph or cached.face != face:
         cached = board.cross = CrossSets(graph, face, board.size)
+    return cached
+
+
+def cross_sets(board: Board, graph: Gaddag, kernel: str | None = None) -> CrossSets:
+    """The board's cross-sets for ``graph``, brought up to date (kept on the board)."""
+    cached = kept_cross_sets(board, graph)
     cached.update(board.squares, board.size, kernel or default_kernel())
     return cached
 
@@ -190,22 +198,24 @@ class Generator:
         counts = [0] * (NUM_LETTERS + 1)
         for code in rack:
             counts[code] += 1
-        cross = cross_sets(board, self.gaddag, self.kernel)
         settings = self.settings
         if self.kernel == "c":
             mode, keep = native_mode(recorder) or (MODE_ALL, 0)
             if isinstance(recorder, BestMoves) and not counts[0] and not recorder.always:
                 mode = MODE_TOP
             lm, wm = _layout_bytes(lay)
+            cross = kept_cross_sets(board, self.gaddag)
+            # One call: the kernel brings the cross-sets up to date, then walks.
             found, stride, records = compiled.generate(
-                _graph(self.gaddag), board.squares, n, lm, wm,
-                cross.cross_a, cross.xs_a, cross.cross_d, cross.xs_d,
+                _graph(self.gaddag), board.squares, n, lm, wm, cross.face_buf, cross.snap,
+                cross.cross_a, cross.xs_a, cross.cross_d, cross.xs_d, not cross.fresh,
                 counts, board.tiles.values, lay.rack_size, settings.bingo_bonus,
                 not settings.first_move_horizontal, mode, keep,
             )  # fmt: skip
+            cross.fresh = True
             take(recorder, MoveList(stride, records))
             return int(found)
-        return self._generate_py(counts, cross, recorder)
+        return self._generate_py(counts, cross_sets(board, self.gaddag, self.kernel), recorder)
 
     def _generate_py(self, counts: list[int], cross: CrossSets, recorder: Recorder) -> int:
         board = self.board
