@@ -35,6 +35,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <limits.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -792,17 +793,13 @@ static void go_right(Ctx *c, int pos, uint32_t node, int start, int nplaced, int
     }
 }
 
-/* The runs of board tiles around each square of the strip (c->tiles, cross, ... filled). */
+/* The runs of board tiles around each square of the strip (c->tiles, cross, ... filled):
+ * lrun[i] is where the run of tiles ending at i - 1 starts (i if none), rrun[i] where
+ * the run starting at i + 1 ends (exclusive). */
 static void strip_runs(Ctx *c) {
     int n = c->n;
-    for (int i = 0; i < n; i++) {
-        int j = i - 1;
-        while (j >= 0 && c->tiles[j]) j--;
-        c->lrun[i] = j + 1;
-        j = i + 1;
-        while (j < n && c->tiles[j]) j++;
-        c->rrun[i] = j;
-    }
+    for (int i = 0; i < n; i++) c->lrun[i] = i > 0 && c->tiles[i - 1] ? c->lrun[i - 1] : i;
+    for (int i = n - 1; i >= 0; i--) c->rrun[i] = i + 1 < n && c->tiles[i + 1] ? c->rrun[i + 1] : i + 1;
 }
 
 /* The strip's anchors, left to right, and for each the leftmost square its moves may use
@@ -961,12 +958,29 @@ static PyObject *records(Ctx *c) {
     return out;
 }
 
-static PyObject *generate(PyObject *self, PyObject *args) {
-    PyObject *o_graph, *o_squares, *o_lm, *o_wm, *o_face, *crossobjs[5], *o_rack, *o_values;
+/* An int argument (a Python int in C int's range); -1 with an exception if not. */
+static int arg_int(PyObject *o, int *out, const char *what) {
+    long v = PyLong_AsLong(o);
+    if (v == -1 && PyErr_Occurred()) return -1;
+    if (v < INT_MIN || v > INT_MAX) {
+        PyErr_Format(PyExc_OverflowError, "%s out of range", what);
+        return -1;
+    }
+    *out = (int)v;
+    return 0;
+}
+
+/* Called on every position: the arguments are read by position (METH_FASTCALL), not
+ * parsed from a format, which cost as much as the rest of the call's set-up. */
+static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t nargs) {
+    if (nargs != 19) return PyErr_Format(PyExc_TypeError, "generate() takes 19 arguments (%zd given)", nargs);
+    PyObject *o_graph = args[0], *o_squares = args[1], *o_lm = args[3], *o_wm = args[4], *o_face = args[5];
+    PyObject *crossobjs[5] = {args[6], args[7], args[8], args[9], args[10]}, *o_rack = args[12], *o_values = args[13];
     int n, full, rack_size, bingo_bonus, down_on_empty, mode, keep;
-    if (!PyArg_ParseTuple(args, "OOiOOOOOOOOpOOiipii", &o_graph, &o_squares, &n, &o_lm, &o_wm, &o_face,
-                          &crossobjs[0], &crossobjs[1], &crossobjs[2], &crossobjs[3], &crossobjs[4], &full,
-                          &o_rack, &o_values, &rack_size, &bingo_bonus, &down_on_empty, &mode, &keep))
+    if (arg_int(args[2], &n, "n") < 0 || (full = PyObject_IsTrue(args[11])) < 0 ||
+        arg_int(args[14], &rack_size, "rack_size") < 0 || arg_int(args[15], &bingo_bonus, "bingo_bonus") < 0 ||
+        (down_on_empty = PyObject_IsTrue(args[16])) < 0 || arg_int(args[17], &mode, "mode") < 0 ||
+        arg_int(args[18], &keep, "keep") < 0)
         return NULL;
     Graph *g = as_graph(o_graph);
     if (g == NULL) return NULL;
@@ -1397,7 +1411,8 @@ static PyMethodDef methods[] = {
     {"build", build, METH_VARARGS, "The GADDAG arrays of sorted words (solver.gaddag.build)."},
     {"checksum", checksum, METH_VARARGS, "The checksum of four uint32 arrays (solver.gaddag.fast64)."},
     {"cross_update", cross_update, METH_VARARGS, "Recompute the cross-sets of the changed lines (module doc)."},
-    {"generate", generate, METH_VARARGS, "Every legal placement of a rack, in one call (module doc)."},
+    {"generate", (PyCFunction)(void (*)(void))generate, METH_FASTCALL,
+     "Every legal placement of a rack, in one call (module doc)."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -80,7 +80,7 @@ class CrossSets:
     def __init__(self, graph: Gaddag, face: tuple[int, ...], n: int):
         self.graph = graph
         self.face = face
-        self.face_buf = array("i", face)  # what the compiled kernel reads
+        self.face_buf = _face_buf(face)  # what the compiled kernel reads
         self.snap = bytearray(n * n)
         self.cross_a = array("I", [ALL_LETTERS]) * (n * n)
         self.cross_d = array("I", [ALL_LETTERS]) * (n * n)
@@ -144,6 +144,17 @@ def _face(values: tuple[int, ...]) -> tuple[int, ...]:
             face[code] = values[code]
         hit = _FACES[id(values)] = (values, tuple(values), tuple(face))
     return hit[2]
+
+
+_FACE_BUFS: dict[int, tuple[tuple[int, ...], array[int]]] = {}
+
+
+def _face_buf(face: tuple[int, ...]) -> array[int]:
+    """``face`` as the int32 buffer the compiled kernel reads, made once per tile set."""
+    hit = _FACE_BUFS.get(id(face))
+    if hit is None or hit[0] is not face:
+        hit = _FACE_BUFS[id(face)] = (face, array("i", face))
+    return hit[1]
 
 
 def _layout_bytes(lay: Layout) -> tuple[bytes, bytes]:
