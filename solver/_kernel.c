@@ -107,7 +107,7 @@ typedef struct {
     int held;
     const uint32_t *mask, *accepts, *base, *kids;
     Py_ssize_t nodes, arcs;
-    Node *node; /* made from the four arrays once they are checked */
+    Node *node; /* made from the four arrays by the first walk (as_walkable) */
 } Graph;
 
 static void Graph_dealloc(Graph *self) {
@@ -177,15 +177,6 @@ static int Graph_init(Graph *self, PyObject *args, PyObject *kwds) {
             return -1;
         }
     }
-    self->node = PyMem_Malloc((size_t)self->nodes * sizeof(Node));
-    if (self->node == NULL) {
-        PyErr_NoMemory();
-        return -1;
-    }
-    for (Py_ssize_t i = 0; i < self->nodes; i++) {
-        uint32_t m = self->mask[i];
-        self->node[i] = (Node){m, self->accepts[i], self->base[i], (m & 1) ? self->mask[self->kids[self->base[i]]] : 0};
-    }
     return 0;
 }
 
@@ -207,12 +198,24 @@ static PyTypeObject GraphType = {
     .tp_getset = Graph_getset,
 };
 
+/* The graph, its nodes packed for the walks: made on the first walk, not when the graph
+ * is loaded (a word list's load would take a millisecond longer). */
 static Graph *as_graph(PyObject *obj) {
     if (!PyObject_TypeCheck(obj, &GraphType) || !((Graph *)obj)->held) {
         PyErr_SetString(PyExc_TypeError, "expected a solver._kernel.Graph");
         return NULL;
     }
-    return (Graph *)obj;
+    Graph *g = (Graph *)obj;
+    if (g->node == NULL) {
+        Node *node = PyMem_Malloc((size_t)g->nodes * sizeof(Node));
+        if (node == NULL) return (Graph *)PyErr_NoMemory();
+        for (Py_ssize_t i = 0; i < g->nodes; i++) {
+            uint32_t m = g->mask[i];
+            node[i] = (Node){m, g->accepts[i], g->base[i], (m & 1) ? g->mask[g->kids[g->base[i]]] : 0};
+        }
+        g->node = node;
+    }
+    return g;
 }
 
 /* Child of node along the label `bit` (present in m = mask[node]): in range, by Graph_init. */
