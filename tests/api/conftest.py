@@ -3,28 +3,15 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import User
-from django.core.cache import cache
 from rest_framework.authtoken.models import Token
 from rest_framework.test import APIClient
 
 from tests.api.helpers import player_client
+from tests.web import _english, _fresh_cache  # noqa: F401 (autouse: English messages, a fresh cache)
 from tournaments.models import Event, Game, Player, Round
 from tournaments.services.games import game_start, round_draw
 from tournaments.services.players import player_add
 from tournaments.services.rounds import round_open
-
-
-@pytest.fixture(autouse=True)
-def _english(settings) -> None:
-    """The tests match the English messages (the msgids); tests/test_i18n.py checks the
-    French side."""
-    settings.LANGUAGE_CODE = "en"
-
-
-@pytest.fixture(autouse=True)
-def _fresh_throttles() -> None:
-    # The cache also holds the throttles' counters and the cached game views.
-    cache.clear()
 
 
 @pytest.fixture
