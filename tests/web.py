@@ -1,7 +1,6 @@
 """Fixtures of the tests that go through the pages and the API (tests/rooms, tests/multiplex,
-tests/api): the
-English messages, a fresh cache, the event's arbitrator logged in on the console. Each
-conftest that wants them imports them."""
+tests/api): the English messages, a fresh cache, the event's arbitrator logged in on the
+console. Each conftest that wants them imports them."""
 
 from __future__ import annotations
 
