@@ -53,7 +53,7 @@ enum { MODE_COUNT = 0, MODE_ALL = 1, MODE_TOP = 2, MODE_TOPN = 3, MODE_BEST = 4 
  * builtin is a call into libgcc, a tenth of the walk's instructions; this is inline. */
 static inline uint32_t pop(uint32_t x) {
 #if defined(__POPCNT__) || !defined(__x86_64__)
-    return pop(x);
+    return (uint32_t)__builtin_popcount(x);
 #else
     x = x - ((x >> 1) & 0x55555555u);
     x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
@@ -107,7 +107,7 @@ typedef struct {
     int held;
     const uint32_t *mask, *accepts, *base, *kids;
     Py_ssize_t nodes, arcs;
-    Node *node; /* made from the four arrays by the first walk (as_walkable) */
+    Node *node; /* made from the four arrays by the first walk (as_graph) */
 } Graph;
 
 static void Graph_dealloc(Graph *self) {
@@ -994,7 +994,7 @@ static PyObject *generate(PyObject *self, PyObject *const *args, Py_ssize_t narg
     Ctx *c = PyMem_Calloc(1, sizeof(Ctx));
     if (c == NULL) return PyErr_NoMemory();
     int squares[MAXN * MAXN];
-    Py_buffer v[7], cv[5];
+    Py_buffer v[2], cv[5];
     int got = 0, cgot = 0;
     PyObject *result = NULL, *recs = NULL;
     if (read_squares(o_squares, n, squares) < 0 || read_small(o_rack, c->rack, NLETTERS + 1, "rack") < 0 ||
